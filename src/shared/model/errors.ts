@@ -1,0 +1,61 @@
+// Error catalogue. Branch on `code`, never on message text.
+
+export const ERRORS = {
+  FIELD_INVALID: { status: 400, message: '{field}: {problem}.' },
+  BODY_INVALID: { status: 400, message: 'Request body must be a JSON object.' },
+  NODE_NAME_TAKEN: { status: 409, message: 'A node with the name {name} already exists.' },
+  NODE_NOT_FOUND: { status: 404, message: 'Node {id} not found.' },
+  NOT_FOUND: { status: 404, message: 'Not found: {path}.' },
+  PVE_UNREACHABLE: { status: 502, message: 'Cannot reach {host}: {reason}.' },
+  PVE_AUTH_REJECTED: { status: 502, message: 'Proxmox rejected the credentials for {host}.' },
+  PVE_FORBIDDEN: { status: 502, message: 'Permission denied on {host}: {reason}.' },
+  PVE_TLS_MISMATCH: {
+    status: 502,
+    message: 'TLS fingerprint of {host} does not match the pinned one (got {actual}).',
+  },
+  PVE_TIMEOUT: { status: 504, message: 'Request to {host} timed out after {ms} ms.' },
+  PVE_HTTP: { status: 502, message: '{host} answered {status} {reason}.' },
+  PVE_BAD_RESPONSE: { status: 502, message: '{host} sent an unexpected response: {reason}.' },
+  INTERNAL: { status: 500, message: 'Internal server error.' },
+} as const
+
+export type ErrorCode = keyof typeof ERRORS
+export type ErrorParams = Record<string, string | number>
+
+function render(template: string, params: ErrorParams): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in params ? String(params[key]) : whole,
+  )
+}
+
+/** An error that is safe to show: `userMessage` never contains secrets; `cause` is for logs only. */
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly params: ErrorParams
+
+  constructor(code: ErrorCode, params: ErrorParams = {}, options?: { cause?: unknown }) {
+    const entry = ERRORS[code]
+    super(render(entry.message, params), options)
+    this.name = 'AppError'
+    this.code = code
+    this.status = entry.status
+    this.params = params
+  }
+
+  get userMessage(): string {
+    return this.message
+  }
+
+  toJSON(): { code: ErrorCode; message: string } {
+    return { code: this.code, message: this.message }
+  }
+
+  /** Rebuild from `{ code, message }` (Comlink and HTTP boundaries). */
+  static fromJSON(json: { code: string; message: string }): AppError {
+    const code = (json.code in ERRORS ? json.code : 'INTERNAL') as ErrorCode
+    const err = new AppError(code)
+    err.message = json.message
+    return err
+  }
+}

@@ -1,0 +1,46 @@
+// Socket messages (spec 000 §7, reference/wire-protocol.md §1, ARCHITECTURE.md "The socket protocol").
+import type { EntityCollection, ScalarKey, State } from './state.ts'
+
+/** Query parameter by which a client negotiates delta mode: `/ws?deltas=1`. */
+export const DELTA_QUERY_PARAM = 'deltas'
+/** Version of our delta protocol, echoed in `welcome`. */
+export const DELTA_PROTOCOL_VERSION = 1
+
+export interface WelcomeData {
+  message: string
+  /** Present when the server accepted delta mode for this connection. */
+  deltas?: number
+  version?: string
+}
+
+/**
+ * A delta against the previous sequence number. Entities are upserted by id with the changed
+ * top-level fields only (a new entity carries all of them; a field set to null was removed);
+ * `scalars` replaces those state keys whole.
+ */
+export interface StateDelta {
+  upsert?: Partial<Record<EntityCollection, Array<{ id: string } & Record<string, unknown>>>>
+  remove?: Partial<Record<EntityCollection, string[]>>
+  scalars?: Partial<Pick<State, ScalarKey>>
+}
+
+export type ServerMessage =
+  | { type: 'welcome'; data: WelcomeData }
+  /** Full state. In delta mode `seq` is the sequence number it corresponds to. */
+  | { type: 'initialState'; data: Partial<State>; seq?: number }
+  | { type: 'rawData'; data: Partial<State> }
+  | { type: 'delta'; data: StateDelta; seq: number }
+  | { type: 'ping'; data: { timestamp: number } }
+  | { type: 'pong'; data: { timestamp: number } }
+  | { type: 'error'; data: { message: string } }
+  | { type: 'node_deleted'; data: { nodeType: string }; timestamp?: string }
+  | { type: 'nodes_changed'; data: unknown; timestamp?: string }
+  | { type: string; data?: unknown; seq?: number; timestamp?: string }
+
+export type ClientMessage =
+  | { type: 'ping'; data: { timestamp: number } }
+  | { type: 'pong'; data: { timestamp: number } }
+  /** Delta mode: ask for a fresh full state (after a gap in sequence numbers). */
+  | { type: 'resync' }
+  /** Wire-compatible: ask for a full rawData now. */
+  | { type: 'requestData' }

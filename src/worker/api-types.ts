@@ -1,0 +1,44 @@
+// The worker's Comlink API as the UI sees it. Imports only src/shared.
+import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
+
+/** Socket lifecycle (spec 000 §4 live connection). */
+export const CONNECTION_STATUSES = ['connecting', 'connected', 'disconnected', 'reconnecting'] as const
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number]
+
+export interface ConnectionSnapshot {
+  status: ConnectionStatus
+  /** True from the first full state until the socket closes. */
+  initialDataReceived: boolean
+  /** Reconnect attempts since the last successful open. */
+  attempt: number
+  /** Epoch ms of the server's last completed poll, 0 if none. */
+  lastUpdate: number
+  /** Epoch ms when the next reconnect is due, when waiting. */
+  nextRetryAt: number | null
+  nodeCount: number
+  guestCount: number
+  /** Server version from the state's stats, '' until known. */
+  serverVersion: string
+}
+
+export interface ConnectOptions {
+  /** Absolute ws:// or wss:// URL of /ws. */
+  url: string
+  /** Negotiate delta mode (our server); false = full rawData only. */
+  deltas: boolean
+}
+
+/** What `createWorkerApi()` returns and Comlink exposes. Callbacks must be Comlink proxies. */
+export interface WorkerApi {
+  connect(options: ConnectOptions): void
+  /** Skip the backoff wait and reconnect now. */
+  reconnectNow(): void
+  disconnect(): void
+  /** Current snapshot, and every change after it. Returns a subscription id. */
+  watchConnection(onChange: (snapshot: ConnectionSnapshot) => void): number
+  /** Subscribe to a guest view; the callback receives a model now and on every change. */
+  subscribeGuests(request: GuestViewRequest, onModel: (model: GuestViewModel) => void): number
+  /** Change filters, sort or window of a subscription. */
+  updateGuests(subscriptionId: number, request: GuestViewRequest): void
+  unsubscribe(subscriptionId: number): void
+}
