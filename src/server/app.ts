@@ -1,0 +1,92 @@
+// Composition root: wires store, poller, live state, hub and routes. Tests build it on a
+// temporary data directory; main.ts builds it from the environment.
+import Fastify, { type FastifyInstance } from 'fastify'
+import fastifyWebsocket from '@fastify/websocket'
+import { createPoller, type Poller } from './collect/poller.ts'
+import { createHub, type Hub } from './hub/hub.ts'
+import { installErrorHandler } from './http/errors.ts'
+import { registerCoreRoutes } from './http/core.ts'
+import { registerNodeRoutes } from './http/nodes.ts'
+import { registerSocketRoute } from './http/socket.ts'
+import { registerSpa } from './http/spa.ts'
+import { createLiveState, type LiveState } from './live/live-state.ts'
+import { createNodeService, type NodeService } from './nodes/node-service.ts'
+import { openDatabase, type Db } from './store/db.ts'
+import { createNodesRepo } from './store/nodes-repo.ts'
+import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
+import type { ServerConfig } from './config.ts'
+
+export interface App {
+  http: FastifyInstance
+  live: LiveState
+  hub: Hub
+  nodes: NodeService
+  poller: Poller
+  db: Db
+  /** Start polling (and the poll timer). */
+  startPolling(): void
+  close(): Promise<void>
+}
+
+export interface BuildOptions {
+  config: ServerConfig
+  now?: () => number
+  logger?: boolean | object
+}
+
+/** Build the server without listening. */
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config } = options
+  const now = options.now ?? Date.now
+  const http = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    // Never log request bodies or auth headers: node payloads carry secrets.
+    disableRequestLogging: true,
+  })
+  const db = openDatabase(config.dataDir)
+  const repo = createNodesRepo(db, createSecretBox(loadOrCreateKey(config.dataDir)))
+
+  let hub: Hub | undefined
+  const live = createLiveState({ now, version: config.version, clientCount: () => hub?.clientCount() ?? 0 })
+  const poller = createPoller({
+    intervalMs: config.pollIntervalMs,
+    now,
+    log: http.log,
+    onState: (collected) => live.applyCollected(collected),
+  })
+  const nodes = createNodeService({
+    repo,
+    now,
+    status: (id) => poller.endpointStatus(id),
+    onChange: () => {
+      poller.setEndpoints(nodes.endpoints())
+      void poller.pollNow()
+    },
+  })
+  hub = createHub({ live, now, version: config.version, log: http.log })
+
+  installErrorHandler(http)
+  await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
+  registerCoreRoutes(http, { live, version: config.version, demo: config.demo !== null, startedAt: now(), now })
+  registerNodeRoutes(http, nodes)
+  registerSocketRoute(http, hub)
+  await registerSpa(http, config.staticDir)
+
+  poller.setEndpoints(nodes.endpoints())
+  return {
+    http,
+    live,
+    hub,
+    nodes,
+    poller,
+    db,
+    startPolling: () => poller.start(),
+    async close() {
+      hub?.close()
+      await poller.stop()
+      await http.close()
+      db.close()
+    },
+  }
+}

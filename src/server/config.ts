@@ -1,0 +1,61 @@
+// Server configuration from the environment. One place reads process.env.
+import path from 'node:path'
+
+export interface DemoConfig {
+  seed: number
+  clusters: number
+  nodesPerCluster: number
+  guestsPerNode: number
+  /** First simulator port; clusters use consecutive ports. 0 = ephemeral. */
+  basePort: number
+  tickMs: number
+}
+
+export interface ServerConfig {
+  port: number
+  host: string
+  dataDir: string
+  /** Directory of the built SPA. */
+  staticDir: string
+  pollIntervalMs: number
+  demo: DemoConfig | null
+  version: string
+}
+
+function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`)
+  }
+  return value
+}
+
+function readBool(env: NodeJS.ProcessEnv, name: string): boolean {
+  return /^(1|true|yes|on)$/i.test(env[name] ?? '')
+}
+
+/** Read the configuration; throws with a message naming the variable on bad input. */
+export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string): ServerConfig {
+  const demo = readBool(env, 'DEMO_MODE') || readBool(env, 'PULSE_DEMO')
+  return {
+    port: readInt(env, 'PORT', 7655, 0, 65535),
+    // Loopback by default until authentication exists; set HOST=0.0.0.0 to serve the network.
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(cwd, env.PULSE_DATA_DIR || './data'),
+    staticDir: path.resolve(cwd, env.PULSE_STATIC_DIR || './dist'),
+    pollIntervalMs: readInt(env, 'PULSE_POLL_INTERVAL_MS', 10_000, 1000, 3_600_000),
+    version,
+    demo: demo
+      ? {
+          seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),
+          clusters: readInt(env, 'DEMO_CLUSTERS', 3, 1, 100),
+          nodesPerCluster: readInt(env, 'DEMO_NODES_PER_CLUSTER', 3, 1, 100),
+          guestsPerNode: readInt(env, 'DEMO_GUESTS_PER_NODE', 225, 0, 10_000),
+          basePort: readInt(env, 'DEMO_SIM_PORT', 0, 0, 65535),
+          tickMs: readInt(env, 'DEMO_TICK_MS', 10_000, 0, 3_600_000),
+        }
+      : null,
+  }
+}

@@ -1,0 +1,38 @@
+// Core routes: health, version, state.
+import type { FastifyInstance } from 'fastify'
+import type { LiveState } from '../live/live-state.ts'
+
+export interface CoreRouteDeps {
+  live: LiveState
+  version: string
+  demo: boolean
+  startedAt: number
+  now: () => number
+}
+
+/** Register /api/health, /api/version and /api/state. */
+export function registerCoreRoutes(app: FastifyInstance, deps: CoreRouteDeps): void {
+  if (deps.demo) {
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('X-Demo-Mode', 'true')
+    })
+  }
+  app.get('/api/health', async () => ({
+    status: 'healthy',
+    timestamp: Math.floor(deps.now() / 1000),
+    uptime: (deps.now() - deps.startedAt) / 1000,
+  }))
+  app.get('/api/version', async () => ({
+    version: deps.version,
+    build: 'release',
+    runtime: `node ${process.version}`,
+    demo: deps.demo,
+  }))
+  app.get('/api/state', async (_request, reply) => {
+    const { state, seq } = deps.live.current()
+    // The sequence number lets a delta client compare its merge with this exact snapshot.
+    reply.header('X-State-Seq', String(seq))
+    reply.header('Cache-Control', 'no-store')
+    return state
+  })
+}

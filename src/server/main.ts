@@ -1,0 +1,32 @@
+// Entry point: `npm start` (real estate) and `npm run demo` (DEMO_MODE=true: simulator included).
+import { buildApp } from './app.ts'
+import { readConfig } from './config.ts'
+import { startDemo } from './demo.ts'
+import { VERSION } from './version.ts'
+
+async function main(): Promise<void> {
+  const config = readConfig(process.env, process.cwd(), VERSION)
+  const app = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } })
+  const demo = config.demo ? await startDemo(config.demo, app) : null
+  app.startPolling()
+  await app.http.listen({ port: config.port, host: config.host })
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+  app.http.log.info(`Pulse ${VERSION} serving http://${shown}:${config.port} (data: ${config.dataDir})`)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.http.log.info(`${signal}: shutting down`)
+    await app.close()
+    await demo?.stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+})

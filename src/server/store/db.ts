@@ -1,0 +1,56 @@
+// SQLite (better-sqlite3, WAL) with forward-only migrations from the first table on.
+import fs from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+
+export type Db = Database.Database
+
+/** Ordered migrations; never edit a shipped one, add a new one. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE nodes (
+     id TEXT PRIMARY KEY,
+     type TEXT NOT NULL CHECK (type IN ('pve', 'pbs')),
+     name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+     host TEXT NOT NULL,
+     user TEXT,
+     token_name TEXT,
+     token_value_enc TEXT,
+     password_enc TEXT,
+     fingerprint TEXT,
+     verify_ssl INTEGER NOT NULL DEFAULT 1,
+     monitor_vms INTEGER NOT NULL DEFAULT 1,
+     monitor_containers INTEGER NOT NULL DEFAULT 1,
+     monitor_storage INTEGER NOT NULL DEFAULT 1,
+     monitor_backups INTEGER NOT NULL DEFAULT 1,
+     source TEXT NOT NULL DEFAULT 'user',
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   )`,
+]
+
+/** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */
+export function openDatabase(dataDir: string, fileName = 'pulse.db'): Db {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const db = new Database(path.join(dataDir, fileName))
+  db.pragma('journal_mode = WAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+/** Apply pending migrations, each in its own transaction. Returns the resulting schema version. */
+export function migrate(db: Db): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
+  const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined
+  let version = row?.version ?? 0
+  if (!row) db.prepare('INSERT INTO schema_version (version) VALUES (0)').run()
+  for (; version < MIGRATIONS.length; version++) {
+    const sql = MIGRATIONS[version]!
+    db.transaction(() => {
+      db.exec(sql)
+      db.prepare('UPDATE schema_version SET version = ?').run(version + 1)
+    })()
+  }
+  return version
+}
