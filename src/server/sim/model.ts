@@ -1,0 +1,129 @@
+// The simulator's canonical in-memory model. Every endpoint renders from these objects, so
+// /cluster/resources, /nodes and /nodes/{n}/status always agree with each other.
+// Plain mutable objects: at 100,000 guests a tick updates them in place without allocating.
+
+import type { Rng } from './prng.ts'
+
+/** PVE guest kinds as they appear in `type`. */
+export type GuestType = 'qemu' | 'lxc'
+
+/** One guest (VM or container) and the hidden parameters that drive its metrics. */
+export interface SimGuest {
+  vmid: number
+  type: GuestType
+  name: string
+  /** Index into the cluster's `nodes`. */
+  node: number
+  running: boolean
+  template: 0 | 1
+  tags: string | undefined
+  hastate: string | undefined
+  lock: string | undefined
+  /** Simulated ms at which `lock` clears; 0 when there is no lock or it never clears on its own. */
+  lockUntil: number
+  maxcpu: number
+  maxmem: number
+  maxdisk: number
+  /** LXC rootfs usage in bytes; QEMU always reports 0 here. */
+  disk: number
+  cpu: number
+  mem: number
+  memFrac: number
+  memTarget: number
+  cpuBase: number
+  cpuPhase: number
+  /** Simulated ms until which the guest burns a full CPU (runaway process). */
+  runawayUntil: number
+  /** Median network rate in bytes/s while running. */
+  netRate: number
+  /** netout / netin ratio. */
+  netRatio: number
+  /** Median disk I/O rate in bytes/s while running. */
+  diskRate: number
+  netin: number
+  netout: number
+  diskread: number
+  diskwrite: number
+  /** Epoch seconds of the last start; uptime derives from it. */
+  startedAt: number
+}
+
+/** Static CPU description of a node, as /nodes/{n}/status `cpuinfo` shows it. */
+export interface SimCpuInfo {
+  model: string
+  sockets: number
+  cores: number
+  mhz: string
+  flags: string
+}
+
+/** One cluster member. */
+export interface SimNode {
+  name: string
+  nodeid: number
+  ip: string
+  online: boolean
+  /** Simulated ms at which a random outage ends; 0 while online or when taken down by hand. */
+  offlineUntil: number
+  /** Epoch seconds of the last boot. */
+  bootAt: number
+  level: string
+  cpuinfo: SimCpuInfo
+  maxcpu: number
+  maxmem: number
+  maxdisk: number
+  cpu: number
+  wait: number
+  cpuBase: number
+  memFrac: number
+  memTarget: number
+  rootUsed: number
+  swapTotal: number
+  swapUsed: number
+  load1: number
+  load5: number
+  load15: number
+}
+
+/** A storage definition; local ones have per-node usage, shared ones one value for all nodes. */
+export interface SimStorage {
+  storage: string
+  plugintype: string
+  content: string
+  shared: 0 | 1
+  /** Total bytes per node index (shared storages repeat one value). */
+  total: number[]
+  /** Used bytes per node index. */
+  used: number[]
+}
+
+/** The PVE release a cluster runs. */
+export interface SimVersion {
+  version: string
+  release: string
+  repoid: string
+  major: number
+  kernelRelease: string
+  kernelVersion: string
+}
+
+/** One cluster (or standalone host) and its generator state. */
+export interface SimClusterModel {
+  index: number
+  name: string
+  standalone: boolean
+  version: SimVersion
+  nodes: SimNode[]
+  guests: SimGuest[]
+  storages: SimStorage[]
+  rng: Rng
+  nextVmid: number
+  /** Guest count at build time; random creation and destruction lean back towards it. */
+  targetGuests: number
+  /** Per name prefix, the last number used, so generated names stay unique within a cluster. */
+  nameCounters: Map<string, number>
+  /** Simulated ms of the last tick. */
+  lastTickMs: number
+  /** Bumped on every change; response caches are keyed on it. */
+  revision: number
+}
