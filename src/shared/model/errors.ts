@@ -13,6 +13,10 @@ export const ERRORS = {
     status: 502,
     message: 'TLS fingerprint of {host} does not match the pinned one (got {actual}).',
   },
+  PVE_TLS_UNTRUSTED: {
+    status: 502,
+    message: 'TLS certificate of {host} is not trusted ({reason}); pin its fingerprint.',
+  },
   PVE_TIMEOUT: { status: 504, message: 'Request to {host} timed out after {ms} ms.' },
   PVE_HTTP: { status: 502, message: '{host} answered {status} {reason}.' },
   PVE_BAD_RESPONSE: { status: 502, message: '{host} sent an unexpected response: {reason}.' },

@@ -1,0 +1,221 @@
+// A small typed client for the PVE REST API (reference/proxmox-api.md §1 and §8): one keep-alive
+// undici Agent per host, bounded concurrency, API token or ticket auth, and AppErrors only.
+import { performance } from 'node:perf_hooks'
+import { request } from 'undici'
+import { AppError } from '../../shared/model/errors.ts'
+import { isRecord } from './coerce.ts'
+import { createLimiter } from './limiter.ts'
+import { cleanReason, toHttpError, toTransportError } from './pve-errors.ts'
+import { createTlsAgent } from './tls-agent.ts'
+
+/** Credentials for one PVE endpoint. */
+export type PveAuth =
+  | { kind: 'token'; tokenId: string; secret: string }
+  | { kind: 'password'; username: string; password: string }
+
+/** Options of createPveClient. */
+export interface PveClientOptions {
+  /** Base URL, e.g. https://10.0.0.1:8006. */
+  host: string
+  auth: PveAuth
+  verifySSL: boolean
+  fingerprint?: string
+  /** Per request, default 10 s. */
+  timeoutMs?: number
+  /** In-flight requests to this host, default 4 (the PVE API has only a few workers). */
+  maxConcurrency?: number
+  /** Called once per get(), after it settles. */
+  onCall?: (info: { path: string; ms: number; ok: boolean }) => void
+  /** Clock for ticket renewal; defaults to Date.now. */
+  now?: () => number
+}
+
+/** A client for one PVE endpoint. */
+export interface PveClient {
+  /** GETs /api2/json<path> and returns the unwrapped `data`. Throws AppError only. */
+  get<T = unknown>(
+    path: string,
+    query?: Record<string, string | number>,
+    signal?: AbortSignal,
+  ): Promise<T>
+  readonly host: string
+  close(): Promise<void>
+}
+
+// Tickets live 2 h; renewing a little early avoids a 401 round trip on every expiry.
+const TICKET_RENEW_MS = 110 * 60_000
+
+interface Ticket {
+  value: string
+  obtainedAt: number
+}
+
+/** Creates a client; nothing is sent until the first get(). */
+export function createPveClient(options: PveClientOptions): PveClient {
+  const baseUrl = parseBaseUrl(options.host)
+  const label = new URL(baseUrl).host
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const maxConcurrency = options.maxConcurrency ?? 4
+  const now = options.now ?? Date.now
+  const agent = createTlsAgent({
+    verifySSL: options.verifySSL,
+    fingerprint: options.fingerprint,
+    connections: maxConcurrency,
+  })
+  const limiter = createLimiter(maxConcurrency)
+  let ticket: Ticket | undefined
+  let login: Promise<Ticket> | undefined
+
+  async function send(
+    method: 'GET' | 'POST',
+    path: string,
+    init: { query?: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+  ): Promise<unknown> {
+    const timeout = new AbortController()
+    const timer = setTimeout(
+      () => timeout.abort(new AppError('PVE_TIMEOUT', { host: label, ms: timeoutMs })),
+      timeoutMs,
+    )
+    const signal = init.signal ? AbortSignal.any([timeout.signal, init.signal]) : timeout.signal
+    try {
+      const url = `${baseUrl}/api2/json${path}${init.query ? `?${init.query}` : ''}`
+      const res = await request(url, {
+        method,
+        dispatcher: agent,
+        headers: { accept: 'application/json', ...init.headers },
+        body: init.body,
+        signal,
+      })
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        await res.body.dump()
+        throw toHttpError(label, res.statusCode, res.statusText)
+      }
+      return parseEnvelope(label, await res.body.text())
+    } catch (err) {
+      throw signal.aborted
+        ? toAbortError(label, signal.reason, err)
+        : toTransportError(label, err, timeoutMs)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  async function obtainTicket(auth: Extract<PveAuth, { kind: 'password' }>): Promise<Ticket> {
+    const body = new URLSearchParams({
+      username: auth.username,
+      password: auth.password,
+    }).toString()
+    const data = await send('POST', '/access/ticket', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    })
+    if (!isRecord(data) || typeof data.ticket !== 'string' || data.ticket === '') {
+      throw new AppError('PVE_BAD_RESPONSE', { host: label, reason: 'login answer has no ticket' })
+    }
+    return { value: data.ticket, obtainedAt: now() }
+  }
+
+  async function ensureTicket(
+    auth: Extract<PveAuth, { kind: 'password' }>,
+    force: boolean,
+  ): Promise<Ticket> {
+    if (!force && ticket && now() - ticket.obtainedAt < TICKET_RENEW_MS) return ticket
+    // One login at a time: parallel calls share it instead of each creating a ticket.
+    login ??= obtainTicket(auth).finally(() => (login = undefined))
+    ticket = await login
+    return ticket
+  }
+
+  async function authHeaders(force: boolean): Promise<Record<string, string>> {
+    const auth = options.auth
+    if (auth.kind === 'token')
+      return { authorization: `PVEAPIToken=${auth.tokenId}=${auth.secret}` }
+    const current = await ensureTicket(auth, force)
+    return { cookie: `PVEAuthCookie=${current.value}` }
+  }
+
+  async function get<T>(
+    path: string,
+    query?: Record<string, string | number>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const started = performance.now()
+    let ok = false
+    try {
+      const qs = query ? toQueryString(query) : undefined
+      const result = await limiter.run(async () => {
+        try {
+          return await send('GET', path, { query: qs, headers: await authHeaders(false), signal })
+        } catch (err) {
+          // An expired or revoked ticket: log in again once, then give up.
+          if (
+            options.auth.kind !== 'password' ||
+            !(err instanceof AppError) ||
+            err.code !== 'PVE_AUTH_REJECTED'
+          )
+            throw err
+          return await send('GET', path, { query: qs, headers: await authHeaders(true), signal })
+        }
+      })
+      ok = true
+      return result as T
+    } finally {
+      options.onCall?.({ path, ms: performance.now() - started, ok })
+    }
+  }
+
+  return {
+    get,
+    host: options.host,
+    async close() {
+      await agent.close()
+    },
+  }
+}
+
+function parseBaseUrl(host: string): string {
+  let url: URL
+  try {
+    url = new URL(host)
+  } catch {
+    throw new AppError('FIELD_INVALID', {
+      field: 'host',
+      problem: 'must be a URL like https://host:8006',
+    })
+  }
+  if (url.protocol !== 'https:') {
+    throw new AppError('FIELD_INVALID', { field: 'host', problem: 'must use https' })
+  }
+  return `${url.protocol}//${url.host}`
+}
+
+function toQueryString(query: Record<string, string | number>): string {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) params.set(key, String(value))
+  return params.toString()
+}
+
+function parseEnvelope(host: string, text: string): unknown {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    throw new AppError('PVE_BAD_RESPONSE', { host, reason: 'body is not JSON' })
+  }
+  if (!isRecord(body) || !('data' in body)) {
+    throw new AppError('PVE_BAD_RESPONSE', { host, reason: 'no data field in the body' })
+  }
+  return body.data
+}
+
+// Our own timeout aborts with a PVE_TIMEOUT AppError as the reason; a caller may do the same to
+// impose a shorter per-call budget. Any other abort is the caller cancelling.
+function toAbortError(host: string, reason: unknown, err: unknown): AppError {
+  if (reason instanceof AppError) return reason
+  const text = reason instanceof Error ? reason.message : 'request aborted'
+  return new AppError(
+    'PVE_UNREACHABLE',
+    { host, reason: cleanReason(text, 'request aborted') },
+    { cause: err },
+  )
+}
