@@ -2,7 +2,12 @@
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 
 /** Socket lifecycle (spec 000 §4 live connection). */
-export const CONNECTION_STATUSES = ['connecting', 'connected', 'disconnected', 'reconnecting'] as const
+export const CONNECTION_STATUSES = [
+  'connecting',
+  'connected',
+  'disconnected',
+  'reconnecting',
+] as const
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number]
 
 export interface ConnectionSnapshot {

@@ -74,6 +74,10 @@ export interface GuestRow {
   /** -1 when unavailable. */
   diskPercent: number
   diskText: string
+  /** Optional (added by the worker slice): memory 'used / total' text, active guests only. */
+  memoryDetail?: string
+  /** Optional (added by the worker slice): disk 'used / total' text, when available and active. */
+  diskDetail?: string
   diskReadText: string
   diskWriteText: string
   networkInText: string

@@ -1,0 +1,79 @@
+// Window stage of the guest pipeline: format only the rows the UI asked for.
+import type { Guest } from '../model/state.ts'
+import { formatBytes, formatRate } from '../format/bytes.ts'
+import { formatPercent, toPercent } from '../format/percent.ts'
+import { formatUptime, isShortUptime } from '../format/uptime.ts'
+import type { GuestRow, GuestViewRow, ViewWindow } from './guest-view-types.ts'
+import type { GuestLayout } from './guest-group.ts'
+import { findGuestNode, isGuestActive, type GuestNodeIndex } from './guest-nodes.ts'
+import { getDiskPercent } from './guest-sort.ts'
+import { guestKey } from '../model/guest-key.ts'
+
+/** One guest as a display row; inactive guests get '-' for uptime and every metric text. */
+export function toGuestRow(guest: Guest, active: boolean): GuestRow {
+  const cpuPercent = toPercent(guest.cpu)
+  const memoryPercent = toNumber(guest.memory?.usage)
+  const diskPercent = getDiskPercent(guest)
+  const dash = (text: string) => (active ? text : '-')
+  const row: GuestRow = {
+    kind: 'guest',
+    key: guestKey(guest),
+    name: guest.name ?? '',
+    typeLabel: guest.type === 'lxc' ? 'LXC' : 'VM',
+    vmid: guest.vmid,
+    node: guest.node,
+    status: guest.status,
+    active,
+    tags: Array.isArray(guest.tags) ? guest.tags : [],
+    uptimeText: dash(formatUptime(guest.uptime)),
+    uptimeShort: active && isShortUptime(guest.uptime),
+    cpuPercent,
+    cpuText: dash(formatPercent(cpuPercent)),
+    memoryPercent,
+    memoryText: dash(formatPercent(memoryPercent)),
+    diskPercent,
+    diskText: diskPercent < 0 ? '-' : dash(formatPercent(diskPercent)),
+    diskReadText: dash(formatRate(toNumber(guest.diskRead))),
+    diskWriteText: dash(formatRate(toNumber(guest.diskWrite))),
+    networkInText: dash(formatRate(toNumber(guest.networkIn))),
+    networkOutText: dash(formatRate(toNumber(guest.networkOut))),
+    diskRead: toNumber(guest.diskRead),
+    diskWrite: toNumber(guest.diskWrite),
+    networkIn: toNumber(guest.networkIn),
+    networkOut: toNumber(guest.networkOut),
+  }
+  if (active && guest.memory?.total) {
+    row.memoryDetail = `${formatBytes(guest.memory.used)} / ${formatBytes(guest.memory.total)}`
+  }
+  if (active && diskPercent >= 0 && guest.disk?.total) {
+    row.diskDetail = `${formatBytes(guest.disk.used)} / ${formatBytes(guest.disk.total)}`
+  }
+  return row
+}
+
+/** The layout rows inside `window` (clamped to the layout), formatted. */
+export function formatWindow(
+  guests: readonly Guest[],
+  layout: GuestLayout,
+  nodes: GuestNodeIndex,
+  window: ViewWindow,
+): { start: number; rows: GuestViewRow[] } {
+  const total = layout.entries.length
+  const start = Math.min(Math.max(0, Math.floor(window.start) || 0), total)
+  const end = Math.min(total, start + Math.max(0, Math.floor(window.count) || 0))
+  const rows: GuestViewRow[] = []
+  for (let i = start; i < end; i++) {
+    const entry = layout.entries[i]!
+    if (entry < 0) {
+      rows.push(layout.groups[-entry - 1]!)
+      continue
+    }
+    const guest = guests[entry]!
+    rows.push(toGuestRow(guest, isGuestActive(guest, findGuestNode(nodes, guest))))
+  }
+  return { start, rows }
+}
+
+function toNumber(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0
+}

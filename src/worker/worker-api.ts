@@ -1,0 +1,148 @@
+// The worker's Comlink API: socket lifecycle, connection snapshots and guest view subscriptions.
+// Runs inside the worker. Imports only src/shared and src/worker.
+import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
+import {
+  createGuestViewPipeline,
+  type GuestViewPipeline,
+  type GuestViewResult,
+} from '../shared/views/guest-view.ts'
+import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
+import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
+import { createStateStore, type StateStore } from './store.ts'
+
+/** Injectable environment of the API (tests); defaults are the browser's. */
+export interface WorkerApiDeps {
+  socket?: SocketDeps
+  /** Schedules the coalesced recompute after data changes; default a 16 ms timeout (one frame). */
+  schedule?: (run: () => void) => void
+  store?: StateStore
+}
+
+interface GuestSubscription {
+  request: GuestViewRequest
+  pipeline: GuestViewPipeline
+  onModel: (model: GuestViewModel) => void
+  last: GuestViewResult | null
+}
+
+/** Frame-sized batching: a burst of deltas costs one recompute per subscription. */
+const FLUSH_DELAY_MS = 16
+
+/** Create the API that `worker.ts` exposes through Comlink. */
+export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
+  const socketDeps = deps.socket ?? createBrowserSocketDeps()
+  const schedule = deps.schedule ?? ((run) => void globalThis.setTimeout(run, FLUSH_DELAY_MS))
+  const store = deps.store ?? createStateStore()
+  const watchers = new Map<number, (snapshot: ConnectionSnapshot) => void>()
+  const guestSubs = new Map<number, GuestSubscription>()
+  let nextId = 1
+  let version = 0
+  let lastSnapshot: ConnectionSnapshot | null = null
+  let flushPending = false
+
+  const getSnapshot = (): ConnectionSnapshot => {
+    const { status, initialDataReceived, attempt, nextRetryAt } = socket.getState()
+    return {
+      status,
+      initialDataReceived,
+      attempt,
+      lastUpdate: store.getLastUpdate(),
+      nextRetryAt,
+      nodeCount: store.getNodes().length,
+      guestCount: store.getGuests().length,
+      serverVersion: store.getServerVersion(),
+    }
+  }
+
+  const pushConnection = () => {
+    const snapshot = getSnapshot()
+    if (lastSnapshot && sameSnapshot(lastSnapshot, snapshot)) return
+    lastSnapshot = snapshot
+    for (const onChange of watchers.values()) invoke(onChange, snapshot, socketDeps)
+  }
+
+  const pushGuests = (sub: GuestSubscription) => {
+    const input = {
+      guests: store.getGuests(),
+      nodes: store.getNodes(),
+      lastUpdate: store.getLastUpdate(),
+    }
+    const result = sub.pipeline.compute(input, sub.request)
+    // The pipeline returns the same object when nothing it reads changed: nothing to send.
+    if (result === sub.last) return
+    sub.last = result
+    invoke(sub.onModel, { ...result, version: ++version }, socketDeps)
+  }
+
+  const flush = () => {
+    flushPending = false
+    for (const sub of guestSubs.values()) pushGuests(sub)
+    pushConnection()
+  }
+
+  const scheduleFlush = () => {
+    if (flushPending) return
+    flushPending = true
+    schedule(flush)
+  }
+
+  const socket = createLiveSocket(
+    store,
+    { onStateChange: pushConnection, onData: scheduleFlush },
+    socketDeps,
+  )
+
+  return {
+    connect: (options) => socket.connect(options),
+    reconnectNow: () => socket.reconnectNow(),
+    disconnect: () => socket.disconnect(),
+    watchConnection(onChange) {
+      const id = nextId++
+      watchers.set(id, onChange)
+      invoke(onChange, getSnapshot(), socketDeps)
+      return id
+    },
+    subscribeGuests(request, onModel) {
+      const id = nextId++
+      const sub: GuestSubscription = {
+        request,
+        pipeline: createGuestViewPipeline(),
+        onModel,
+        last: null,
+      }
+      guestSubs.set(id, sub)
+      pushGuests(sub)
+      return id
+    },
+    updateGuests(subscriptionId, request) {
+      const sub = guestSubs.get(subscriptionId)
+      if (!sub) return
+      sub.request = request
+      // Immediate, not batched: scrolling must answer within the frame.
+      pushGuests(sub)
+    },
+    unsubscribe(subscriptionId) {
+      watchers.delete(subscriptionId)
+      guestSubs.delete(subscriptionId)
+    },
+  }
+}
+
+function sameSnapshot(a: ConnectionSnapshot, b: ConnectionSnapshot): boolean {
+  for (const key of Object.keys(a) as Array<keyof ConnectionSnapshot>) {
+    if (a[key] !== b[key]) return false
+  }
+  return true
+}
+
+// Comlink proxies return promises; a closed page rejects them, which must not reach the worker.
+function invoke<T>(callback: (value: T) => void, value: T, deps: SocketDeps): void {
+  try {
+    const result: unknown = callback(value)
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => deps.warn('[worker] callback failed', error))
+    }
+  } catch (error) {
+    deps.warn('[worker] callback failed', error)
+  }
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest'
+import { createStateStore } from '../../../src/worker/store.ts'
+import { diffState } from '../../../src/shared/model/delta.ts'
+import {
+  ENTITY_COLLECTIONS,
+  SCALAR_KEYS,
+  createEmptyState,
+  type State,
+} from '../../../src/shared/model/state.ts'
+import { generateStates } from './random-state.ts'
+
+const byId = (rows: readonly { id: string }[]) =>
+  [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+
+function expectSameState(actual: State, expected: State) {
+  for (const key of ENTITY_COLLECTIONS) expect(byId(actual[key]), key).toEqual(byId(expected[key]))
+  for (const key of SCALAR_KEYS) expect(actual[key], key).toEqual(expected[key])
+}
+
+describe('state store full states', () => {
+  it('replaces only the keys present and keeps the others', () => {
+    const store = createStateStore()
+    store.applyFull({ nodes: [{ id: 'n1', name: 'pve1' }], vms: [{ id: 'v1', vmid: 1 }] })
+    const nodes = store.getNodes()
+    const changed = store.applyFull({ vms: [{ id: 'v2', vmid: 2 }], lastUpdate: 5 })
+    expect([...changed].sort()).toEqual(['scalars', 'vms'])
+    expect(store.getNodes()).toBe(nodes)
+    expect(store.getGuests().map((guest) => guest.id)).toEqual(['v2'])
+    expect(store.getLastUpdate()).toBe(5)
+  })
+
+  it('gives guests without an id their identity key and normalises tags to arrays', () => {
+    const store = createStateStore()
+    store.applyFull({
+      vms: [{ instance: 'lab', node: 'pve1', vmid: 101, tags: 'prod, web ;; db' }],
+      containers: [{ instance: 'pve2', node: 'pve2', vmid: 201, tags: ['a', ' b '] }],
+    })
+    const guests = store.getGuests()
+    expect(guests.map((guest) => guest.id)).toEqual(['lab-pve1-101', 'pve2-201'])
+    expect(guests.map((guest) => guest.tags)).toEqual([
+      ['prod', 'web', 'db'],
+      ['a', 'b'],
+    ])
+  })
+
+  it('treats a null collection as empty and parses an ISO lastUpdate', () => {
+    const store = createStateStore()
+    store.applyFull({ vms: [{ id: 'v1' }] })
+    store.applyFull({ vms: null, lastUpdate: '2025-10-11T21:14:03.51+02:00' })
+    expect(store.getGuests()).toEqual([])
+    expect(store.getLastUpdate()).toBe(Date.parse('2025-10-11T19:14:03.510Z'))
+  })
+
+  it('keeps array identity until the collection changes', () => {
+    const store = createStateStore()
+    store.applyFull({ nodes: [{ id: 'n1' }], vms: [{ id: 'v1' }] }, 1)
+    const guests = store.getGuests()
+    const nodes = store.getNodes()
+    store.applyDelta({ upsert: { nodes: [{ id: 'n1', cpu: 0.5 }] } }, 2)
+    expect(store.getGuests()).toBe(guests)
+    expect(store.getNodes()).not.toBe(nodes)
+  })
+})
+
+describe('state store deltas', () => {
+  it('applies upserts, removals and scalars in sequence', () => {
+    const store = createStateStore()
+    store.applyFull({ vms: [{ id: 'v1', cpu: 0.1, lock: 'backup' }, { id: 'v2' }] }, 7)
+    const result = store.applyDelta(
+      {
+        upsert: {
+          vms: [
+            { id: 'v1', cpu: 0.9, lock: null },
+            { id: 'v3', tags: 'x,y' },
+          ],
+        },
+        remove: { vms: ['v2'] },
+        scalars: { lastUpdate: 42 },
+      },
+      8,
+    )
+    expect(result.outcome).toBe('applied')
+    expect(store.seq).toBe(8)
+    expect(store.getGuests()).toEqual([
+      { id: 'v1', cpu: 0.9 },
+      { id: 'v3', tags: ['x', 'y'] },
+    ])
+    expect(store.getLastUpdate()).toBe(42)
+  })
+
+  it('reports a gap and ignores deltas until the next full state with a seq', () => {
+    const store = createStateStore()
+    store.applyFull({ vms: [{ id: 'v1', cpu: 0 }] }, 1)
+    expect(store.applyDelta({ upsert: { vms: [{ id: 'v1', cpu: 1 }] } }, 3).outcome).toBe('gap')
+    expect(store.applyDelta({ upsert: { vms: [{ id: 'v1', cpu: 2 }] } }, 4).outcome).toBe('ignored')
+    expect(store.getGuests()[0]?.cpu).toBe(0)
+    store.applyFull({ vms: [{ id: 'v1', cpu: 3 }] }, 10)
+    expect(store.applyDelta({ upsert: { vms: [{ id: 'v1', cpu: 4 }] } }, 11).outcome).toBe(
+      'applied',
+    )
+    expect(store.getGuests()[0]?.cpu).toBe(4)
+  })
+
+  it('ignores deltas before any full state and after invalidation', () => {
+    const store = createStateStore()
+    expect(store.applyDelta({ remove: { vms: ['x'] } }, 1).outcome).toBe('ignored')
+    store.applyFull({}, 1)
+    store.invalidate()
+    expect(store.applyDelta({ remove: { vms: ['x'] } }, 2).outcome).toBe('ignored')
+  })
+
+  it('treats a repeated sequence number as a gap', () => {
+    const store = createStateStore()
+    store.applyFull({}, 5)
+    expect(store.applyDelta({}, 5).outcome).toBe('gap')
+  })
+
+  it('merges initialState and diffState deltas into the target state, over random sequences', () => {
+    for (const seed of [1, 2, 3, 42, 1234]) {
+      const states = generateStates(seed, 40)
+      const store = createStateStore()
+      let seq = 100
+      store.applyFull(states[0] as unknown as Record<string, unknown>, seq)
+      for (let i = 1; i < states.length; i++) {
+        const delta = diffState(states[i - 1]!, states[i]!)
+        if (!delta) continue
+        // Through JSON, as on the wire: nulls mark removed fields.
+        const wire = JSON.parse(JSON.stringify(delta)) as typeof delta
+        expect(store.applyDelta(wire, ++seq).outcome).toBe('applied')
+      }
+      expectSameState(store.toState(), states[states.length - 1]!)
+    }
+  })
+
+  it('starts from an empty state with nothing in it', () => {
+    const store = createStateStore()
+    store.applyFull(createEmptyState(0, 'x') as unknown as Record<string, unknown>, 0)
+    expect(store.getGuests()).toHaveLength(0)
+    expect(store.getServerVersion()).toBe('x')
+  })
+})
