@@ -40,9 +40,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const now = options.now ?? Date.now
   const http = Fastify({
     logger: options.logger ?? false,
+    // Pino's default request serializer logs method and URL only: never bodies or headers,
+    // which carry secrets.
     bodyLimit: 1024 * 1024,
-    // Never log request bodies or auth headers: node payloads carry secrets.
-    disableRequestLogging: true,
   })
   const db = openDatabase(config.dataDir)
   const repo = createNodesRepo(db, createSecretBox(loadOrCreateKey(config.dataDir)))
