@@ -7,10 +7,17 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns 
 export default tseslint.config(
   { ignores: ['dist', 'data', 'node_modules', 'bench/results', 'test-results'] },
   js.configs.recommended,
+  {
+    files: ['scripts/**/*.mjs', '*.config.{js,ts}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -26,22 +33,38 @@ export default tseslint.config(
   {
     files: ['src/shared/**/*.ts'],
     rules: restrict([
-      { group: ['**/server/**', '**/worker/**', '**/ui/**', 'node:*', 'react', 'react-dom'], message: 'src/shared is pure.' },
+      {
+        group: ['**/server/**', '**/worker/**', '**/ui/**', 'node:*', 'react', 'react-dom'],
+        message: 'src/shared is pure.',
+      },
     ]),
   },
   {
     files: ['src/worker/**/*.ts'],
-    rules: restrict([{ group: ['**/server/**', '**/ui/**', 'node:*', 'react'], message: 'The worker imports only src/shared.' }]),
+    rules: restrict([
+      {
+        group: ['**/server/**', '**/ui/**', 'node:*', 'react'],
+        message: 'The worker imports only src/shared.',
+      },
+    ]),
   },
   {
     files: ['src/ui/**/*.{ts,tsx}'],
     rules: restrict([
       { group: ['**/server/**', 'node:*'], message: 'The UI never imports the server.' },
-      { group: ['**/worker/*', '!**/worker/api-types*', '!**/worker/*?worker*'], message: 'The UI reaches the worker only through its API type.' },
+      {
+        group: ['**/worker/*', '!**/worker/api-types*', '!**/worker/*?worker*'],
+        message: 'The UI reaches the worker only through its API type.',
+      },
     ]),
   },
   {
     files: ['src/server/**/*.ts'],
-    rules: restrict([{ group: ['**/ui/**', '**/worker/**', 'react'], message: 'The server does not import browser code.' }]),
+    rules: restrict([
+      {
+        group: ['**/ui/**', '**/worker/**', 'react'],
+        message: 'The server does not import browser code.',
+      },
+    ]),
   },
 )

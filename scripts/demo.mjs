@@ -14,19 +14,31 @@ function newestMtime(target) {
   if (!stat) return 0
   if (!stat.isDirectory()) return stat.mtimeMs
   let newest = stat.mtimeMs
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)))
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)))
   return newest
 }
 
-const sources = ['index.html', 'src/ui', 'src/worker', 'src/shared', 'vite.config.ts', 'package.json']
+const sources = [
+  'index.html',
+  'src/ui',
+  'src/worker',
+  'src/shared',
+  'vite.config.ts',
+  'package.json',
+]
 const sourceTime = Math.max(...sources.map((s) => newestMtime(path.join(root, s))))
 const builtTime = fs.statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0
 if (builtTime < sourceTime) {
   console.log('demo: building the web UI (vite build)...')
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-  })
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  )
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
 
@@ -36,6 +48,10 @@ const env = {
   PULSE_DATA_DIR: process.env.PULSE_DATA_DIR || path.join('data', 'demo'),
 }
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs')
-const child = spawn(process.execPath, [tsx, path.join(root, 'src/server/main.ts')], { cwd: root, env, stdio: 'inherit' })
+const child = spawn(process.execPath, [tsx, path.join(root, 'src/server/main.ts')], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+})
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code, signal) => process.exit(signal ? 0 : (code ?? 0)))

@@ -47,8 +47,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const db = openDatabase(config.dataDir)
   const repo = createNodesRepo(db, createSecretBox(loadOrCreateKey(config.dataDir)))
 
-  let hub: Hub | undefined
-  const live = createLiveState({ now, version: config.version, clientCount: () => hub?.clientCount() ?? 0 })
+  // The live state reports the hub's client count, and the hub subscribes to the live state.
+  const hubRef: { current?: Hub } = {}
+  const live = createLiveState({
+    now,
+    version: config.version,
+    clientCount: () => hubRef.current?.clientCount() ?? 0,
+  })
   const poller = createPoller({
     intervalMs: config.pollIntervalMs,
     now,
@@ -64,11 +69,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       void poller.pollNow()
     },
   })
-  hub = createHub({ live, now, version: config.version, log: http.log })
+  const hub = createHub({ live, now, version: config.version, log: http.log })
+  hubRef.current = hub
 
   installErrorHandler(http)
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
-  registerCoreRoutes(http, { live, version: config.version, demo: config.demo !== null, startedAt: now(), now })
+  registerCoreRoutes(http, {
+    live,
+    version: config.version,
+    demo: config.demo !== null,
+    startedAt: now(),
+    now,
+  })
   registerNodeRoutes(http, nodes)
   registerSocketRoute(http, hub)
   await registerSpa(http, config.staticDir)
@@ -83,7 +95,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     db,
     startPolling: () => poller.start(),
     async close() {
-      hub?.close()
+      hub.close()
       await poller.stop()
       await http.close()
       db.close()

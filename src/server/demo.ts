@@ -12,7 +12,9 @@ export async function startDemo(demo: DemoConfig, app: App): Promise<Simulator> 
     guestsPerNode: demo.guestsPerNode,
     tickMs: demo.tickMs,
     host: '127.0.0.1',
-    ...(demo.basePort ? { ports: Array.from({ length: demo.clusters }, (_, i) => demo.basePort + i) } : {}),
+    ...(demo.basePort
+      ? { ports: Array.from({ length: demo.clusters }, (_, i) => demo.basePort + i) }
+      : {}),
   })
   for (const cluster of sim.clusters) {
     // Upsert by name: the certificate and ports are new on every start, so the stored

@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   app.startPolling()
   await app.http.listen({ port: config.port, host: config.host })
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
-  app.http.log.info(`Pulse ${VERSION} serving http://${shown}:${config.port} (data: ${config.dataDir})`)
+  app.http.log.info(
+    `Pulse ${VERSION} serving http://${shown}:${config.port} (data: ${config.dataDir})`,
+  )
 
   let stopping = false
   const stop = async (signal: string) => {

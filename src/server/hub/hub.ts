@@ -73,7 +73,10 @@ export function createHub(deps: HubDeps): Hub {
     const now = deps.now()
     client.stalledSince ??= now
     if (now - client.stalledSince > stallLimit) {
-      deps.log.warn({ bufferedAmount: client.socket.bufferedAmount }, 'dropping stalled socket client')
+      deps.log.warn(
+        { bufferedAmount: client.socket.bufferedAmount },
+        'dropping stalled socket client',
+      )
       client.socket.terminate()
       clients.delete(client)
     }
@@ -103,7 +106,8 @@ export function createHub(deps: HubDeps): Hub {
     let msg: ClientMessage
     try {
       msg = JSON.parse(String(raw)) as ClientMessage
-      if (typeof msg !== 'object' || msg === null || typeof msg.type !== 'string') throw new Error('no type')
+      if (typeof msg !== 'object' || msg === null || typeof msg.type !== 'string')
+        throw new Error('no type')
     } catch (err) {
       deps.log.warn({ err: (err as Error).message }, 'ignoring malformed socket message')
       return
@@ -137,20 +141,33 @@ export function createHub(deps: HubDeps): Hub {
 
   return {
     attach(socket, options) {
-      const client: Client = { socket, deltas: options.deltas, needsFull: false, stalledSince: null, alive: true }
+      const client: Client = {
+        socket,
+        deltas: options.deltas,
+        needsFull: false,
+        stalledSince: null,
+        alive: true,
+      }
       clients.add(client)
       socket.on('message', (data) => onMessage(client, data))
       socket.on('pong', () => (client.alive = true))
       socket.on('close', () => clients.delete(client))
       socket.on('error', (err) => deps.log.warn({ err: err.message }, 'socket error'))
-      const welcome: Record<string, unknown> = { message: 'Connected to Pulse WebSocket', version: deps.version }
+      const welcome: Record<string, unknown> = {
+        message: 'Connected to Pulse WebSocket',
+        version: deps.version,
+      }
       if (options.deltas) welcome.deltas = 1
       send(client, JSON.stringify({ type: 'welcome', data: welcome }))
       send(client, fullFrame(deps.live.current()))
     },
     clientCount: () => clients.size,
     clientStats: () =>
-      [...clients].map((c) => ({ deltas: c.deltas, bufferedAmount: c.socket.bufferedAmount, needsFull: c.needsFull })),
+      [...clients].map((c) => ({
+        deltas: c.deltas,
+        bufferedAmount: c.socket.bufferedAmount,
+        needsFull: c.needsFull,
+      })),
     broadcast(type, data) {
       const frame = JSON.stringify({ type, data, timestamp: new Date(deps.now()).toISOString() })
       for (const client of clients) if (hasRoom(client)) send(client, frame)

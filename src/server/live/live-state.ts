@@ -28,7 +28,11 @@ export interface LiveStateDeps {
 /** Create the live state holder. */
 export function createLiveState(deps: LiveStateDeps): LiveState {
   const startTime = deps.now()
-  let publication: Publication = { state: createEmptyState(startTime, deps.version), seq: 0, delta: null }
+  let publication: Publication = {
+    state: createEmptyState(startTime, deps.version),
+    seq: 0,
+    delta: null,
+  }
   const listeners = new Set<(p: Publication) => void>()
 
   return {

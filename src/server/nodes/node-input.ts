@@ -35,7 +35,8 @@ export type NodeInput = z.output<typeof nodeInputSchema>
 
 /** Parse a request body; throws FIELD_INVALID naming the first bad field. */
 export function parseNodeInput(body: unknown): NodeInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('BODY_INVALID')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new AppError('BODY_INVALID')
   const result = nodeInputSchema.safeParse(body)
   if (!result.success) {
     const issue = result.error.issues[0]!
@@ -54,15 +55,20 @@ export function normalizeHost(raw: string, type: NodeType): string {
   try {
     url = new URL(withScheme)
   } catch {
-    throw new AppError('FIELD_INVALID', { field: 'host', problem: `"${raw}" is not a valid host or URL` })
+    throw new AppError('FIELD_INVALID', {
+      field: 'host',
+      problem: `"${raw}" is not a valid host or URL`,
+    })
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && type === 'pve')) {
     throw new AppError('FIELD_INVALID', {
       field: 'host',
-      problem: type === 'pbs' ? 'Proxmox Backup Server requires https://' : 'must use https:// or http://',
+      problem:
+        type === 'pbs' ? 'Proxmox Backup Server requires https://' : 'must use https:// or http://',
     })
   }
-  if (!url.hostname) throw new AppError('FIELD_INVALID', { field: 'host', problem: 'has no hostname' })
+  if (!url.hostname)
+    throw new AppError('FIELD_INVALID', { field: 'host', problem: 'has no hostname' })
   if (url.username || url.password) {
     throw new AppError('FIELD_INVALID', { field: 'host', problem: 'must not contain credentials' })
   }
@@ -71,22 +77,37 @@ export function normalizeHost(raw: string, type: NodeType): string {
 }
 
 /** Check credentials: a token (id user@realm!name plus value) or a username with a password. */
-export function checkCredentials(input: NodeInput, existing?: { hasToken: boolean; hasPassword: boolean }) {
+export function checkCredentials(
+  input: NodeInput,
+  existing?: { hasToken: boolean; hasPassword: boolean },
+) {
   if (input.tokenName) {
     if (!TOKEN_ID.test(input.tokenName)) {
-      throw new AppError('FIELD_INVALID', { field: 'tokenName', problem: 'must look like user@realm!tokenname' })
+      throw new AppError('FIELD_INVALID', {
+        field: 'tokenName',
+        problem: 'must look like user@realm!tokenname',
+      })
     }
     if (!input.tokenValue && !existing?.hasToken) {
-      throw new AppError('FIELD_INVALID', { field: 'tokenValue', problem: 'is required with a token ID' })
+      throw new AppError('FIELD_INVALID', {
+        field: 'tokenValue',
+        problem: 'is required with a token ID',
+      })
     }
     return 'token' as const
   }
   if (input.user) {
     if (!input.user.includes('@')) {
-      throw new AppError('FIELD_INVALID', { field: 'user', problem: 'needs a realm, like root@pam' })
+      throw new AppError('FIELD_INVALID', {
+        field: 'user',
+        problem: 'needs a realm, like root@pam',
+      })
     }
     if (!input.password && !existing?.hasPassword) {
-      throw new AppError('FIELD_INVALID', { field: 'password', problem: 'is required with a username' })
+      throw new AppError('FIELD_INVALID', {
+        field: 'password',
+        problem: 'is required with a username',
+      })
     }
     return 'password' as const
   }

@@ -42,7 +42,8 @@ export function openDatabase(dataDir: string, fileName = 'pulse.db'): Db {
 /** Apply pending migrations, each in its own transaction. Returns the resulting schema version. */
 export function migrate(db: Db): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
-  const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined
+  const row = db.prepare('SELECT version FROM schema_version').get() as
+    { version: number } | undefined
   let version = row?.version ?? 0
   if (!row) db.prepare('INSERT INTO schema_version (version) VALUES (0)').run()
   for (; version < MIGRATIONS.length; version++) {

@@ -42,7 +42,10 @@ export function createSecretBox(key: Buffer): SecretBox {
       const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64')
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12))
       decipher.setAuthTag(raw.subarray(raw.length - 16))
-      return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8')
+      return Buffer.concat([
+        decipher.update(raw.subarray(12, raw.length - 16)),
+        decipher.final(),
+      ]).toString('utf8')
     },
   }
 }

@@ -70,8 +70,14 @@ export function diffState(prev: State, next: State): StateDelta | null {
   for (const key of ENTITY_COLLECTIONS) {
     if (prev[key] === next[key]) continue
     const { upsert, remove } = diffCollection(prev[key] as Row[], next[key] as Row[])
-    if (upsert.length) ((delta.upsert ??= {})[key] = upsert), (empty = false)
-    if (remove.length) ((delta.remove ??= {})[key] = remove), (empty = false)
+    if (upsert.length) {
+      ;(delta.upsert ??= {})[key] = upsert
+      empty = false
+    }
+    if (remove.length) {
+      ;(delta.remove ??= {})[key] = remove
+      empty = false
+    }
   }
   for (const key of SCALAR_KEYS) {
     if (prev[key] === next[key] || jsonEqual(prev[key], next[key])) continue

@@ -13,7 +13,8 @@ export function guestKey(guest: {
 /** Tags arrive as an array or a ',' / ';' separated string; always an array of trimmed non-empty strings. */
 export function normalizeTags(tags: unknown): string[] {
   if (tags == null) return []
-  const parts: unknown[] = typeof tags === 'string' ? tags.split(/[,;]/) : Array.isArray(tags) ? tags : []
+  const parts: unknown[] =
+    typeof tags === 'string' ? tags.split(/[,;]/) : Array.isArray(tags) ? tags : []
   const out: string[] = []
   for (const part of parts) {
     if (typeof part !== 'string') continue

@@ -4,14 +4,17 @@ import { buildApp, type App } from '../../../src/server/app.ts'
 import { readConfig, type ServerConfig } from '../../../src/server/config.ts'
 import { makeTempDir } from './temp-dir.ts'
 
-
 /** Build an app on a temporary data dir; call `close()` when done. */
 export async function buildTestApp(
   overrides: Partial<ServerConfig> = {},
 ): Promise<{ app: App; dataDir: string; close: () => Promise<void> }> {
   const { dir, cleanup } = makeTempDir()
   const config = {
-    ...readConfig({ PULSE_DATA_DIR: dir, PULSE_STATIC_DIR: path.join(dir, 'no-dist') }, process.cwd(), '0.0.0-test'),
+    ...readConfig(
+      { PULSE_DATA_DIR: dir, PULSE_STATIC_DIR: path.join(dir, 'no-dist') },
+      process.cwd(),
+      '0.0.0-test',
+    ),
     ...overrides,
   }
   const app = await buildApp({ config })

@@ -20,10 +20,16 @@ let port: number
 let clock = 1_700_000_000_000
 
 async function startHub(options: { highWaterBytes?: number; stallLimitMs?: number } = {}) {
-  live = createLiveState({ now: () => clock, version: 't', clientCount: () => hub?.clientCount() ?? 0 })
+  live = createLiveState({
+    now: () => clock,
+    version: 't',
+    clientCount: () => hub?.clientCount() ?? 0,
+  })
   hub = createHub({ live, now: () => clock, version: 't', log: silentLog, ...options })
   wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
-  wss.on('connection', (socket, req) => hub.attach(socket, { deltas: req.url?.includes('deltas=1') ?? false }))
+  wss.on('connection', (socket, req) =>
+    hub.attach(socket, { deltas: req.url?.includes('deltas=1') ?? false }),
+  )
   await new Promise<void>((resolve) => wss.once('listening', resolve))
   port = (wss.address() as { port: number }).port
 }

@@ -12,7 +12,11 @@ let sim: Simulator
 let ctx: Awaited<ReturnType<typeof buildTestApp>>
 let base: string
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  ms = 20_000,
+): Promise<T> {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     const value = await probe()
@@ -29,7 +33,13 @@ async function getState(): Promise<{ state: State; seq: number; body: string }> 
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ seed: 7, clusters: 2, nodesPerCluster: 2, guestsPerNode: 10, tickMs: 0 })
+  sim = await startSimulator({
+    seed: 7,
+    clusters: 2,
+    nodesPerCluster: 2,
+    guestsPerNode: 10,
+    tickMs: 0,
+  })
   // A long interval: the test drives polls itself through pollNow().
   ctx = await buildTestApp({ pollIntervalMs: 3_600_000 })
   await ctx.app.http.listen({ host: '127.0.0.1', port: 0 })
@@ -88,16 +98,24 @@ describe('monitoring a simulated cluster', () => {
     const messages: Array<{ type: string; data: unknown; seq?: number }> = []
     ws.on('message', (data) => messages.push(JSON.parse(String(data))))
     await new Promise((resolve) => ws.once('open', resolve))
-    await waitFor(async () => (messages.some((m) => m.type === 'initialState') ? true : undefined), 'initialState')
+    await waitFor(
+      async () => (messages.some((m) => m.type === 'initialState') ? true : undefined),
+      'initialState',
+    )
     const initial = messages.find((m) => m.type === 'initialState')!
-    expect(Object.keys(initial.data as object)).toEqual(expect.arrayContaining(['nodes', 'vms', 'containers']))
+    expect(Object.keys(initial.data as object)).toEqual(
+      expect.arrayContaining(['nodes', 'vms', 'containers']),
+    )
 
     for (let i = 0; i < 3; i++) {
       sim.tick()
       await ctx.app.poller.pollNow()
     }
     const target = await getState()
-    await waitFor(async () => (messages.at(-1)?.seq === target.seq ? true : undefined), 'the last delta')
+    await waitFor(
+      async () => (messages.at(-1)?.seq === target.seq ? true : undefined),
+      'the last delta',
+    )
 
     let merged = initial.data as State
     let seq = initial.seq!

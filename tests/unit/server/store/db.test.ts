@@ -12,7 +12,9 @@ describe('database', () => {
     const db = openDatabase(tmp.dir)
     const version = migrate(db)
     expect(version).toBeGreaterThanOrEqual(1)
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all() as Array<{ name: string }>
     expect(tables.map((t) => t.name)).toContain('nodes')
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     db.close()

@@ -1,7 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createSecretBox, KEY_FILE, loadOrCreateKey } from '../../../../src/server/store/secret-box.ts'
+import {
+  createSecretBox,
+  KEY_FILE,
+  loadOrCreateKey,
+} from '../../../../src/server/store/secret-box.ts'
 import { makeTempDir } from '../temp-dir.ts'
 
 let cleanup = () => {}

@@ -1,0 +1,155 @@
+import { Loader2, Server, WifiOff, SearchX } from 'lucide-react'
+import { useCallback, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { useLocation } from 'wouter'
+import type {
+  GuestSortKey,
+  GuestViewRequest,
+  ViewWindow,
+} from '../../shared/views/guest-view-types.ts'
+import { BUTTON } from '../components/button-classes.ts'
+import { EmptyState } from '../components/EmptyState.tsx'
+import { useConnection } from '../hooks/useConnection.ts'
+import { useView } from '../hooks/useView.ts'
+import { uiState } from '../state.ts'
+import { useWorker } from '../worker-context.ts'
+import { nextSort } from './columns.ts'
+import { FilterBar } from './FilterBar.tsx'
+import { GuestTable } from './GuestTable.tsx'
+import { dashboardPageState, type DashboardPageState } from './page-state.ts'
+
+/** First window before the table has measured itself. */
+const INITIAL_WINDOW: ViewWindow = { start: 0, count: 60 }
+
+/** The Main tab: filter bar, guest table and the page states of spec 000 §2.2. */
+export function DashboardPage() {
+  const connection = useConnection()
+  const filters = useSnapshot(uiState).dashboard
+  const [viewWindow, setViewWindow] = useState<ViewWindow>(INITIAL_WINDOW)
+  const request: GuestViewRequest = {
+    kind: 'guests',
+    search: filters.search,
+    viewMode: filters.viewMode,
+    statusMode: filters.statusMode,
+    grouping: filters.grouping,
+    sort: { key: filters.sort.key, direction: filters.sort.direction },
+    selectedNode: null,
+    window: viewWindow,
+  }
+  const model = useView(request)
+  const state = dashboardPageState(connection, model, filters.search)
+  const onSort = useCallback((key: GuestSortKey) => {
+    uiState.dashboard.sort = nextSort(uiState.dashboard.sort, key)
+  }, [])
+  const resetKey = JSON.stringify({ ...request, window: null })
+
+  const showFilters = state.kind === 'content' || state.kind === 'no-guests'
+  return (
+    <div className="flex h-full min-h-0 flex-col gap-2 p-2 sm:p-3">
+      {showFilters && <FilterBar />}
+      {state.kind === 'content' && model ? (
+        <>
+          <GuestTable
+            model={model}
+            sort={filters.sort}
+            onSort={onSort}
+            viewWindow={viewWindow}
+            onWindowChange={setViewWindow}
+            resetKey={resetKey}
+          />
+          <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
+            <span className="text-emerald-700 dark:text-emerald-400">
+              {model.totals.running} running
+            </span>
+            {' · '}
+            <span>{model.totals.stopped} stopped</span>
+            {model.totals.matched !== model.totals.guests && (
+              <span>
+                {' · '}
+                {model.totals.matched} of {model.totals.guests} shown
+              </span>
+            )}
+          </p>
+        </>
+      ) : (
+        <PageMessage state={state} />
+      )}
+    </div>
+  )
+}
+
+/** Every state other than content, with the exact texts of spec 000 §8. */
+function PageMessage({ state }: { state: DashboardPageState }) {
+  const api = useWorker()
+  const [, navigate] = useLocation()
+  switch (state.kind) {
+    case 'loading':
+      return (
+        <EmptyState
+          live
+          icon={<Loader2 className="size-8 animate-spin" aria-hidden />}
+          title="Loading dashboard data..."
+          description={
+            state.reconnecting
+              ? 'Reconnecting to monitoring service…'
+              : 'Connecting to monitoring service'
+          }
+        />
+      )
+    case 'lost':
+      return (
+        <EmptyState
+          live
+          icon={<WifiOff className="size-8 text-red-500" aria-hidden />}
+          title="Connection lost"
+          description={
+            state.reconnecting
+              ? 'Attempting to reconnect…'
+              : 'Unable to connect to the backend server'
+          }
+          actions={
+            state.reconnecting ? undefined : (
+              <button
+                type="button"
+                className={BUTTON.primary}
+                onClick={() => void api.reconnectNow()}
+              >
+                Reconnect now
+              </button>
+            )
+          }
+        />
+      )
+    case 'no-nodes':
+      return (
+        <EmptyState
+          icon={<Server className="size-8" aria-hidden />}
+          title="No hypervisor nodes configured"
+          description="Add a hypervisor node in the Settings tab to start monitoring your infrastructure."
+          actions={
+            <button
+              type="button"
+              className={BUTTON.primary}
+              onClick={() => navigate('/settings/pve')}
+            >
+              Go to Settings
+            </button>
+          }
+        />
+      )
+    case 'no-guests':
+      return (
+        <EmptyState
+          icon={<SearchX className="size-8" aria-hidden />}
+          title="No guests found"
+          description={
+            state.search
+              ? `No guests match your search "${state.search}"`
+              : 'No guests match your current filters'
+          }
+        />
+      )
+    case 'content':
+      return null
+  }
+}

@@ -1,0 +1,21 @@
+import { Moon, Sun } from 'lucide-react'
+import { useSnapshot } from 'valtio'
+import { FOCUS_RING } from '../components/button-classes.ts'
+import { setDark, uiState } from '../state.ts'
+
+/** Dark-mode switch; saved in localStorage. */
+export function ThemeToggle() {
+  const { dark } = useSnapshot(uiState)
+  return (
+    <button
+      type="button"
+      aria-pressed={dark}
+      aria-label="Dark mode"
+      title={dark ? 'Switch to light mode' : 'Switch to dark mode'}
+      onClick={() => setDark(!dark)}
+      className={`rounded-md p-1.5 text-gray-600 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800 ${FOCUS_RING}`}
+    >
+      {dark ? <Sun className="size-4" aria-hidden /> : <Moon className="size-4" aria-hidden />}
+    </button>
+  )
+}

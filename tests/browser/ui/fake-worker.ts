@@ -1,0 +1,146 @@
+// A fake of the worker's API for component tests. The UI only sees the WorkerApi contract, so a
+// fake lets each test set the exact connection snapshot and view model it needs. The real worker
+// is tested in tests/browser/worker, and the two together end to end in tests/e2e.
+import type { ConnectionSnapshot } from '../../../src/worker/api-types.ts'
+import type {
+  GuestGroupRow,
+  GuestRow,
+  GuestViewModel,
+  GuestViewRequest,
+  GuestViewRow,
+} from '../../../src/shared/views/guest-view-types.ts'
+import type { WorkerPort } from '../../../src/ui/worker-port.ts'
+
+export const CONNECTED: ConnectionSnapshot = {
+  status: 'connected',
+  initialDataReceived: true,
+  attempt: 0,
+  lastUpdate: Date.UTC(2025, 0, 1, 12, 0, 0),
+  nextRetryAt: null,
+  nodeCount: 2,
+  guestCount: 3,
+  serverVersion: '0.1.0',
+}
+
+export class FakeWorker implements WorkerPort {
+  snapshot: ConnectionSnapshot
+  model: GuestViewModel | null = null
+  reconnects = 0
+  /** Every guest request the UI sent, in order (subscribe and update). */
+  requests: GuestViewRequest[] = []
+  private nextId = 1
+  private watchers: ((snapshot: ConnectionSnapshot) => void)[] = []
+  private views = new Map<number, (model: GuestViewModel) => void>()
+
+  constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
+    this.snapshot = { ...CONNECTED, ...snapshot }
+  }
+
+  connect(): void {}
+  disconnect(): void {}
+  reconnectNow(): void {
+    this.reconnects += 1
+  }
+  watchConnection(onChange: (snapshot: ConnectionSnapshot) => void): number {
+    this.watchers.push(onChange)
+    onChange(this.snapshot)
+    return this.nextId++
+  }
+  subscribeGuests(request: GuestViewRequest, onModel: (model: GuestViewModel) => void): number {
+    const id = this.nextId++
+    this.views.set(id, onModel)
+    this.requests.push(request)
+    if (this.model) onModel(this.model)
+    return id
+  }
+  updateGuests(_id: number, request: GuestViewRequest): void {
+    this.requests.push(request)
+  }
+  unsubscribe(id: number): void {
+    this.views.delete(id)
+  }
+
+  /** Sends a new connection snapshot to every watcher. */
+  setConnection(change: Partial<ConnectionSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...change }
+    for (const watcher of this.watchers) watcher(this.snapshot)
+  }
+  /** Pushes a model to every open guest subscription. */
+  push(model: GuestViewModel): void {
+    this.model = model
+    for (const onModel of this.views.values()) onModel(model)
+  }
+  get lastRequest(): GuestViewRequest | undefined {
+    return this.requests[this.requests.length - 1]
+  }
+  get openViews(): number {
+    return this.views.size
+  }
+}
+
+export function groupRow(label: string, guestCount: number): GuestGroupRow {
+  return {
+    kind: 'group',
+    key: `node:${label}`,
+    nodeId: label,
+    label,
+    sublabel: 'cluster-a',
+    online: true,
+    guestCount,
+  }
+}
+
+export function guestRow(vmid: number, name: string, change: Partial<GuestRow> = {}): GuestRow {
+  return {
+    kind: 'guest',
+    key: `guest:${vmid}`,
+    name,
+    typeLabel: 'VM',
+    vmid,
+    node: 'pve1',
+    status: 'running',
+    active: true,
+    tags: [],
+    uptimeText: '2d 3h',
+    uptimeShort: false,
+    cpuPercent: 12,
+    cpuText: '12%',
+    memoryPercent: 40,
+    memoryText: '40%',
+    diskPercent: 55,
+    diskText: '55%',
+    diskReadText: '1.0 KB/s',
+    diskWriteText: '2.0 KB/s',
+    networkInText: '3.0 KB/s',
+    networkOutText: '4.0 KB/s',
+    diskRead: 1024,
+    diskWrite: 2048,
+    networkIn: 3072,
+    networkOut: 4096,
+    ...change,
+  }
+}
+
+/** A model whose window holds exactly `rows`, starting at row 0. */
+export function viewModel(
+  rows: GuestViewRow[],
+  change: Partial<GuestViewModel> = {},
+): GuestViewModel {
+  const guests = rows.filter((row): row is GuestRow => row.kind === 'guest')
+  const running = guests.filter((row) => row.status === 'running').length
+  return {
+    kind: 'guests',
+    version: 1,
+    totals: {
+      guests: guests.length,
+      running,
+      stopped: guests.length - running,
+      matched: guests.length,
+    },
+    rowCount: rows.length,
+    start: 0,
+    rows,
+    lastUpdate: CONNECTED.lastUpdate,
+    ...change,
+  }
+}

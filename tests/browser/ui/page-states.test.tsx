@@ -1,0 +1,108 @@
+// The dashboard's page states for each connection snapshot (spec 000 §2.2, §4, §8), with a fake
+// worker API: the real worker is tested in tests/browser/worker and end to end in tests/e2e.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { page } from 'vitest/browser'
+import { FakeWorker, groupRow, guestRow, viewModel } from './fake-worker.ts'
+import { cleanup, renderApp } from './render.tsx'
+
+beforeEach(async () => {
+  await page.viewport(1280, 800)
+})
+afterEach(cleanup)
+
+describe('dashboard page states', () => {
+  test('connecting shows the loading state with the connecting text', async () => {
+    renderApp(new FakeWorker({ status: 'connecting', initialDataReceived: false }))
+    await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()
+    await expect.element(page.getByText('Connecting to monitoring service')).toBeVisible()
+  })
+
+  test('connected without initial data still shows loading', async () => {
+    renderApp(new FakeWorker({ status: 'connected', initialDataReceived: false }))
+    await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()
+  })
+
+  test('reconnecting before any data shows loading with the reconnecting text', async () => {
+    renderApp(new FakeWorker({ status: 'reconnecting', initialDataReceived: false }))
+    await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()
+    await expect.element(page.getByText('Reconnecting to monitoring service…')).toBeVisible()
+  })
+
+  test('disconnected shows connection lost with a Reconnect now button that calls the worker', async () => {
+    const api = new FakeWorker({ status: 'disconnected', initialDataReceived: false })
+    renderApp(api)
+    await expect.element(page.getByText('Connection lost')).toBeVisible()
+    await expect.element(page.getByText('Unable to connect to the backend server')).toBeVisible()
+    await page.getByRole('button', { name: 'Reconnect now' }).click()
+    expect(api.reconnects).toBe(1)
+  })
+
+  test('reconnecting after data was lost says it is attempting to reconnect, without a button', async () => {
+    const api = new FakeWorker()
+    api.push(viewModel([groupRow('pve1', 1), guestRow(100, 'web')]))
+    renderApp(api)
+    await expect.element(page.getByText('web')).toBeVisible()
+    api.setConnection({ status: 'reconnecting', initialDataReceived: false, attempt: 1 })
+    await expect.element(page.getByText('Connection lost')).toBeVisible()
+    await expect.element(page.getByText('Attempting to reconnect…')).toBeVisible()
+    expect(page.getByRole('button', { name: 'Reconnect now' }).query()).toBeNull()
+  })
+
+  test('no nodes shows the settings hint and Go to Settings opens the PVE tab', async () => {
+    const api = new FakeWorker({ nodeCount: 0, guestCount: 0 })
+    api.push(viewModel([]))
+    const { location } = renderApp(api)
+    await expect.element(page.getByText('No hypervisor nodes configured')).toBeVisible()
+    await expect
+      .element(
+        page.getByText(
+          'Add a hypervisor node in the Settings tab to start monitoring your infrastructure.',
+        ),
+      )
+      .toBeVisible()
+    await page.getByRole('button', { name: 'Go to Settings' }).click()
+    await expect.poll(() => location.history.at(-1)).toBe('/settings/pve')
+    await expect.element(page.getByText('Settings PVE Nodes: coming soon')).toBeVisible()
+  })
+
+  test('guests that do not match the search show the search term', async () => {
+    const api = new FakeWorker()
+    api.push(viewModel([guestRow(100, 'web')]))
+    renderApp(api)
+    await page.getByRole('searchbox', { name: 'Search guests' }).fill('zzz')
+    await expect.poll(() => api.lastRequest?.search).toBe('zzz')
+    api.push(
+      viewModel([], {
+        version: 2,
+        totals: { guests: 1, running: 1, stopped: 0, matched: 0 },
+      }),
+    )
+    await expect.element(page.getByText('No guests found')).toBeVisible()
+    await expect.element(page.getByText('No guests match your search "zzz"')).toBeVisible()
+  })
+
+  test('no matches without a search mentions the current filters', async () => {
+    const api = new FakeWorker()
+    api.push(viewModel([], { totals: { guests: 4, running: 2, stopped: 2, matched: 0 } }))
+    renderApp(api)
+    await expect.element(page.getByText('No guests found')).toBeVisible()
+    await expect.element(page.getByText('No guests match your current filters')).toBeVisible()
+  })
+})
+
+describe('connection pill', () => {
+  const cases = [
+    ['connected', 'Connected'],
+    ['connecting', 'Reconnecting...'],
+    ['reconnecting', 'Reconnecting...'],
+    ['disconnected', 'Disconnected'],
+  ] as const
+  for (const [status, label] of cases) {
+    test(`shows ${label} when the connection is ${status}`, async () => {
+      renderApp(new FakeWorker({ status }))
+      await expect
+        .element(page.getByRole('status', { name: `Connection: ${label}` }))
+        .toHaveTextContent(label)
+    })
+  }
+})

@@ -1,0 +1,71 @@
+// The built app, the real server and the simulator, driven in Chromium as a user would.
+import { expect, test } from '@playwright/test'
+import { createServerProcess, type ServerProcess } from './server-process.ts'
+
+let server: ServerProcess
+
+test.beforeAll(async () => {
+  server = await createServerProcess()
+  await server.start()
+})
+
+test.afterAll(async () => {
+  await server.stop()
+  server.cleanup()
+})
+
+const guestRows = '[role="row"][data-kind="guest"]'
+
+test('lists guests from every simulated cluster with live CPU values', async ({ page }) => {
+  await page.goto(server.url)
+  await expect(page.locator(guestRows).first()).toBeVisible()
+  await expect(page.getByText('Connected', { exact: true })).toBeVisible()
+
+  const state = (await (await fetch(`${server.url}/api/state`)).json()) as {
+    nodes: Array<{ name: string; instance: string }>
+  }
+  const clusters = [...new Set(state.nodes.map((n) => n.instance))]
+  expect(clusters).toHaveLength(3)
+
+  // Each cluster's guests can be found in the page: search narrows to that cluster's nodes.
+  const search = page.getByRole('searchbox')
+  for (const cluster of clusters) {
+    const nodeName = state.nodes.find((n) => n.instance === cluster)!.name
+    await search.fill(nodeName)
+    await expect(page.locator('[role="row"][data-kind="group"]').first()).toContainText(nodeName)
+    await expect(page.locator(guestRows).first()).toBeVisible()
+  }
+  await search.fill('')
+
+  // CPU values change over time without a reload.
+  const cpuTexts = () => page.locator(`${guestRows} [data-column="cpu"]`).allInnerTexts()
+  const before = (await cpuTexts()).join('|')
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42))
+  await expect.poll(async () => (await cpuTexts()).join('|'), { timeout: 30_000 }).not.toBe(before)
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42)
+})
+
+test('shows the connection loss and recovers live data when the server returns', async ({
+  page,
+}) => {
+  await page.goto(server.url)
+  await expect(page.locator(guestRows).first()).toBeVisible()
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7))
+
+  await server.stop()
+  await expect(page.getByText('Connection lost')).toBeVisible()
+
+  await server.start()
+  await expect(page.locator(guestRows).first()).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByText('Connected', { exact: true })).toBeVisible()
+  // Same page: the reconnect happened without a reload.
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7)
+})
+
+test('serves client routes through the history fallback', async ({ page }) => {
+  await page.goto(`${server.url}/settings`)
+  await expect(page).toHaveURL(/\/settings\/pve$/)
+  const res = await fetch(`${server.url}/storage`)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toContain('text/html')
+})

@@ -1,0 +1,95 @@
+// Starts the real server (demo mode, small fast estate) as a child process on loopback.
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+export interface ServerProcess {
+  url: string
+  port: number
+  dataDir: string
+  start(): Promise<void>
+  stop(): Promise<void>
+  cleanup(): void
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** A demo server that can be stopped and started again on the same port and data directory. */
+export async function createServerProcess(
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const port = await freePort()
+  const simPort = await freePort()
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pulse-e2e-'))
+  let child: ChildProcess | null = null
+  let output = ''
+  const url = `http://127.0.0.1:${port}`
+
+  const waitHealthy = async () => {
+    const deadline = Date.now() + 60_000
+    while (Date.now() < deadline) {
+      if (child?.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+      try {
+        const res = await fetch(`${url}/api/health`)
+        if (res.ok) return
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    throw new Error(`server did not become healthy:\n${output}`)
+  }
+
+  return {
+    url,
+    port,
+    dataDir,
+    async start() {
+      output = ''
+      child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/server/main.ts'], {
+        env: {
+          ...process.env,
+          DEMO_MODE: 'true',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PULSE_DATA_DIR: dataDir,
+          DEMO_SIM_PORT: String(simPort),
+          DEMO_CLUSTERS: '3',
+          DEMO_NODES_PER_CLUSTER: '2',
+          DEMO_GUESTS_PER_NODE: '40',
+          DEMO_TICK_MS: '1000',
+          PULSE_POLL_INTERVAL_MS: '1000',
+          LOG_LEVEL: 'warn',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      child.stdout?.on('data', (d) => (output += d))
+      child.stderr?.on('data', (d) => (output += d))
+      await waitHealthy()
+    },
+    async stop() {
+      const proc = child
+      if (!proc || proc.exitCode !== null) return
+      await new Promise<void>((resolve) => {
+        proc.once('exit', () => resolve())
+        proc.kill('SIGTERM')
+        setTimeout(() => proc.kill('SIGKILL'), 5000).unref()
+      })
+    },
+    cleanup() {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
