@@ -36,12 +36,17 @@ test('lists guests from every simulated cluster with live CPU values', async ({ 
     await expect(page.locator(guestRows).first()).toBeVisible()
   }
   await search.fill('')
+  await expect(page.locator(guestRows).first()).toBeVisible()
 
   // CPU values change over time without a reload.
-  const cpuTexts = () => page.locator(`${guestRows} [data-column="cpu"]`).allInnerTexts()
-  const before = (await cpuTexts()).join('|')
+  const cpuTexts = async () =>
+    (
+      await page.locator(`${guestRows}[data-active="true"] [data-column="cpu"]`).allInnerTexts()
+    ).join('|')
+  await expect.poll(cpuTexts).toMatch(/\d+%/)
+  const before = await cpuTexts()
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42))
-  await expect.poll(async () => (await cpuTexts()).join('|'), { timeout: 30_000 }).not.toBe(before)
+  await expect.poll(cpuTexts, { timeout: 30_000 }).not.toBe(before)
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42)
 })
 

@@ -90,7 +90,7 @@ export const GuestRowView = memo(function GuestRowView({
       <div role="cell" className={`${NUM} ${on ? uptimeClass(row.uptimeShort) : ''}`}>
         {on ? row.uptimeText : DASH}
       </div>
-      <div role="cell" className="text-center">
+      <div role="cell" data-column="cpu" className="text-center">
         {on ? <MetricBar kind="cpu" percent={row.cpuPercent} text={row.cpuText} /> : DASH}
       </div>
       <div role="cell" className="text-center">
