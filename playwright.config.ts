@@ -8,7 +8,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['json', { outputFile: '.test-reports/playwright.json' }]],
   use: {
     browserName: 'chromium',
     headless: true,
