@@ -6,17 +6,11 @@ import {
   type PveNode,
   type State,
 } from '../src/shared/model/state.ts'
+import { createRng } from '../src/server/sim/prng.ts'
 
-/** Mulberry32: small, fast, deterministic. */
+/** Uniform [0, 1) numbers from the simulator's seeded generator (one PRNG in the project). */
 export function createRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  return createRng(seed).next
 }
 
 const ROLES = ['web', 'db', 'cache', 'api', 'worker', 'mail', 'dns', 'proxy', 'ci', 'backup']
