@@ -25,12 +25,14 @@ async function freePort(): Promise<number> {
   })
 }
 
-/** A demo server that can be stopped and started again on the same port and data directory. */
+/**
+ * A demo server that can be stopped and started again on the same port and data directory.
+ * Simulator ports stay ephemeral: the demo re-registers its clusters on every start.
+ */
 export async function createServerProcess(
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const port = await freePort()
-  const simPort = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pulse-e2e-'))
   let child: ChildProcess | null = null
   let output = ''
@@ -64,7 +66,6 @@ export async function createServerProcess(
           PORT: String(port),
           HOST: '127.0.0.1',
           PULSE_DATA_DIR: dataDir,
-          DEMO_SIM_PORT: String(simPort),
           DEMO_CLUSTERS: '3',
           DEMO_NODES_PER_CLUSTER: '2',
           DEMO_GUESTS_PER_NODE: '40',
