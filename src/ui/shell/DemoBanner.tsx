@@ -30,7 +30,7 @@ export function DemoBanner({ active }: { active: boolean }) {
       className="flex items-center gap-2 border-b border-blue-200 bg-blue-50 px-3 py-1.5 text-sm text-blue-800 sm:px-4 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-200"
     >
       <Info className="size-4 shrink-0" aria-hidden />
-      <span>Demo mode: a simulated estate. Changes are read-only.</span>
+      <span>Demo mode: you are watching a simulated Proxmox estate running on this machine.</span>
       <button
         type="button"
         aria-label="Dismiss demo banner"
