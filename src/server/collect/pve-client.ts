@@ -15,7 +15,7 @@ export type PveAuth =
 
 /** Options of createPveClient. */
 export interface PveClientOptions {
-  /** Base URL, e.g. https://10.0.0.1:8006. */
+  /** Base URL, e.g. https://pve1.example.com:8006. */
   host: string
   auth: PveAuth
   verifySSL: boolean

@@ -15,7 +15,7 @@ import type { ClusterInfo } from './pve-cluster.ts'
 export interface NodeContext {
   /** Instance (endpoint) name. */
   instance: string
-  /** Endpoint URL, e.g. https://10.0.0.1:8006. */
+  /** Endpoint URL, e.g. https://pve1.example.com:8006. */
   host: string
   cluster: ClusterInfo
   /** Epoch ms of the sample. */
