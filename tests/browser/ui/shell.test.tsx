@@ -119,7 +119,9 @@ describe('footer and banners', () => {
   test('the demo banner appears in demo mode and stays dismissed for the session', async () => {
     stubServer({ demo: true })
     renderApp(dashboardWorker())
-    await expect.element(page.getByText(/Demo mode: you are watching a simulated Proxmox estate/)).toBeVisible()
+    await expect
+      .element(page.getByText(/Demo mode: you are watching a simulated Proxmox estate/))
+      .toBeVisible()
     await page.getByRole('button', { name: 'Dismiss demo banner' }).click()
     expect(page.getByText(/Demo mode/).query()).toBeNull()
     expect(sessionStorage.getItem(DEMO_DISMISSED_KEY)).toBe('1')
