@@ -1,20 +1,14 @@
 // Benchmarks (b) and (c): the guest view pipeline at a 60-row window.
-import type { GuestViewRequest } from '../src/shared/views/guest-view-types.ts'
+import {
+  DEFAULT_GUEST_VIEW_REQUEST,
+  type GuestViewRequest,
+} from '../src/shared/views/guest-view-types.ts'
 import { createGuestViewPipeline, type GuestViewInput } from '../src/shared/views/guest-view.ts'
 import { createStateStore } from '../src/worker/store.ts'
 import { createEstate, createMetricsDelta, createRandom } from './fixtures.ts'
 import { getIterations, measure, type BenchResult } from './harness.ts'
 
-const BASE: GuestViewRequest = {
-  kind: 'guests',
-  search: '',
-  viewMode: 'all',
-  statusMode: 'all',
-  grouping: 'grouped',
-  sort: { key: 'vmid', direction: 'asc' },
-  selectedNode: null,
-  window: { start: 0, count: 60 },
-}
+const BASE: GuestViewRequest = { ...DEFAULT_GUEST_VIEW_REQUEST }
 
 // Alternating requests, so every iteration changes the search and the sort.
 const CHANGES: GuestViewRequest[] = [

@@ -34,7 +34,7 @@
  * | `"web prod"` | a quoted phrase is one free-text term, spaces included; an unclosed quote runs to the end |
  * | `name:"web prod"` | a quoted field value |
  * | `"cpu>80"`, `"aa:bb:cc"` | quoting turns a filter into free text |
- * | `10.0.0.1:8006`, `http://x` | the part before `:` is not a plain field name: free text |
+ * | `pve1.example.com:8006`, `http://x` | the part before `:` is not a plain field name: free text |
  * | free text | substring of name, vmid, node, status or any tag |
  * | tab reading: `cpu>80, web` | terms split on commas only, all ANDed; AND / OR and quotes have no meaning |
  * | tab reading: a term with `>`, `<` or `:` | a field filter as above; if it does not parse, a plain term |

@@ -73,17 +73,11 @@ export function parseNumber(text: string): number | null {
   return NUMBER.test(digits) ? Number(digits) : null
 }
 
-/** Free text of the main reading: name, vmid, node, status or any tag contains it. */
+/** Free text of the main reading: what the tab-level plain term matches, or any tag. */
 export function compileFreeText(text: string): GuestPredicate {
   const needle = text.toLowerCase()
-  // Only digits can occur in a vmid: skip building its decimal text for every other needle.
-  const digits = DIGITS.test(needle)
-  return (guest) =>
-    includesFolded(guest.name, needle) ||
-    (digits && includesFolded(guest.vmid, needle)) ||
-    includesFolded(guest.node, needle) ||
-    includesFolded(guest.status, needle) ||
-    tagsInclude(guest.tags, needle)
+  const plain = compilePlainText(text)
+  return (guest) => plain(guest) || tagsInclude(guest.tags, needle)
 }
 
 /** Plain term of the tab-level reading: name, vmid, node or status contains it (not tags). */

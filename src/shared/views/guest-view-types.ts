@@ -103,3 +103,15 @@ export interface GuestViewModel {
   /** Epoch ms of the data the view was computed from. */
   lastUpdate: number
 }
+
+/** The dashboard's defaults (spec 000 §2.2 Reset: vmid ascending, all, grouped) with a first window. */
+export const DEFAULT_GUEST_VIEW_REQUEST: Readonly<GuestViewRequest> = {
+  kind: 'guests',
+  search: '',
+  viewMode: 'all',
+  statusMode: 'all',
+  grouping: 'grouped',
+  sort: { key: 'vmid', direction: 'asc' },
+  selectedNode: null,
+  window: { start: 0, count: 60 },
+}

@@ -2,26 +2,18 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
 import { proxy, wrap, type Remote } from 'comlink'
 import type { ConnectionSnapshot, WorkerApi } from '../../../src/worker/api-types.ts'
-import type {
-  GuestRow,
-  GuestViewModel,
-  GuestViewRequest,
+import {
+  DEFAULT_GUEST_VIEW_REQUEST,
+  type GuestRow,
+  type GuestViewModel,
+  type GuestViewRequest,
 } from '../../../src/shared/views/guest-view-types.ts'
 import { openControl, type Control } from './control.ts'
 
 const port = inject('wsPort')
 const url = `ws://127.0.0.1:${port}/ws`
 
-const request: GuestViewRequest = {
-  kind: 'guests',
-  search: '',
-  viewMode: 'all',
-  statusMode: 'all',
-  grouping: 'grouped',
-  sort: { key: 'vmid', direction: 'asc' },
-  selectedNode: null,
-  window: { start: 0, count: 50 },
-}
+const request: GuestViewRequest = { ...DEFAULT_GUEST_VIEW_REQUEST, window: { start: 0, count: 50 } }
 
 let worker: Worker
 let api: Remote<WorkerApi>

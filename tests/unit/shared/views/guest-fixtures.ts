@@ -1,6 +1,9 @@
 // Builders of guests and nodes for the guest pipeline tests.
 import type { Guest, PveNode } from '../../../../src/shared/model/state.ts'
-import type { GuestViewRequest } from '../../../../src/shared/views/guest-view-types.ts'
+import {
+  DEFAULT_GUEST_VIEW_REQUEST,
+  type GuestViewRequest,
+} from '../../../../src/shared/views/guest-view-types.ts'
 
 export function makeNode(name: string, patch: Partial<PveNode> = {}): PveNode {
   const instance = patch.instance ?? 'lab'
@@ -51,13 +54,8 @@ export function makeGuest(vmid: number, patch: Partial<Guest> = {}): Guest {
 
 export function makeRequest(patch: Partial<GuestViewRequest> = {}): GuestViewRequest {
   return {
-    kind: 'guests',
-    search: '',
-    viewMode: 'all',
-    statusMode: 'all',
+    ...DEFAULT_GUEST_VIEW_REQUEST,
     grouping: 'flat',
-    sort: { key: 'vmid', direction: 'asc' },
-    selectedNode: null,
     window: { start: 0, count: 1000 },
     ...patch,
   }
