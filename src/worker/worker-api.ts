@@ -65,6 +65,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     const input = {
       guests: store.getGuests(),
       nodes: store.getNodes(),
+      alerts: store.getCollection('activeAlerts'),
       lastUpdate: store.getLastUpdate(),
     }
     const result = sub.pipeline.compute(input, sub.request)

@@ -8,9 +8,14 @@ import type { GuestLayout } from './guest-group.ts'
 import { findGuestNode, isGuestActive, type GuestNodeIndex } from './guest-nodes.ts'
 import { getDiskPercent } from './guest-sort.ts'
 import { guestKey } from '../model/guest-key.ts'
+import type { GuestAlertIndex, GuestAlertState } from './guest-alerts.ts'
 
 /** One guest as a display row; inactive guests get '-' for uptime and every metric text. */
-export function toGuestRow(guest: Guest, active: boolean): GuestRow {
+export function toGuestRow(
+  guest: Guest,
+  active: boolean,
+  alert: GuestAlertState | null = null,
+): GuestRow {
   const cpuPercent = toPercent(guest.cpu)
   const memoryPercent = toNumber(guest.memory?.usage)
   const diskPercent = getDiskPercent(guest)
@@ -41,6 +46,7 @@ export function toGuestRow(guest: Guest, active: boolean): GuestRow {
     diskWrite: toNumber(guest.diskWrite),
     networkIn: toNumber(guest.networkIn),
     networkOut: toNumber(guest.networkOut),
+    alert,
   }
   if (active && guest.memory?.total) {
     row.memoryDetail = `${formatBytes(guest.memory.used)} / ${formatBytes(guest.memory.total)}`
@@ -57,6 +63,7 @@ export function formatWindow(
   layout: GuestLayout,
   nodes: GuestNodeIndex,
   window: ViewWindow,
+  alerts: GuestAlertIndex = new Map(),
 ): { start: number; rows: GuestViewRow[] } {
   const total = layout.entries.length
   const start = Math.min(Math.max(0, Math.floor(window.start) || 0), total)
@@ -69,7 +76,8 @@ export function formatWindow(
       continue
     }
     const guest = guests[entry]!
-    rows.push(toGuestRow(guest, isGuestActive(guest, findGuestNode(nodes, guest))))
+    const active = isGuestActive(guest, findGuestNode(nodes, guest))
+    rows.push(toGuestRow(guest, active, alerts.get(guest.id) ?? null))
   }
   return { start, rows }
 }

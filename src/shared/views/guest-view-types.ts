@@ -1,4 +1,5 @@
 // The guest view protocol between the worker and the UI (ARCHITECTURE.md "The worker's view protocol").
+import type { GuestAlertState } from './guest-alerts.ts'
 
 export const GUEST_VIEW_MODES = ['all', 'vm', 'lxc'] as const
 export type GuestViewMode = (typeof GUEST_VIEW_MODES)[number]
@@ -86,6 +87,8 @@ export interface GuestRow {
   diskWrite: number
   networkIn: number
   networkOut: number
+  /** Alert styling (spec 000 §4): red, yellow, the 'Ack' marker, or null without alerts. */
+  alert: GuestAlertState | null
 }
 
 export type GuestViewRow = GuestGroupRow | GuestRow

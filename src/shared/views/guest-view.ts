@@ -1,6 +1,6 @@
 // The guest view pipeline: filter → sort → group → window, each stage memoized on input identity.
 // Pure: the worker owns one pipeline per subscription and calls `compute` on data or request change.
-import type { Guest, PveNode } from '../model/state.ts'
+import type { Entity, Guest, PveNode } from '../model/state.ts'
 import type { GuestViewModel, GuestViewRequest } from './guest-view-types.ts'
 import { memoizeStage } from './memo.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
@@ -9,6 +9,9 @@ import { filterGuests } from './guest-filter.ts'
 import { sortGuests } from './guest-sort.ts'
 import { groupGuests } from './guest-group.ts'
 import { formatWindow } from './guest-rows.ts'
+import { indexGuestAlerts, type GuestAlertIndex } from './guest-alerts.ts'
+
+const NO_ALERTS: readonly Entity[] = Object.freeze([])
 
 /** Stages of the guest pipeline, in order. */
 export const GUEST_STAGES = [
@@ -17,6 +20,7 @@ export const GUEST_STAGES = [
   'filter',
   'sort',
   'group',
+  'alerts',
   'window',
   'model',
 ] as const
@@ -27,6 +31,8 @@ export interface GuestViewInput {
   /** VMs and containers together. */
   guests: readonly Guest[]
   nodes: readonly PveNode[]
+  /** Active alerts (spec 000 §3 Alert); absent means none. */
+  alerts?: readonly Entity[]
   lastUpdate: number
 }
 
@@ -62,6 +68,7 @@ export function createGuestViewPipeline(): GuestViewPipeline {
     ) => filterGuests(guests, nodes, { viewMode, statusMode, selectedNode, matcher }),
   )
   const sort = counted('sort', sortGuests)
+  const indexAlerts = counted('alerts', indexGuestAlerts)
   const group = counted('group', groupGuests)
   const windowRows = counted(
     'window',
@@ -71,7 +78,8 @@ export function createGuestViewPipeline(): GuestViewPipeline {
       nodes: ReturnType<typeof indexGuestNodes>,
       start: number,
       count: number,
-    ) => formatWindow(guests, layout, nodes, { start, count }),
+      alerts: GuestAlertIndex,
+    ) => formatWindow(guests, layout, nodes, { start, count }, alerts),
   )
   const toModel = counted(
     'model',
@@ -112,7 +120,8 @@ export function createGuestViewPipeline(): GuestViewPipeline {
       const sorted = sort(input.guests, filtered.order, request.sort.key, request.sort.direction)
       const layout = group(input.guests, sorted, request.grouping, nodes)
       const { start, count } = request.window
-      const slice = windowRows(input.guests, layout, nodes, start, count)
+      const alerts = indexAlerts(input.alerts ?? NO_ALERTS)
+      const slice = windowRows(input.guests, layout, nodes, start, count, alerts)
       return toModel(input.guests.length, filtered, layout, slice, input.lastUpdate)
     },
   }

@@ -117,6 +117,7 @@ export function guestRow(vmid: number, name: string, change: Partial<GuestRow> =
     diskWrite: 2048,
     networkIn: 3072,
     networkOut: 4096,
+    alert: null,
     ...change,
   }
 }
