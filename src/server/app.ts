@@ -6,12 +6,14 @@ import { createPoller, type Poller } from './collect/poller.ts'
 import { createHub, type Hub } from './hub/hub.ts'
 import { installErrorHandler } from './http/errors.ts'
 import { registerCoreRoutes } from './http/core.ts'
+import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
 import { registerSocketRoute } from './http/socket.ts'
 import { registerSpa } from './http/spa.ts'
 import { createLiveState, type LiveState } from './live/live-state.ts'
 import { createNodeService, type NodeService } from './nodes/node-service.ts'
 import { openDatabase, type Db } from './store/db.ts'
+import { createMetadataRepo } from './store/metadata-repo.ts'
 import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
 import type { ServerConfig } from './config.ts'
@@ -82,6 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
   })
   registerNodeRoutes(http, nodes)
+  registerMetadataRoutes(http, createMetadataRepo(db), now)
   registerSocketRoute(http, hub)
   await registerSpa(http, config.staticDir)
 

@@ -26,6 +26,14 @@ const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL,
      updated_at INTEGER NOT NULL
    )`,
+  // Guest metadata (spec 000 §3): keyed by whatever id the client uses (guest id or node-vmid).
+  `CREATE TABLE guest_metadata (
+     guest_id TEXT PRIMARY KEY,
+     custom_url TEXT NOT NULL DEFAULT '',
+     description TEXT NOT NULL DEFAULT '',
+     tags TEXT NOT NULL DEFAULT '[]',
+     updated_at INTEGER NOT NULL
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

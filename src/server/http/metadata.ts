@@ -1,0 +1,129 @@
+// Guest metadata routes (spec 000 §7): a custom URL, a description and tags per guest key.
+// GET of an unknown guest answers its empty record (as the reference does), never 404; DELETE is
+// idempotent (204 either way); PUT merges the fields present. Unknown body fields are ignored.
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { AppError } from '../../shared/model/errors.ts'
+import {
+  emptyMetadata,
+  type GuestMetadataPatch,
+  type MetadataRepo,
+} from '../store/metadata-repo.ts'
+
+const GUEST_ID = /^[A-Za-z0-9._:-]{1,200}$/
+const MAX_URL = 2048
+const MAX_DESCRIPTION = 1000
+const MAX_TAGS = 50
+const MAX_TAG = 100
+
+/** True for an absolute http:// or https:// URL with a complete host name. */
+export function isHttpUrl(text: string): boolean {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
+  // 'https://example.' is an incomplete domain (the reference rejects it too).
+  return url.hostname !== '' && !url.hostname.endsWith('.')
+}
+
+const clearable = (schema: z.ZodString) =>
+  schema
+    .nullable()
+    .optional()
+    .transform((v) => (v === null ? '' : v))
+
+export const metadataInputSchema = z.object({
+  customUrl: clearable(
+    z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(MAX_URL, `must be at most ${MAX_URL} characters`)
+      .refine((v) => v === '' || isHttpUrl(v), {
+        message: 'must be an http:// or https:// URL with a host',
+      }),
+  ),
+  description: clearable(
+    z
+      .string({ error: 'must be a string' })
+      .max(MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`),
+  ),
+  tags: z
+    .array(
+      z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(MAX_TAG, `must be at most ${MAX_TAG} characters`),
+      { error: 'must be a list of strings' },
+    )
+    .max(MAX_TAGS, `must have at most ${MAX_TAGS} entries`)
+    .optional(),
+})
+
+/** Parse a PUT body; throws BODY_INVALID or FIELD_INVALID naming the first bad field. */
+export function parseMetadataInput(body: unknown): GuestMetadataPatch {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('BODY_INVALID')
+  }
+  const result = metadataInputSchema.safeParse(body)
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    throw new AppError('FIELD_INVALID', {
+      field: issue.path.join('.') || 'body',
+      problem: issue.message,
+    })
+  }
+  return result.data
+}
+
+/** The guest id of a request path; throws FIELD_INVALID unless 1-200 chars of [A-Za-z0-9._:-]. */
+export function parseGuestId(raw: unknown): string {
+  if (typeof raw !== 'string' || !GUEST_ID.test(raw)) {
+    throw new AppError('FIELD_INVALID', {
+      field: 'guestId',
+      problem: 'must be 1-200 characters of letters, digits, ".", "_", ":" or "-"',
+    })
+  }
+  return raw
+}
+
+/** Register GET/PUT/DELETE /api/guests/metadata[/:guestId]. */
+export function registerMetadataRoutes(
+  app: FastifyInstance,
+  repo: MetadataRepo,
+  now: () => number = Date.now,
+): void {
+  // A wildcard rather than ':guestId': Fastify's router caps named parameters at 100 characters.
+  const path = '/api/guests/metadata/*'
+  const guestIdOf = (params: unknown) => parseGuestId((params as Record<string, unknown>)['*'])
+
+  void app.register(async (scope) => {
+    // The client's JSON helper sends Content-Type JSON on a body-less DELETE too (spec 000 §7);
+    // in this scope an empty JSON body reads as null instead of a 400.
+    scope.removeContentTypeParser('application/json')
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
+      if (text === '') return done(null, null)
+      try {
+        done(null, JSON.parse(text as string))
+      } catch {
+        done(new AppError('FIELD_INVALID', { field: 'body', problem: 'is not valid JSON' }))
+      }
+    })
+    scope.get('/api/guests/metadata', async () => repo.all())
+    scope.get(path, async (request) => {
+      const id = guestIdOf(request.params)
+      return repo.get(id) ?? emptyMetadata(id)
+    })
+    scope.put(path, async (request) => {
+      const id = guestIdOf(request.params)
+      return repo.save(id, parseMetadataInput(request.body), now())
+    })
+    scope.delete(path, async (request, reply) => {
+      repo.remove(guestIdOf(request.params))
+      return reply.status(204).send()
+    })
+  })
+}
