@@ -19,9 +19,17 @@ export interface DashboardFilters {
   sort: { key: GuestSortKey; direction: SortDirection }
 }
 
+/** The dashboard's UI state: its filters plus what Reset leaves alone. */
+export interface DashboardState extends DashboardFilters {
+  /** Filter bar visible (Escape toggles it when no filter is active). */
+  showFilters: boolean
+  /** Past searches, newest first (spec 000 §5 "Search history"). */
+  searchHistory: readonly string[]
+}
+
 export interface UiState {
   dark: boolean
-  dashboard: DashboardFilters
+  dashboard: DashboardState
 }
 
 /** Default dashboard filters (spec 000 §2.2 Reset): vmid ascending, all, grouped. */
@@ -33,6 +41,21 @@ export function defaultDashboardFilters(): DashboardFilters {
     grouping: 'grouped',
     sort: { key: 'vmid', direction: 'asc' },
   }
+}
+
+/** The whole dashboard state at its defaults: filters reset, bar shown, no history. */
+export function defaultDashboardState(): DashboardState {
+  return { ...defaultDashboardFilters(), showFilters: true, searchHistory: [] }
+}
+
+/** Reset button and Escape: filters back to their defaults; history and bar visibility kept. */
+export function resetDashboardFilters(): void {
+  Object.assign(uiState.dashboard, defaultDashboardFilters())
+}
+
+/** A filter Escape would reset: search text, a type or a status other than All. */
+export function hasActiveDashboardFilters(filters: DashboardFilters): boolean {
+  return filters.search !== '' || filters.viewMode !== 'all' || filters.statusMode !== 'all'
 }
 
 /** Saved theme, else the system preference. */
@@ -48,7 +71,7 @@ export function initialDark(): boolean {
 
 export const uiState = proxy<UiState>({
   dark: initialDark(),
-  dashboard: defaultDashboardFilters(),
+  dashboard: defaultDashboardState(),
 })
 
 /** Puts the `dark` class on <html> to match the state. */
