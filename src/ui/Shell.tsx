@@ -1,14 +1,22 @@
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
+import { useLocation } from 'wouter'
 import { ErrorBoundary } from './components/ErrorBoundary.tsx'
 import { useDemoMode } from './hooks/useServerInfo.ts'
 import { DemoBanner } from './shell/DemoBanner.tsx'
 import { Footer } from './shell/Footer.tsx'
 import { Header } from './shell/Header.tsx'
 import { TabBar } from './shell/TabBar.tsx'
+import { clearNodeSelection } from './summary/selection.ts'
 
 /** Header, banners, tab bar, the routed page and the footer, filling the viewport. */
 export function Shell({ children }: { children: ReactNode }) {
   const demo = useDemoMode()
+  // Spec 000 §2.1: changing tab clears the node selection. The tab is the first path segment.
+  const [path] = useLocation()
+  const tab = path.split('/')[1] ?? ''
+  useEffect(() => {
+    clearNodeSelection()
+  }, [tab])
   return (
     <div className="flex h-full min-h-0 flex-col">
       <Header />

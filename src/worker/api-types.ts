@@ -1,5 +1,6 @@
 // The worker's Comlink API as the UI sees it. Imports only src/shared.
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
+import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
 
 /** Socket lifecycle (spec 000 §4 live connection). */
 export const CONNECTION_STATUSES = [
@@ -45,5 +46,13 @@ export interface WorkerApi {
   subscribeGuests(request: GuestViewRequest, onModel: (model: GuestViewModel) => void): number
   /** Change filters, sort or window of a subscription. */
   updateGuests(subscriptionId: number, request: GuestViewRequest): void
+  /** Subscribe to a node summary (spec 000 §2.1); a model now and on every change. */
+  subscribeNodeSummary(
+    request: NodeSummaryRequest,
+    onModel: (model: NodeSummaryModel) => void,
+  ): number
+  /** Change the sort of a node summary subscription. */
+  updateNodeSummary(subscriptionId: number, request: NodeSummaryRequest): void
+  /** End any subscription or connection watch by its id. */
   unsubscribe(subscriptionId: number): void
 }

@@ -1,0 +1,224 @@
+// The dashboard's node summary table against models from a fake worker API (the real view is
+// tested in tests/unit/shared/views/node-summary.test.ts and its subscription in tests/unit/worker).
+import { afterEach, beforeEach, expect, test } from 'vitest'
+import { page, userEvent } from 'vitest/browser'
+import type {
+  NodeSummaryModel,
+  NodeSummaryRow,
+} from '../../../src/shared/views/node-summary-types.ts'
+import { uiState } from '../../../src/ui/state.ts'
+import { clearNodeSelection, nodeSelection } from '../../../src/ui/summary/selection.ts'
+import { FakeWorker, guestRow, viewModel } from './fake-worker.ts'
+import { cleanup, renderApp } from './render.tsx'
+
+beforeEach(async () => {
+  await page.viewport(1280, 800)
+})
+afterEach(() => {
+  cleanup()
+  clearNodeSelection()
+})
+
+function summaryRow(name: string, change: Partial<NodeSummaryRow> = {}): NodeSummaryRow {
+  return {
+    id: `lab-${name}`,
+    kind: 'pve',
+    name,
+    href: `https://${name}:8006`,
+    online: true,
+    uptimeText: '5d 2h',
+    uptimeShort: false,
+    cpuPercent: 12,
+    cpuText: '12%',
+    memoryPercent: 40,
+    memoryText: '40%',
+    memoryDetail: '8 GB / 16 GB',
+    diskPercent: 20,
+    diskText: '20%',
+    diskDetail: '20 GB / 100 GB',
+    temperature: null,
+    temperatureText: '-',
+    temperatureColour: null,
+    badges: { type: 'PVE', version: '8.2.4', cluster: 'lab', displayName: null },
+    counts: { vms: 2, containers: 1 },
+    ...change,
+  }
+}
+
+function summaryModel(
+  rows: NodeSummaryRow[],
+  change: Partial<NodeSummaryModel> = {},
+): NodeSummaryModel {
+  return {
+    kind: 'nodeSummary',
+    version: 1,
+    tab: 'dashboard',
+    nameLabel: 'Node',
+    diskLabel: 'Disk',
+    showTemperature: false,
+    countColumns: [
+      { key: 'vms', label: 'VMs' },
+      { key: 'containers', label: 'Containers' },
+    ],
+    rows,
+    ...change,
+  }
+}
+
+/** A dashboard with two nodes (one hot, one offline) and a guest, so the page shows content. */
+function setup() {
+  const api = new FakeWorker()
+  api.push(viewModel([guestRow(100, 'web-01')]))
+  api.nodeSummary = summaryModel(
+    [
+      summaryRow('pve1', {
+        temperature: 83,
+        temperatureText: '83°C',
+        temperatureColour: 'red',
+        badges: { type: 'PVE', version: '8.2.4', cluster: 'lab', displayName: 'Rack 3' },
+      }),
+      summaryRow('pve2', {
+        online: false,
+        uptimeText: '-',
+        cpuPercent: -1,
+        cpuText: '-',
+        memoryPercent: -1,
+        memoryText: '-',
+        diskPercent: -1,
+        diskText: '-',
+        badges: { type: 'PVE', version: '8.1.0', cluster: 'Standalone', displayName: null },
+        counts: { vms: 0, containers: 4 },
+      }),
+    ],
+    { showTemperature: true },
+  )
+  const { host } = renderApp(api)
+  const table = page.getByRole('table', { name: 'Nodes', exact: true })
+  const row = (name: string) =>
+    host.querySelector<HTMLTableRowElement>(`tr[data-node-id="lab-${name}"]`)!
+  return { api, host, table, row }
+}
+
+test('renders a row per node with badges, bars, temperature and counts', async () => {
+  const { table, row } = setup()
+  await expect.element(table).toBeVisible()
+  await expect.element(table.getByRole('link', { name: 'pve1' })).toBeVisible()
+  const headers = table
+    .getByRole('columnheader')
+    .elements()
+    .map((th) => th.textContent)
+  expect(headers).toEqual(['Node', 'Uptime', 'CPU', 'Memory', 'Disk', 'Temp', 'VMs', 'Containers'])
+  const first = row('pve1')
+  expect(first.textContent).toContain('PVE')
+  expect(first.textContent).toContain('v8.2.4')
+  expect(first.textContent).toContain('lab')
+  expect(first.textContent).toContain('Rack 3')
+  expect(first.querySelectorAll('[role="meter"]')).toHaveLength(3)
+  expect(page.getByText('83°C').element().className).toContain('text-red')
+  expect(row('pve2').textContent).toContain('Standalone')
+  // Offline: dimmed, no bars, counts still shown.
+  expect(row('pve2').className).toContain('opacity-60')
+  expect(row('pve2').querySelectorAll('[role="meter"]')).toHaveLength(0)
+  expect([...row('pve2').cells].map((cell) => cell.textContent).slice(-2)).toEqual(['0', '4'])
+})
+
+test('a header click or Enter asks the worker for the new sort, cycling back to default', async () => {
+  const { api, table } = setup()
+  await expect.element(table).toBeVisible()
+  expect(api.summaryRequests[0]).toEqual({ kind: 'nodeSummary', tab: 'dashboard', sort: null })
+  await table.getByRole('button', { name: 'CPU' }).click()
+  await expect
+    .poll(() => api.summaryRequests.at(-1)?.sort)
+    .toEqual({ key: 'cpu', direction: 'desc' })
+  await expect
+    .element(table.getByRole('columnheader', { name: 'CPU' }))
+    .toHaveAttribute('aria-sort', 'descending')
+  table.getByRole('button', { name: 'Node' }).element().focus()
+  await userEvent.keyboard('{Enter}')
+  await expect
+    .poll(() => api.summaryRequests.at(-1)?.sort)
+    .toEqual({ key: 'name', direction: 'asc' })
+  await userEvent.keyboard('{Enter}')
+  await expect
+    .poll(() => api.summaryRequests.at(-1)?.sort)
+    .toEqual({ key: 'name', direction: 'desc' })
+  await userEvent.keyboard('{Enter}')
+  await expect.poll(() => api.summaryRequests.at(-1)?.sort).toBeNull()
+  await expect
+    .element(table.getByRole('columnheader', { name: 'Node' }))
+    .toHaveAttribute('aria-sort', 'none')
+})
+
+test('clicking a row selects its node, dims the others and filters the guests; again deselects', async () => {
+  const { api, table, row } = setup()
+  await expect.element(table).toBeVisible()
+  await userEvent.click(row('pve1').cells[2]!)
+  await expect.poll(() => api.lastRequest?.selectedNode).toBe('lab-pve1')
+  expect(row('pve1').getAttribute('aria-selected')).toBe('true')
+  expect(row('pve1').className).not.toMatch(/\bopacity-\d/)
+  expect(row('pve2').className).toContain('opacity-40')
+  await userEvent.click(row('pve1').cells[2]!)
+  await expect.poll(() => api.lastRequest?.selectedNode).toBeNull()
+  expect(row('pve1').getAttribute('aria-selected')).toBe('false')
+  expect(row('pve2').className).not.toContain('opacity-40')
+})
+
+test('rows are keyboard operable: Enter selects, Space deselects', async () => {
+  const { api, table, row } = setup()
+  await expect.element(table).toBeVisible()
+  row('pve2').focus()
+  await userEvent.keyboard('{Enter}')
+  await expect.poll(() => api.lastRequest?.selectedNode).toBe('lab-pve2')
+  await userEvent.keyboard(' ')
+  await expect.poll(() => api.lastRequest?.selectedNode).toBeNull()
+})
+
+test('the name links to the node web UI in a new tab and clicking it does not select', async () => {
+  const { api, table, row } = setup()
+  const link = table.getByRole('link', { name: 'pve1' })
+  await expect.element(link).toHaveAttribute('href', 'https://pve1:8006')
+  await expect.element(link).toHaveAttribute('target', '_blank')
+  await expect.element(link).toHaveAttribute('rel', 'noopener noreferrer')
+  // Keep the browser on this page: the click still reaches the row's handler.
+  link.element().addEventListener('click', (event) => event.preventDefault())
+  await link.click()
+  expect(nodeSelection.nodeId).toBeNull()
+  expect(row('pve1').getAttribute('aria-selected')).toBe('false')
+  expect(api.lastRequest?.selectedNode).toBeNull()
+})
+
+test('changing tab clears the selection', async () => {
+  const { table, row } = setup()
+  await expect.element(table).toBeVisible()
+  await userEvent.click(row('pve1').cells[1]!)
+  await expect.poll(() => nodeSelection.nodeId).toBe('lab-pve1')
+  await page.getByRole('link', { name: 'Storage' }).click()
+  await expect.poll(() => nodeSelection.nodeId).toBeNull()
+})
+
+test('the hidden node table toggles a node:<name> search term', async () => {
+  const { host, table } = setup()
+  await expect.element(table).toBeVisible()
+  const hidden = host.querySelector<HTMLTableElement>('table[data-testid="hidden-node-table"]')!
+  expect(hidden.hidden).toBe(true)
+  const headers = [...hidden.querySelectorAll('th')].map((th) => th.textContent)
+  expect(headers).toEqual([
+    'Node',
+    'Status',
+    'CPU',
+    'Memory',
+    'Disk',
+    'VMs',
+    'Containers',
+    'Uptime',
+  ])
+  const button = (name: string) =>
+    [...hidden.querySelectorAll('button')].find((b) => b.textContent === name)!
+  uiState.dashboard.search = 'web'
+  button('pve1').click()
+  expect(uiState.dashboard.search).toBe('web node:pve1')
+  button('pve2').click()
+  expect(uiState.dashboard.search).toBe('web node:pve1 node:pve2')
+  button('pve1').click()
+  expect(uiState.dashboard.search).toBe('web node:pve2')
+})
