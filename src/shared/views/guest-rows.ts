@@ -9,20 +9,29 @@ import { findGuestNode, isGuestActive, type GuestNodeIndex } from './guest-nodes
 import { getDiskPercent } from './guest-sort.ts'
 import { guestKey } from '../model/guest-key.ts'
 import type { GuestAlertIndex, GuestAlertState } from './guest-alerts.ts'
+import { buildGuestDetail, diskReasonText } from './guest-detail.ts'
 
-/** One guest as a display row; inactive guests get '-' for uptime and every metric text. */
+/**
+ * One guest as a display row; inactive guests get '-' for uptime and every metric text.
+ * `pveMajor` (the parent node's major PVE version) picks the permission hint of a disk reason.
+ */
 export function toGuestRow(
   guest: Guest,
   active: boolean,
   alert: GuestAlertState | null = null,
+  pveMajor?: number,
 ): GuestRow {
   const cpuPercent = toPercent(guest.cpu)
   const memoryPercent = toNumber(guest.memory?.usage)
   const diskPercent = getDiskPercent(guest)
   const dash = (text: string) => (active ? text : '-')
+  const key = guestKey(guest)
+  const diskReason = diskPercent < 0 ? diskReasonText(guest, pveMajor) : undefined
   const row: GuestRow = {
     kind: 'guest',
-    key: guestKey(guest),
+    key,
+    id: guest.id || key,
+    nodeVmidKey: `${guest.node}-${guest.vmid}`,
     name: guest.name ?? '',
     typeLabel: guest.type === 'lxc' ? 'LXC' : 'VM',
     vmid: guest.vmid,
@@ -47,6 +56,9 @@ export function toGuestRow(
     networkIn: toNumber(guest.networkIn),
     networkOut: toNumber(guest.networkOut),
     alert,
+    diskReason,
+    // A stopped guest's missing disk stats are expected, so only active guests explain them.
+    detail: buildGuestDetail(guest, active && diskReason ? diskReason : ''),
   }
   if (active && guest.memory?.total) {
     row.memoryDetail = `${formatBytes(guest.memory.used)} / ${formatBytes(guest.memory.total)}`
@@ -76,8 +88,9 @@ export function formatWindow(
       continue
     }
     const guest = guests[entry]!
-    const active = isGuestActive(guest, findGuestNode(nodes, guest))
-    rows.push(toGuestRow(guest, active, alerts.get(guest.id) ?? null))
+    const node = findGuestNode(nodes, guest)
+    const active = isGuestActive(guest, node)
+    rows.push(toGuestRow(guest, active, alerts.get(guest.id) ?? null, node?.pveMajor))
   }
   return { start, rows }
 }

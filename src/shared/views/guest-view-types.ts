@@ -1,5 +1,6 @@
 // The guest view protocol between the worker and the UI (ARCHITECTURE.md "The worker's view protocol").
 import type { GuestAlertState } from './guest-alerts.ts'
+import type { GuestDetail } from './guest-detail.ts'
 
 export const GUEST_VIEW_MODES = ['all', 'vm', 'lxc'] as const
 export type GuestViewMode = (typeof GUEST_VIEW_MODES)[number]
@@ -57,6 +58,10 @@ export interface GuestGroupRow {
 export interface GuestRow {
   kind: 'guest'
   key: string
+  /** Metadata key (spec 000 §3): the guest id, else its identity key. */
+  id: string
+  /** Fallback metadata key: `<node>-<vmid>`. */
+  nodeVmidKey: string
   name: string
   typeLabel: 'VM' | 'LXC'
   vmid: number
@@ -89,6 +94,10 @@ export interface GuestRow {
   networkOut: number
   /** Alert styling (spec 000 §4): red, yellow, the 'Ack' marker, or null without alerts. */
   alert: GuestAlertState | null
+  /** Why disk usage is unavailable (spec 000 §8); set only when diskPercent < 0. */
+  diskReason?: string
+  /** The expandable detail panel (spec 000 §2.2), or null when there is nothing to show. */
+  detail: GuestDetail | null
 }
 
 export type GuestViewRow = GuestGroupRow | GuestRow

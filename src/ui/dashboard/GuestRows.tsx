@@ -1,8 +1,12 @@
+import { ChevronRight } from 'lucide-react'
 import { memo } from 'react'
 import type { GuestGroupRow, GuestRow } from '../../shared/views/guest-view-types.ts'
+import { FOCUS_RING } from '../components/button-classes.ts'
 import { MetricBar } from '../components/MetricBar.tsx'
 import { ioClass, uptimeClass } from '../lib/colours.ts'
 import { GRID_COLUMNS } from './columns.ts'
+import { GuestDetailPanel } from './GuestDetailPanel.tsx'
+import { TagDots } from './TagDots.tsx'
 
 const ROW = 'absolute top-0 left-0 grid h-9 w-full items-center gap-x-2 px-3 text-sm'
 
@@ -50,70 +54,203 @@ export const GroupRowView = memo(function GroupRowView({
   )
 })
 
+const GUEST_ROW =
+  'grid h-9 w-full items-center gap-x-2 border-b border-gray-100 px-3 text-sm dark:border-gray-800/70'
+
+/** Row tints of spec 000 §4 alert row styling: a background plus an inset left bar. */
+const ALERT_CLASS = {
+  critical:
+    'bg-red-50 shadow-[inset_3px_0_0_0_var(--color-red-500)] hover:bg-red-100 dark:bg-red-950/50 dark:hover:bg-red-900/50',
+  warning:
+    'bg-amber-50 shadow-[inset_3px_0_0_0_var(--color-amber-400)] hover:bg-amber-100 dark:bg-amber-950/40 dark:hover:bg-amber-900/40',
+  none: 'hover:bg-blue-50/60 dark:hover:bg-gray-800/60',
+} as const
+
+/** Clicks on these never toggle the row (spec 000 §2.2: not a link, button or tag). */
+const NO_TOGGLE = 'a, button, input, select, textarea, [data-no-expand]'
+
+export interface GuestRowProps {
+  row: GuestRow
+  /** aria-rowindex (the header is row 1). */
+  rowIndex: number
+  /** The virtualiser's index, read back by its `measureElement`. */
+  index: number
+  top: number
+  expanded: boolean
+  /** An http(s) URL from the guest's metadata; the name links to it. */
+  customUrl: string | undefined
+  onToggle: (key: string) => void
+  onTag: (tag: string) => void
+  /** The virtualiser's measuring ref; attached only while expanded, collapsed rows use the estimate. */
+  measure: (element: HTMLElement | null) => void
+}
+
 /** One guest; inactive guests are dimmed with '-' in place of live values (spec 000 §4). */
 export const GuestRowView = memo(function GuestRowView({
   row,
   rowIndex,
+  index,
   top,
-}: {
-  row: GuestRow
-  rowIndex: number
-  top: number
-}) {
+  expanded,
+  customUrl,
+  onToggle,
+  onTag,
+  measure,
+}: GuestRowProps) {
   const on = row.active
+  const expandable = row.detail !== null
+  const open = expandable && expanded
+  const panelId = `guest-detail-${index}`
+  const tint =
+    row.alert === 'critical' || row.alert === 'warning' ? ALERT_CLASS[row.alert] : ALERT_CLASS.none
   return (
     <div
-      role="row"
-      aria-rowindex={rowIndex}
-      data-kind="guest"
-      data-active={on}
-      className={`${ROW} border-b border-gray-100 hover:bg-blue-50/60 dark:border-gray-800/70 dark:hover:bg-gray-800/60 ${on ? '' : 'opacity-50'}`}
-      style={place(top)}
+      data-index={index}
+      ref={open ? measure : undefined}
+      className="absolute top-0 left-0 w-full"
+      style={{ transform: `translateY(${top}px)` }}
     >
-      <div role="cell" className="truncate font-medium" title={row.name}>
-        {row.name}
-      </div>
-      <div role="cell">
-        <span
-          className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${
-            row.typeLabel === 'VM'
-              ? 'bg-blue-100 text-blue-700 dark:bg-blue-500/15 dark:text-blue-300'
-              : 'bg-green-100 text-green-700 dark:bg-green-500/15 dark:text-green-300'
-          }`}
-        >
-          {row.typeLabel}
-        </span>
-      </div>
-      <div role="cell" className={NUM}>
-        {row.vmid}
-      </div>
-      <div role="cell" className={`${NUM} ${on ? uptimeClass(row.uptimeShort) : ''}`}>
-        {on ? row.uptimeText : DASH}
-      </div>
-      <div role="cell" data-column="cpu" className="text-center">
-        {on ? <MetricBar kind="cpu" percent={row.cpuPercent} text={row.cpuText} /> : DASH}
-      </div>
-      <div role="cell" className="text-center">
-        {on ? <MetricBar kind="memory" percent={row.memoryPercent} text={row.memoryText} /> : DASH}
-      </div>
       <div
-        role="cell"
-        className="text-center"
-        title={on && row.diskPercent < 0 ? 'Disk stats unavailable' : undefined}
+        role="row"
+        aria-rowindex={rowIndex}
+        aria-expanded={expandable ? open : undefined}
+        aria-controls={open ? panelId : undefined}
+        tabIndex={expandable ? 0 : undefined}
+        data-kind="guest"
+        data-key={row.key}
+        data-active={on}
+        data-alert={row.alert ?? undefined}
+        className={`${GUEST_ROW} ${tint} ${expandable ? 'cursor-pointer' : ''} ${on ? '' : 'opacity-50'} ${FOCUS_RING}`}
+        style={{ gridTemplateColumns: GRID_COLUMNS }}
+        onClick={
+          expandable
+            ? (event) => {
+                if ((event.target as Element).closest(NO_TOGGLE)) return
+                onToggle(row.key)
+              }
+            : undefined
+        }
+        onKeyDown={
+          expandable
+            ? (event) => {
+                if (event.target !== event.currentTarget) return
+                if (event.key !== 'Enter' && event.key !== ' ') return
+                event.preventDefault()
+                onToggle(row.key)
+              }
+            : undefined
+        }
       >
-        {on && row.diskPercent >= 0 ? (
-          <MetricBar kind="disk" percent={row.diskPercent} text={row.diskText} />
-        ) : (
-          DASH
-        )}
+        <NameCell row={row} open={open} customUrl={customUrl} onTag={onTag} />
+        <div role="cell">
+          <span
+            className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${
+              row.typeLabel === 'VM'
+                ? 'bg-blue-100 text-blue-700 dark:bg-blue-500/15 dark:text-blue-300'
+                : 'bg-green-100 text-green-700 dark:bg-green-500/15 dark:text-green-300'
+            }`}
+          >
+            {row.typeLabel}
+          </span>
+        </div>
+        <div role="cell" className={NUM}>
+          {row.vmid}
+        </div>
+        <div role="cell" className={`${NUM} ${on ? uptimeClass(row.uptimeShort) : ''}`}>
+          {on ? row.uptimeText : DASH}
+        </div>
+        <div role="cell" data-column="cpu" className="text-center">
+          {on ? <MetricBar kind="cpu" percent={row.cpuPercent} text={row.cpuText} /> : DASH}
+        </div>
+        <div role="cell" className="text-center">
+          {on ? (
+            <MetricBar kind="memory" percent={row.memoryPercent} text={row.memoryText} />
+          ) : (
+            DASH
+          )}
+        </div>
+        <div
+          role="cell"
+          data-column="disk"
+          className="text-center"
+          title={
+            on && row.diskPercent < 0 ? (row.diskReason ?? 'Disk stats unavailable') : undefined
+          }
+        >
+          {on && row.diskPercent >= 0 ? (
+            <MetricBar kind="disk" percent={row.diskPercent} text={row.diskText} />
+          ) : (
+            DASH
+          )}
+        </div>
+        <IoCell on={on} value={row.diskRead} text={row.diskReadText} />
+        <IoCell on={on} value={row.diskWrite} text={row.diskWriteText} />
+        <IoCell on={on} value={row.networkIn} text={row.networkInText} />
+        <IoCell on={on} value={row.networkOut} text={row.networkOutText} />
       </div>
-      <IoCell on={on} value={row.diskRead} text={row.diskReadText} />
-      <IoCell on={on} value={row.diskWrite} text={row.diskWriteText} />
-      <IoCell on={on} value={row.networkIn} text={row.networkInText} />
-      <IoCell on={on} value={row.networkOut} text={row.networkOutText} />
+      {open && row.detail && (
+        <div
+          role="row"
+          data-kind="guest-detail"
+          className="border-b border-gray-200 bg-gray-50 dark:border-gray-800 dark:bg-gray-950/60"
+        >
+          <div role="cell" aria-colspan={11}>
+            <GuestDetailPanel id={panelId} name={row.name} detail={row.detail} active={on} />
+          </div>
+        </div>
+      )}
     </div>
   )
 })
+
+function NameCell({
+  row,
+  open,
+  customUrl,
+  onTag,
+}: {
+  row: GuestRow
+  open: boolean
+  customUrl: string | undefined
+  onTag: (tag: string) => void
+}) {
+  return (
+    <div role="cell" className="flex min-w-0 items-center gap-1.5">
+      {row.detail ? (
+        <ChevronRight
+          aria-hidden
+          className={`size-3 shrink-0 text-gray-400 transition-transform ${open ? 'rotate-90' : ''}`}
+        />
+      ) : (
+        <span className="w-3 shrink-0" />
+      )}
+      {customUrl ? (
+        <a
+          href={customUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          title={`${row.name} (${customUrl})`}
+          className={`truncate font-medium text-blue-700 hover:underline dark:text-blue-300 ${FOCUS_RING}`}
+        >
+          {row.name}
+        </a>
+      ) : (
+        <span className="truncate font-medium" title={row.name}>
+          {row.name}
+        </span>
+      )}
+      <TagDots tags={row.tags} onTag={onTag} />
+      {row.alert === 'acknowledged' && (
+        <span
+          title="All alerts acknowledged"
+          className="shrink-0 rounded-full bg-gray-200 px-1.5 text-[10px] leading-4 font-medium text-gray-700 dark:bg-gray-700 dark:text-gray-200"
+        >
+          Ack
+        </span>
+      )}
+    </div>
+  )
+}
 
 function IoCell({ on, value, text }: { on: boolean; value: number; text: string }) {
   return (
