@@ -80,11 +80,11 @@ function makeGuest(node: PveNode, vmid: number, random: () => number): Guest {
   }
 }
 
-/** An estate of `guestCount` guests on ~250 guests per node, 16 nodes per cluster. */
-export function createEstate(guestCount: number, seed = 1): State {
+/** An estate of `guestCount` guests, `guestsPerNode` per node (100k guests = 1,000 nodes), 16 nodes per cluster. */
+export function createEstate(guestCount: number, seed = 1, guestsPerNode = 100): State {
   const random = createRandom(seed)
   const state = createEmptyState(1_760_000_000_000, 'bench')
-  const nodeCount = Math.max(1, Math.ceil(guestCount / 250))
+  const nodeCount = Math.max(1, Math.ceil(guestCount / guestsPerNode))
   for (let i = 0; i < nodeCount; i++) {
     state.nodes.push(makeNode(`cluster${Math.floor(i / 16) + 1}`, i % 16, random))
   }
@@ -96,7 +96,7 @@ export function createEstate(guestCount: number, seed = 1): State {
   return state
 }
 
-/** A delta in which `fraction` of the guests changed cpu, memory and I/O, as a poll produces. */
+/** A delta in which `fraction` of the guests changed cpu, memory, I/O (and uptime), as a poll produces. */
 export function createMetricsDelta(
   state: State,
   fraction: number,
@@ -109,6 +109,7 @@ export function createMetricsDelta(
       const usage = random() * 100
       rows.push({
         id: guest.id,
+        ...(guest.status === 'running' ? { uptime: guest.uptime + 10 } : {}),
         cpu: random() * random(),
         memory: { ...guest.memory, usage, used: (guest.memory.total * usage) / 100 },
         diskRead: Math.floor(random() * 20e6),

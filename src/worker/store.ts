@@ -11,7 +11,8 @@ import {
   type ScalarKey,
   type State,
 } from '../shared/model/state.ts'
-import { applyDeltaToIndex } from '../shared/model/delta.ts'
+import { applyDeltaToIndex, mergeEntity } from '../shared/model/delta.ts'
+import type { GuestStamp } from '../shared/views/guest-view.ts'
 import { normalizeEntity, normalizePatch } from './normalize.ts'
 
 /** What a full state or delta changed: entity collections and/or the scalar keys. */
@@ -37,8 +38,13 @@ export interface StateStore {
   getCollection(key: EntityCollection): readonly Entity[]
   /** Nodes; same identity until nodes change. */
   getNodes(): readonly PveNode[]
-  /** VMs then containers; same identity until either changes. */
+  /**
+   * VMs then containers. Guests are updated in place; the array is replaced when guests are
+   * added, removed, renamed or moved, not on metric updates (see getGuestStamp).
+   */
   getGuests(): readonly Guest[]
+  /** Change counters of the guests (see GuestStamp): what changed since a view last looked. */
+  getGuestStamp(): GuestStamp
   /** Epoch ms of the server's last completed poll, 0 if unknown. */
   getLastUpdate(): number
   /** Server version from stats, '' until known. */
@@ -58,14 +64,24 @@ export function createStateStore(): StateStore {
   const arrays = new Map<EntityCollection, readonly Entity[]>()
   let guests: readonly Guest[] | null = null
   let seq: number | null = null
+  const stamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0 }
+  const bumpAll = () => {
+    stamp.data++
+    stamp.structure++
+    stamp.identity++
+    stamp.placement++
+  }
 
   // Cached arrays keep their identity until a change drops them: the pipeline memoizes on it.
-  const markChanged = (changed: ReadonlySet<StoreChange>) => {
+  const markChanged = (changed: ReadonlySet<StoreChange>, inPlace = false) => {
     for (const key of changed) {
       if (key === 'scalars') continue
+      // Guests merged in place with no change of membership, order, names or nodes: same arrays.
+      if (inPlace && GUEST_KEYS.has(key) && !reshaped.has(key as GuestKey)) continue
       arrays.delete(key)
       if (key === 'vms' || key === 'containers') guests = null
     }
+    reshaped.clear()
   }
 
   const getCollection = (key: EntityCollection): readonly Entity[] => {
@@ -76,6 +92,64 @@ export function createStateStore(): StateStore {
     }
     return array
   }
+
+  // Guests merge in place: at 100k guests a copy per changed guest costs more than the rest of
+  // the update. The stamp records what kind of change happened, for the view caches; the guest
+  // arrays keep their identity through metric-only updates (a view reads the stamp).
+  const mergeGuests = (key: GuestKey, delta: StateDelta, changed: Set<StoreChange>) => {
+    const map = index[key]
+    const removed = delta.remove?.[key]
+    const upserts = delta.upsert?.[key]
+    if (!removed?.length && !upserts?.length) return
+    let structure = false
+    let identity = false
+    let placement = false
+    if (removed?.length) {
+      for (const id of removed) structure = map.delete(id) || structure
+    }
+    // Patches arrive in the server's order, which is (nearly always) ours: a cursor finds most
+    // guests by comparing ids in place, with no hashing of 100k freshly parsed id strings.
+    const ordered = getCollection(key)
+    let cursor = 0
+    for (const raw of upserts ?? []) {
+      const patch = normalizePatch(key, raw)
+      const id = patch.id
+      let entity: Record<string, unknown> | undefined
+      const from = cursor
+      for (let k = 0; k < CURSOR_REACH && cursor < ordered.length; k++, cursor++) {
+        if (ordered[cursor]!.id === id) {
+          entity = ordered[cursor++]
+          break
+        }
+      }
+      if (!entity || (removed?.length && !map.has(id))) {
+        cursor = from
+        entity = map.get(id)
+      }
+      if (!entity) {
+        map.set(id, mergeEntity(undefined, patch))
+        structure = true
+        continue
+      }
+      for (const field in patch) {
+        const value = patch[field]
+        if (value === null) delete entity[field]
+        else entity[field] = value
+      }
+      // Monomorphic loads: patches of one poll share a shape, so these checks cost next to nothing.
+      if (patch.name !== undefined || patch.vmid !== undefined || patch.type !== undefined) {
+        identity = true
+      }
+      if (patch.node !== undefined || patch.instance !== undefined) placement = true
+    }
+    stamp.data++
+    if (structure) stamp.structure++
+    if (identity) stamp.identity++
+    if (placement) stamp.placement++
+    changed.add(key)
+    if (structure || identity || placement) reshaped.add(key)
+  }
+  const reshaped = new Set<GuestKey>()
 
   const store: StateStore = {
     get seq() {
@@ -97,6 +171,7 @@ export function createStateStore(): StateStore {
         }
         index[key] = map
         changed.add(key)
+        if (GUEST_KEYS.has(key)) bumpAll()
       }
       for (const key of SCALAR_KEYS) {
         if (data[key] === undefined) continue
@@ -113,11 +188,20 @@ export function createStateStore(): StateStore {
         seq = null
         return { outcome: 'gap', changed: new Set() }
       }
-      const upsert = delta.upsert
-      const normalized: StateDelta = upsert ? { ...delta, upsert: normalizeUpserts(upsert) } : delta
-      const changed = applyDeltaToIndex(index, scalars, normalized)
+      const changed = new Set<StoreChange>()
+      let rest: StateDelta = delta
+      if (
+        delta.upsert?.vms ||
+        delta.upsert?.containers ||
+        delta.remove?.vms ||
+        delta.remove?.containers
+      ) {
+        for (const key of GUEST_KEYS) mergeGuests(key, delta, changed)
+        rest = withoutGuests(delta)
+      }
+      for (const key of applyDeltaToIndex(index, scalars, rest)) changed.add(key)
       seq = deltaSeq
-      markChanged(changed)
+      markChanged(changed, true)
       return { outcome: 'applied', changed }
     },
     invalidate() {
@@ -134,6 +218,7 @@ export function createStateStore(): StateStore {
       }
       return guests
     },
+    getGuestStamp: () => ({ ...stamp }),
     getLastUpdate: () => toEpochMs(scalars.lastUpdate),
     getServerVersion: () => {
       const version = (scalars.stats as { version?: unknown } | undefined)?.version
@@ -148,13 +233,24 @@ export function createStateStore(): StateStore {
   return store
 }
 
-function normalizeUpserts(upsert: NonNullable<StateDelta['upsert']>): StateDelta['upsert'] {
-  const out: NonNullable<StateDelta['upsert']> = {}
-  for (const key of ENTITY_COLLECTIONS) {
-    const rows = upsert[key]
-    if (rows)
-      out[key] =
-        key === 'vms' || key === 'containers' ? rows.map((row) => normalizePatch(key, row)) : rows
+type GuestKey = 'vms' | 'containers'
+/** How far ahead the merge cursor looks for the next patched guest before asking the map. */
+const CURSOR_REACH = 16
+const GUEST_KEYS: ReadonlySet<EntityCollection> & Iterable<GuestKey> = new Set<GuestKey>([
+  'vms',
+  'containers',
+])
+
+// The delta minus its guest collections (merged separately, in place).
+function withoutGuests(delta: StateDelta): StateDelta {
+  const out: StateDelta = { ...delta }
+  if (delta.upsert) {
+    const { vms: _vms, containers: _containers, ...upsert } = delta.upsert
+    out.upsert = upsert
+  }
+  if (delta.remove) {
+    const { vms: _vms, containers: _containers, ...remove } = delta.remove
+    out.remove = remove
   }
   return out
 }

@@ -7,6 +7,7 @@ import {
   type GuestViewResult,
 } from '../shared/views/guest-view.ts'
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
+import { createNodeSummarySubscriptions } from './node-summary-subscription.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
 import { createStateStore, type StateStore } from './store.ts'
 
@@ -35,6 +36,9 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   const store = deps.store ?? createStateStore()
   const watchers = new Map<number, (snapshot: ConnectionSnapshot) => void>()
   const guestSubs = new Map<number, GuestSubscription>()
+  const nodeSummaries = createNodeSummarySubscriptions(store, (onModel, model) =>
+    invoke(onModel, model, socketDeps),
+  )
   let nextId = 1
   let version = 0
   let lastSnapshot: ConnectionSnapshot | null = null
@@ -66,6 +70,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       guests: store.getGuests(),
       nodes: store.getNodes(),
       alerts: store.getCollection('activeAlerts'),
+      stamp: store.getGuestStamp(),
       lastUpdate: store.getLastUpdate(),
     }
     const result = sub.pipeline.compute(input, sub.request)
@@ -78,6 +83,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   const flush = () => {
     flushPending = false
     for (const sub of guestSubs.values()) pushGuests(sub)
+    nodeSummaries.flush()
     pushConnection()
   }
 
@@ -122,9 +128,18 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       // Immediate, not batched: scrolling must answer within the frame.
       pushGuests(sub)
     },
+    subscribeNodeSummary(request, onModel) {
+      const id = nextId++
+      nodeSummaries.add(id, request, onModel)
+      return id
+    },
+    updateNodeSummary(subscriptionId, request) {
+      nodeSummaries.update(subscriptionId, request)
+    },
     unsubscribe(subscriptionId) {
       watchers.delete(subscriptionId)
       guestSubs.delete(subscriptionId)
+      nodeSummaries.remove(subscriptionId)
     },
   }
 }

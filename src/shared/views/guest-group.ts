@@ -1,12 +1,6 @@
 // Group stage of the guest pipeline: node header rows (grouped) or a flat list.
-import type { Guest } from '../model/state.ts'
 import type { GuestGroupRow, GuestGrouping } from './guest-view-types.ts'
-import {
-  findGuestNode,
-  toUnknownNode,
-  type GuestNodeIndex,
-  type GuestNodeInfo,
-} from './guest-nodes.ts'
+import type { GuestSlots, SlotInfo } from './guest-slots.ts'
 
 /**
  * The rows of the view in display order. `entries[i] >= 0` is a guest index; a negative entry
@@ -17,27 +11,32 @@ export interface GuestLayout {
   groups: GuestGroupRow[]
 }
 
-/** Lay sorted guests out flat, or under node headers: online nodes first, then by name. */
+/**
+ * Lay sorted guests out flat, or under node headers (online nodes first, then by name) with each
+ * group keeping the sort order: a counting sort by header rank, linear in the guests.
+ */
 export function groupGuests(
-  guests: readonly Guest[],
   sorted: Uint32Array,
   grouping: GuestGrouping,
-  nodes: GuestNodeIndex,
+  slots: GuestSlots,
+  info: SlotInfo,
 ): GuestLayout {
-  if (grouping === 'flat') return { entries: Int32Array.from(sorted), groups: [] }
-  const buckets = new Map<string, { node: GuestNodeInfo; members: number[] }>()
-  for (const index of sorted) {
-    const guest = guests[index]!
-    const node = findGuestNode(nodes, guest) ?? toUnknownNode(guest)
-    let bucket = buckets.get(node.id)
-    if (!bucket) buckets.set(node.id, (bucket = { node, members: [] }))
-    bucket.members.push(index)
-  }
-  const ordered = [...buckets.values()].sort((a, b) => compareNodes(a.node, b.node))
-  const entries = new Int32Array(sorted.length + ordered.length)
+  if (grouping === 'flat') return { entries: new Int32Array(sorted), groups: [] }
+  const slotCount = info.infos.length
+  const sizes = new Uint32Array(slotCount)
+  const slotOf = slots.slotOf
+  for (let i = 0; i < sorted.length; i++) sizes[slotOf[sorted[i]!]!]!++
+  // Header positions in rank order, each followed by its members.
+  const byRank = new Int32Array(slotCount).fill(-1)
+  for (let slot = 0; slot < slotCount; slot++) byRank[info.rank[slot]!] = slot
+  const start = new Uint32Array(slotCount)
   const groups: GuestGroupRow[] = []
+  const entries = new Int32Array(sorted.length + countNonEmpty(sizes))
   let at = 0
-  for (const { node, members } of ordered) {
+  for (let r = 0; r < slotCount; r++) {
+    const slot = byRank[r]!
+    if (slot < 0 || sizes[slot] === 0) continue
+    const node = info.infos[slot]!
     groups.push({
       kind: 'group',
       key: `node:${node.id}`,
@@ -45,18 +44,21 @@ export function groupGuests(
       label: node.label,
       sublabel: node.sublabel,
       online: node.online,
-      guestCount: members.length,
+      guestCount: sizes[slot]!,
     })
-    entries[at++] = -groups.length
-    for (const index of members) entries[at++] = index
+    entries[at] = -groups.length
+    start[slot] = at + 1
+    at += 1 + sizes[slot]!
+  }
+  for (let i = 0; i < sorted.length; i++) {
+    const index = sorted[i]!
+    entries[start[slotOf[index]!]!++] = index
   }
   return { entries, groups }
 }
 
-function compareNodes(a: GuestNodeInfo, b: GuestNodeInfo): number {
-  if (a.online !== b.online) return a.online ? -1 : 1
-  const na = a.name.toLowerCase()
-  const nb = b.name.toLowerCase()
-  if (na !== nb) return na < nb ? -1 : 1
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+function countNonEmpty(sizes: Uint32Array): number {
+  let n = 0
+  for (let i = 0; i < sizes.length; i++) if (sizes[i]) n++
+  return n
 }

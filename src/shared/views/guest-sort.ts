@@ -1,8 +1,8 @@
-// Sort stage of the guest pipeline (spec 000 §4 dashboard filters, §5 sorting).
+// Sort stage of the guest pipeline (spec 000 §4 dashboard filters, §5 sorting): sort values per
+// key, computed once per data change and sorted by radix (guest-order.ts).
 import type { Guest } from '../model/state.ts'
 import type { GuestSortKey, SortDirection } from './guest-view-types.ts'
-
-const TEXT_KEYS: ReadonlySet<GuestSortKey> = new Set(['name', 'type'])
+import { identityOrder, rankTexts, sortIndicesByNumber } from './guest-order.ts'
 
 /** The number a guest sorts by for a numeric key; NaN means empty (sorted last). */
 export function getSortNumber(guest: Guest, key: GuestSortKey): number {
@@ -15,8 +15,11 @@ export function getSortNumber(guest: Guest, key: GuestSortKey): number {
       return toNumber(guest.cpu)
     case 'memory':
       return toNumber(guest.memory?.usage)
-    case 'disk':
-      return getDiskPercent(guest)
+    case 'disk': {
+      // Unavailable (-1) sorts with the empty values, last.
+      const percent = getDiskPercent(guest)
+      return percent < 0 ? NaN : percent
+    }
     case 'diskRead':
     case 'diskWrite':
     case 'networkIn':
@@ -36,49 +39,45 @@ export function getDiskPercent(guest: Pick<Guest, 'disk'>): number {
   return -1
 }
 
-/**
- * Stable sort by one key; empty values last in both directions; ties broken by vmid ascending,
- * then input position. Returns a permutation of `order`, never mutates it.
- */
-export function sortGuests(
-  guests: readonly Guest[],
-  order: Uint32Array,
-  key: GuestSortKey,
-  direction: SortDirection,
-): Uint32Array {
-  const dir = direction === 'desc' ? -1 : 1
-  const out = order.slice()
-  // Keys are extracted once per row so the comparator does no property walks or lower-casing.
-  const vmids = new Float64Array(guests.length)
-  for (const i of order) vmids[i] = toNumber(guests[i]!.vmid)
-  const tieBreak = (a: number, b: number) => vmids[a]! - vmids[b]! || a - b
-  if (TEXT_KEYS.has(key)) {
-    const texts: string[] = new Array<string>(guests.length)
-    for (const i of order) texts[i] = toText(key === 'name' ? guests[i]!.name : guests[i]!.type)
-    out.sort((a, b) => {
-      const ta = texts[a]!
-      const tb = texts[b]!
-      if (ta === tb) return tieBreak(a, b)
-      if (!ta || !tb) return ta ? -1 : 1
-      return (ta < tb ? -1 : 1) * dir
-    })
-    return out
+/** Keys sorted as text (case-insensitive code-unit order); the others are numbers. */
+export function isTextSortKey(key: GuestSortKey): boolean {
+  return key === 'name' || key === 'type'
+}
+
+/** Keys whose values change only when a guest's name, type or vmid does (the identity stamp). */
+export function isIdentityKey(key: GuestSortKey): boolean {
+  return key === 'name' || key === 'type' || key === 'vmid'
+}
+
+/** One sort value per guest: the number, or the dense rank of the text; NaN is empty. */
+export function getSortValues(guests: readonly Guest[], key: GuestSortKey): Float64Array {
+  if (isTextSortKey(key)) {
+    const texts = new Array<string>(guests.length)
+    for (let i = 0; i < guests.length; i++) {
+      texts[i] = toText(key === 'name' ? guests[i]!.name : guests[i]!.type)
+    }
+    return rankTexts(texts)
   }
   const values = new Float64Array(guests.length)
-  for (const i of order) {
-    const value = getSortNumber(guests[i]!, key)
-    values[i] = key === 'disk' && value < 0 ? NaN : value
-  }
-  out.sort((a, b) => {
-    const va = values[a]!
-    const vb = values[b]!
-    const emptyA = Number.isNaN(va)
-    const emptyB = Number.isNaN(vb)
-    if (emptyA || emptyB) return emptyA === emptyB ? tieBreak(a, b) : emptyA ? 1 : -1
-    if (va === vb) return tieBreak(a, b)
-    return (va < vb ? -1 : 1) * dir
-  })
-  return out
+  for (let i = 0; i < guests.length; i++) values[i] = getSortNumber(guests[i]!, key)
+  return values
+}
+
+/** The tie-break order of every guest: vmid ascending, then position. */
+export function getTieOrder(guests: readonly Guest[]): Uint32Array {
+  return sortIndicesByNumber(identityOrder(guests.length), getSortValues(guests, 'vmid'), 'asc')
+}
+
+/**
+ * Every guest index ordered by one key, empty values last in both directions, ties in
+ * `tieOrder` (vmid ascending). Never mutates its inputs.
+ */
+export function sortGuests(
+  tieOrder: Uint32Array,
+  values: Float64Array,
+  direction: SortDirection,
+): Uint32Array {
+  return sortIndicesByNumber(tieOrder, values, direction)
 }
 
 function toNumber(value: unknown): number {

@@ -1,13 +1,18 @@
-// The guest view pipeline: filter → sort → group → window, each stage memoized on input identity.
-// Pure: the worker owns one pipeline per subscription and calls `compute` on data or request change.
+// The guest view pipeline: sort → filter → group → window. Pure: the worker owns one pipeline per
+// subscription and calls `compute` on data or request change.
+//
+// Why this order: the sorted order of all guests is cached per sort key and direction and only
+// rebuilt when the data it depends on changes, so a keystroke in the search box costs one filter
+// pass over an already sorted array, a linear grouping and the formatting of the visible rows.
 import type { Entity, Guest, PveNode } from '../model/state.ts'
-import type { GuestViewModel, GuestViewRequest } from './guest-view-types.ts'
+import type { GuestSortKey, GuestViewModel, GuestViewRequest } from './guest-view-types.ts'
 import { memoizeStage } from './memo.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
 import { compileGuestMatcher } from './guest-matcher.ts'
 import { filterGuests } from './guest-filter.ts'
-import { sortGuests } from './guest-sort.ts'
+import { getSortValues, getTieOrder, isIdentityKey, sortGuests } from './guest-sort.ts'
 import { groupGuests } from './guest-group.ts'
+import { assignGuestSlots, describeSlots } from './guest-slots.ts'
 import { formatWindow } from './guest-rows.ts'
 import { indexGuestAlerts, type GuestAlertIndex } from './guest-alerts.ts'
 
@@ -17,8 +22,12 @@ const NO_ALERTS: readonly Entity[] = Object.freeze([])
 export const GUEST_STAGES = [
   'nodes',
   'matcher',
-  'filter',
+  'tie',
+  'slots',
+  'headers',
+  'values',
   'sort',
+  'filter',
   'group',
   'alerts',
   'window',
@@ -26,7 +35,22 @@ export const GUEST_STAGES = [
 ] as const
 export type GuestStage = (typeof GUEST_STAGES)[number]
 
-/** Live data the pipeline reads. Arrays must keep their identity while unchanged. */
+/**
+ * Change counters for the guests, kept by the worker's store. Guests may be updated in place, so
+ * these, not object identity, tell the caches what is stale. Each counter only ever increases.
+ */
+export interface GuestStamp {
+  /** Any guest field changed. */
+  data: number
+  /** Guests added, removed or reordered: positions in `guests` moved. */
+  structure: number
+  /** A name, type or vmid changed (text sorts and the vmid tie-break). */
+  identity: number
+  /** A guest's node or instance changed (grouping and the node filter). */
+  placement: number
+}
+
+/** Live data the pipeline reads. */
 export interface GuestViewInput {
   /** VMs and containers together. */
   guests: readonly Guest[]
@@ -34,15 +58,30 @@ export interface GuestViewInput {
   /** Active alerts (spec 000 §3 Alert); absent means none. */
   alerts?: readonly Entity[]
   lastUpdate: number
+  /** Change counters; without them every new `guests` array counts as a change of everything. */
+  stamp?: GuestStamp
 }
 
 /** A view model before the worker stamps its version. */
 export type GuestViewResult = Omit<GuestViewModel, 'version'>
 
-/** A memoized pipeline; `runs` counts how often each stage actually ran (tests and benches). */
+/** A pipeline; `runs` counts how often each stage actually ran (tests and benches). */
 export interface GuestViewPipeline {
   compute(input: GuestViewInput, request: GuestViewRequest): GuestViewResult
   readonly runs: Readonly<Record<GuestStage, number>>
+}
+
+// Stamps for inputs without them: one fresh counter per guests array.
+const arrayStamps = new WeakMap<readonly Guest[], GuestStamp>()
+let arrayStampCounter = 0
+function stampOf(guests: readonly Guest[]): GuestStamp {
+  let stamp = arrayStamps.get(guests)
+  if (!stamp) {
+    const n = ++arrayStampCounter
+    stamp = { data: n, structure: n, identity: n, placement: n }
+    arrayStamps.set(guests, stamp)
+  }
+  return stamp
 }
 
 /** Create a pipeline. Equal inputs give the identical result object, so callers can skip pushes. */
@@ -56,20 +95,76 @@ export function createGuestViewPipeline(): GuestViewPipeline {
 
   const indexNodes = counted('nodes', indexGuestNodes)
   const compileMatcher = counted('matcher', compileGuestMatcher)
+  // Keyed on the stamp, not on the guests array: a new array with the same guests in the same
+  // places (a metrics update) keeps these.
+  let tie: { at: string; order: Uint32Array } | null = null
+  const tieOrder = (guests: readonly Guest[], stamp: GuestStamp) => {
+    const at = `${stamp.structure}:${stamp.identity}`
+    if (tie?.at !== at) {
+      runs.tie++
+      tie = { at, order: getTieOrder(guests) }
+    }
+    return tie.order
+  }
+  let slotCache: { at: string; slots: ReturnType<typeof assignGuestSlots> } | null = null
+  const assignSlots = (
+    guests: readonly Guest[],
+    nodes: ReturnType<typeof indexGuestNodes>,
+    stamp: GuestStamp,
+  ) => {
+    const at = `${stamp.structure}:${stamp.placement}:${nodes.signature}`
+    if (slotCache?.at !== at) {
+      runs.slots++
+      slotCache = { at, slots: assignGuestSlots(guests, nodes) }
+    }
+    return slotCache.slots
+  }
+  const slotInfo = counted('headers', describeSlots)
+  // One cache entry per key (values) and per key and direction (order), replaced when stale.
+  const valueCache = new Map<GuestSortKey, { at: string; values: Float64Array }>()
+  const orderCache = new Map<
+    string,
+    { tie: Uint32Array; values: Float64Array; order: Uint32Array }
+  >()
+  const sortValues = (guests: readonly Guest[], key: GuestSortKey, stamp: GuestStamp) => {
+    // Names, types and vmids change only with the identity stamp; metrics with any data change.
+    const at = isIdentityKey(key) ? `${stamp.structure}:${stamp.identity}` : `${stamp.data}`
+    const hit = valueCache.get(key)
+    if (hit?.at === at) return hit.values
+    runs.values++
+    const values = getSortValues(guests, key)
+    valueCache.set(key, { at, values })
+    return values
+  }
+  const sortOrder = (
+    tie: Uint32Array,
+    values: Float64Array,
+    key: GuestSortKey,
+    direction: 'asc' | 'desc',
+  ) => {
+    const cacheKey = `${key}:${direction}`
+    const hit = orderCache.get(cacheKey)
+    if (hit && hit.tie === tie && hit.values === values) return hit.order
+    runs.sort++
+    const order = sortGuests(tie, values, direction)
+    orderCache.set(cacheKey, { tie, values, order })
+    return order
+  }
   const filter = counted(
     'filter',
     (
       guests: readonly Guest[],
-      nodes: ReturnType<typeof indexGuestNodes>,
+      sorted: Uint32Array,
+      slots: ReturnType<typeof assignGuestSlots>,
       viewMode: GuestViewRequest['viewMode'],
       statusMode: GuestViewRequest['statusMode'],
       selectedNode: string | null,
       matcher: ReturnType<typeof compileGuestMatcher>,
-    ) => filterGuests(guests, nodes, { viewMode, statusMode, selectedNode, matcher }),
+      _data: number,
+    ) => filterGuests(guests, sorted, slots, { viewMode, statusMode, selectedNode, matcher }),
   )
-  const sort = counted('sort', sortGuests)
-  const indexAlerts = counted('alerts', indexGuestAlerts)
   const group = counted('group', groupGuests)
+  const indexAlerts = counted('alerts', indexGuestAlerts)
   const windowRows = counted(
     'window',
     (
@@ -79,6 +174,7 @@ export function createGuestViewPipeline(): GuestViewPipeline {
       start: number,
       count: number,
       alerts: GuestAlertIndex,
+      _data: number,
     ) => formatWindow(guests, layout, nodes, { start, count }, alerts),
   )
   const toModel = counted(
@@ -107,22 +203,30 @@ export function createGuestViewPipeline(): GuestViewPipeline {
   return {
     runs,
     compute(input, request) {
+      const guests = input.guests
+      const stamp = input.stamp ?? stampOf(guests)
       const nodes = indexNodes(input.nodes)
       const matcher = compileMatcher(request.search)
+      const tie = tieOrder(guests, stamp)
+      const slots = assignSlots(guests, nodes, stamp)
+      const info = slotInfo(slots, nodes)
+      const { key, direction } = request.sort
+      const sorted = sortOrder(tie, sortValues(guests, key, stamp), key, direction)
       const filtered = filter(
-        input.guests,
-        nodes,
+        guests,
+        sorted,
+        slots,
         request.viewMode,
         request.statusMode,
         request.selectedNode,
         matcher,
+        stamp.data,
       )
-      const sorted = sort(input.guests, filtered.order, request.sort.key, request.sort.direction)
-      const layout = group(input.guests, sorted, request.grouping, nodes)
-      const { start, count } = request.window
+      const layout = group(filtered.order, request.grouping, slots, info)
       const alerts = indexAlerts(input.alerts ?? NO_ALERTS)
-      const slice = windowRows(input.guests, layout, nodes, start, count, alerts)
-      return toModel(input.guests.length, filtered, layout, slice, input.lastUpdate)
+      const { start, count } = request.window
+      const slice = windowRows(guests, layout, nodes, start, count, alerts, stamp.data)
+      return toModel(guests.length, filtered, layout, slice, input.lastUpdate)
     },
   }
 }

@@ -1,5 +1,5 @@
 import { Loader2, Server, WifiOff, SearchX } from 'lucide-react'
-import { useCallback, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import type {
@@ -10,12 +10,16 @@ import type {
 import { BUTTON } from '../components/button-classes.ts'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
+import { useGlobalKeys } from '../hooks/useGlobalKeys.ts'
 import { useView } from '../hooks/useView.ts'
 import { uiState } from '../state.ts'
+import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
+import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
 import { useWorker } from '../worker-context.ts'
 import { nextSort } from './columns.ts'
 import { FilterBar } from './FilterBar.tsx'
 import { GuestTable } from './GuestTable.tsx'
+import { HiddenNodeTable } from './HiddenNodeTable.tsx'
 import { dashboardPageState, type DashboardPageState } from './page-state.ts'
 
 /** First window before the table has measured itself. */
@@ -26,6 +30,7 @@ export function DashboardPage() {
   const connection = useConnection()
   const filters = useSnapshot(uiState).dashboard
   const [viewWindow, setViewWindow] = useState<ViewWindow>(INITIAL_WINDOW)
+  const selectedNode = getSelectedNode(useSnapshot(nodeSelection), 'dashboard')
   const request: GuestViewRequest = {
     kind: 'guests',
     search: filters.search,
@@ -33,7 +38,7 @@ export function DashboardPage() {
     statusMode: filters.statusMode,
     grouping: filters.grouping,
     sort: { key: filters.sort.key, direction: filters.sort.direction },
-    selectedNode: null,
+    selectedNode,
     window: viewWindow,
   }
   const model = useView(request)
@@ -42,11 +47,20 @@ export function DashboardPage() {
     uiState.dashboard.sort = nextSort(uiState.dashboard.sort, key)
   }, [])
   const resetKey = JSON.stringify({ ...request, window: null })
+  const searchRef = useRef<HTMLInputElement>(null)
+  useGlobalKeys(searchRef)
 
-  const showFilters = state.kind === 'content' || state.kind === 'no-guests'
+  // Escape hides the bar and a printable key shows it again (useGlobalKeys).
+  const showFilters =
+    filters.showFilters && (state.kind === 'content' || state.kind === 'no-guests')
   return (
     <div className="flex h-full min-h-0 flex-col gap-2 p-2 sm:p-3">
-      {showFilters && <FilterBar />}
+      {(state.kind === 'content' || state.kind === 'no-guests') && (
+        <NodeSummaryTable tab="dashboard">
+          {(summary) => <HiddenNodeTable model={summary} />}
+        </NodeSummaryTable>
+      )}
+      {showFilters && <FilterBar searchRef={searchRef} />}
       {state.kind === 'content' && model ? (
         <>
           <GuestTable

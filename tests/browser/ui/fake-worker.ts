@@ -9,6 +9,10 @@ import type {
   GuestViewRequest,
   GuestViewRow,
 } from '../../../src/shared/views/guest-view-types.ts'
+import type {
+  NodeSummaryModel,
+  NodeSummaryRequest,
+} from '../../../src/shared/views/node-summary-types.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
 export const CONNECTED: ConnectionSnapshot = {
@@ -31,6 +35,11 @@ export class FakeWorker implements WorkerPort {
   private nextId = 1
   private watchers: ((snapshot: ConnectionSnapshot) => void)[] = []
   private views = new Map<number, (model: GuestViewModel) => void>()
+  /** Latest node summary model; set it before rendering, or send a new one with pushNodeSummary. */
+  nodeSummary: NodeSummaryModel | null = null
+  /** Every node summary request the UI sent, in order (subscribe and update). */
+  summaryRequests: NodeSummaryRequest[] = []
+  private summaries = new Map<number, (model: NodeSummaryModel) => void>()
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
     this.snapshot = { ...CONNECTED, ...snapshot }
@@ -56,8 +65,22 @@ export class FakeWorker implements WorkerPort {
   updateGuests(_id: number, request: GuestViewRequest): void {
     this.requests.push(request)
   }
+  subscribeNodeSummary(
+    request: NodeSummaryRequest,
+    onModel: (model: NodeSummaryModel) => void,
+  ): number {
+    const id = this.nextId++
+    this.summaries.set(id, onModel)
+    this.summaryRequests.push(request)
+    if (this.nodeSummary) onModel(this.nodeSummary)
+    return id
+  }
+  updateNodeSummary(_id: number, request: NodeSummaryRequest): void {
+    this.summaryRequests.push(request)
+  }
   unsubscribe(id: number): void {
     this.views.delete(id)
+    this.summaries.delete(id)
   }
 
   /** Sends a new connection snapshot to every watcher. */
@@ -69,6 +92,11 @@ export class FakeWorker implements WorkerPort {
   push(model: GuestViewModel): void {
     this.model = model
     for (const onModel of this.views.values()) onModel(model)
+  }
+  /** Pushes a node summary model to every open node summary subscription. */
+  pushNodeSummary(model: NodeSummaryModel): void {
+    this.nodeSummary = model
+    for (const onModel of this.summaries.values()) onModel(model)
   }
   get lastRequest(): GuestViewRequest | undefined {
     return this.requests[this.requests.length - 1]
@@ -94,6 +122,8 @@ export function guestRow(vmid: number, name: string, change: Partial<GuestRow> =
   return {
     kind: 'guest',
     key: `guest:${vmid}`,
+    id: `lab-pve1-${vmid}`,
+    nodeVmidKey: `pve1-${vmid}`,
     name,
     typeLabel: 'VM',
     vmid,
@@ -118,6 +148,7 @@ export function guestRow(vmid: number, name: string, change: Partial<GuestRow> =
     networkIn: 3072,
     networkOut: 4096,
     alert: null,
+    detail: null,
     ...change,
   }
 }

@@ -4,28 +4,33 @@ import type { ReactNode } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
 import '../../../src/ui/styles.css'
 import { App } from '../../../src/ui/App.tsx'
-import { defaultDashboardFilters, uiState } from '../../../src/ui/state.ts'
+import { defaultDashboardState, uiState } from '../../../src/ui/state.ts'
 import { vi } from 'vitest'
 import type { FakeWorker } from './fake-worker.ts'
 
 let mounted: { root: Root; host: HTMLElement }[] = []
 
 /**
- * Answers the shell's two HTTP calls (/api/health, /api/version) without a server; the real
- * server's routes are tested in tests/unit/server and e2e.
+ * Answers the shell's HTTP calls (/api/health, /api/version, GET /api/guests/metadata with
+ * `metadata()`, or 404 when it is null) without a server; the real server's routes are tested in
+ * tests/unit/server and e2e. Returns the mock so tests can read the calls.
  */
-export function stubServer({ demo = false, version = '1.2.3' } = {}): void {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input)
-      if (url.endsWith('/api/version')) return Response.json({ version })
-      if (url.endsWith('/api/health')) {
-        return Response.json({ status: 'ok' }, { headers: demo ? { 'X-Demo-Mode': 'true' } : {} })
-      }
-      return new Response('not found', { status: 404 })
-    }),
-  )
+export function stubServer({
+  demo = false,
+  version = '1.2.3',
+  metadata = () => ({}),
+}: { demo?: boolean; version?: string; metadata?: (() => unknown) | null } = {}) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
+    const url = String(input)
+    if (url.endsWith('/api/version')) return Response.json({ version })
+    if (url.endsWith('/api/health')) {
+      return Response.json({ status: 'ok' }, { headers: demo ? { 'X-Demo-Mode': 'true' } : {} })
+    }
+    if (metadata && url.endsWith('/api/guests/metadata')) return Response.json(metadata())
+    return new Response('not found', { status: 404 })
+  })
+  vi.stubGlobal('fetch', fetchMock)
+  return fetchMock
 }
 
 /** Mounts a node in a fixed-size host element. */
@@ -50,13 +55,19 @@ export function renderApp(api: FakeWorker, path = '/') {
   return { host, location }
 }
 
-/** Unmounts everything and resets UI state between tests. */
-export function cleanup(): void {
+/** Unmounts everything rendered so far, keeping UI state and storage (a page reload's first half). */
+export function unmountAll(): void {
   for (const { root, host } of mounted) {
     root.unmount()
     host.remove()
   }
   mounted = []
+}
+
+/** Unmounts everything and resets UI state and saved preferences between tests. */
+export function cleanup(): void {
+  unmountAll()
   vi.unstubAllGlobals()
-  uiState.dashboard = defaultDashboardFilters()
+  uiState.dashboard = defaultDashboardState()
+  localStorage.clear()
 }

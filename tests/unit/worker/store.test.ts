@@ -139,3 +139,76 @@ describe('state store deltas', () => {
     expect(store.getServerVersion()).toBe('x')
   })
 })
+
+describe('state store guest stamps', () => {
+  const setup = () => {
+    const store = createStateStore()
+    store.applyFull(
+      {
+        vms: [{ id: 'v1', vmid: 101, name: 'web', node: 'pve1', cpu: 0.1, lock: 'backup' }],
+        containers: [{ id: 'c1', vmid: 201, name: 'db', node: 'pve1', cpu: 0.2 }],
+      },
+      0,
+    )
+    return { store, base: store.getGuestStamp() }
+  }
+
+  it('moves only the data counter for a metrics update, merged into the same guest', () => {
+    const { store, base } = setup()
+    const guests = store.getGuests()
+    store.applyDelta({ upsert: { vms: [{ id: 'v1', cpu: 0.9, lock: null }] } }, 1)
+    const stamp = store.getGuestStamp()
+    expect(stamp).toEqual({ ...base, data: base.data + 1 })
+    // Same array: membership and order did not change, the guest was updated in place.
+    expect(store.getGuests()).toBe(guests)
+    expect(store.getGuests()[0]).toMatchObject({ id: 'v1', cpu: 0.9, name: 'web' })
+    expect(store.getGuests()[0]).not.toHaveProperty('lock')
+  })
+
+  it('moves identity for a rename, placement for a migration, structure for add and remove', () => {
+    const { store, base } = setup()
+    const guests = store.getGuests()
+    store.applyDelta({ upsert: { vms: [{ id: 'v1', name: 'web-2' }] } }, 1)
+    expect(store.getGuestStamp().identity).toBe(base.identity + 1)
+    expect(store.getGuests()).not.toBe(guests)
+    store.applyDelta({ upsert: { containers: [{ id: 'c1', node: 'pve2' }] } }, 2)
+    expect(store.getGuestStamp().placement).toBe(base.placement + 1)
+    expect(store.getGuestStamp().structure).toBe(base.structure)
+    store.applyDelta({ upsert: { vms: [{ id: 'v2', vmid: 102, name: 'new', node: 'pve1' }] } }, 3)
+    expect(store.getGuestStamp().structure).toBe(base.structure + 1)
+    store.applyDelta({ remove: { vms: ['v1'] } }, 4)
+    expect(store.getGuestStamp().structure).toBe(base.structure + 2)
+    expect(store.getGuests().map((guest) => guest.id)).toEqual(['v2', 'c1'])
+  })
+
+  it('leaves the guest stamp alone when only other collections change', () => {
+    const { store, base } = setup()
+    store.applyDelta(
+      { upsert: { nodes: [{ id: 'n1', name: 'pve1' }] }, scalars: { lastUpdate: 9 } },
+      1,
+    )
+    expect(store.getGuestStamp()).toEqual(base)
+  })
+})
+
+describe('state store guest merge lookups', () => {
+  it('finds every guest whatever order the patches come in, and re-adds one removed in the delta', () => {
+    const store = createStateStore()
+    const vms = Array.from({ length: 50 }, (_, i) => ({ id: `v${i}`, vmid: 100 + i, cpu: 0 }))
+    store.applyFull({ vms }, 0)
+    const shuffled = vms.map((vm, i) => ({ id: vm.id, cpu: i / 100 })).reverse()
+    shuffled.splice(10, 0, ...shuffled.splice(30, 5))
+    store.applyDelta({ upsert: { vms: shuffled } }, 1)
+    expect(store.getGuests().map((guest) => guest.cpu)).toEqual(vms.map((_, i) => i / 100))
+    store.applyDelta(
+      { remove: { vms: ['v3'] }, upsert: { vms: [{ id: 'v3', vmid: 103, cpu: 1 }] } },
+      2,
+    )
+    expect(store.getGuests().find((guest) => guest.id === 'v3')).toEqual({
+      id: 'v3',
+      vmid: 103,
+      cpu: 1,
+    })
+    expect(store.getGuests()).toHaveLength(50)
+  })
+})

@@ -220,14 +220,42 @@ describe('guest view memoization', () => {
     expect(pipeline.compute({ ...input }, makeRequest())).toBe(first)
   })
 
-  it('resorts but does not refilter when only the sort changes', () => {
+  it('sorts once per key and direction, and a search change filters the cached order', () => {
     const { guests, nodes: estateNodes } = makeEstate(1000, 4)
     const pipeline = createGuestViewPipeline()
     const input = { guests, nodes: estateNodes, lastUpdate: 1 }
+    const byName = makeRequest({ sort: { key: 'name', direction: 'asc' } })
     pipeline.compute(input, makeRequest())
-    pipeline.compute(input, makeRequest({ sort: { key: 'name', direction: 'asc' } }))
-    expect(pipeline.runs.filter).toBe(1)
+    pipeline.compute(input, byName)
     expect(pipeline.runs.sort).toBe(2)
+    pipeline.compute(input, { ...byName, search: 'svc' })
+    pipeline.compute(input, { ...byName, search: 'svc-1' })
+    pipeline.compute(input, makeRequest())
+    expect(pipeline.runs.sort).toBe(2)
+    expect(pipeline.runs.filter).toBe(5)
+  })
+
+  it('keeps text ranks and node slots across a metrics-only stamp, re-sorts numbers', () => {
+    const { guests, nodes: estateNodes } = makeEstate(1000, 4)
+    const pipeline = createGuestViewPipeline()
+    const stamp = { data: 1, structure: 1, identity: 1, placement: 1 }
+    const byName = makeRequest({ sort: { key: 'name', direction: 'asc' } })
+    const byCpu = makeRequest({ sort: { key: 'cpu', direction: 'desc' } })
+    pipeline.compute({ guests, nodes: estateNodes, lastUpdate: 1, stamp }, byName)
+    pipeline.compute({ guests, nodes: estateNodes, lastUpdate: 1, stamp }, byCpu)
+    const before = { ...pipeline.runs }
+    // A poll changed metrics in place: only `data` moves.
+    for (const guest of guests) guest.cpu = 1 - guest.cpu
+    const next = { guests: [...guests], nodes: estateNodes, lastUpdate: 2 }
+    const cpuModel = pipeline.compute({ ...next, stamp: { ...stamp, data: 2 } }, byCpu)
+    pipeline.compute({ ...next, stamp: { ...stamp, data: 2 } }, byName)
+    expect(pipeline.runs.tie).toBe(before.tie)
+    expect(pipeline.runs.slots).toBe(before.slots)
+    // cpu values and order were rebuilt; the name ranks and name order were not.
+    expect(pipeline.runs.values).toBe(before.values + 1)
+    expect(pipeline.runs.sort).toBe(before.sort + 1)
+    const cpus = cpuModel.rows.flatMap((row) => (row.kind === 'guest' ? [row.cpuPercent] : []))
+    expect(cpus.length).toBeGreaterThan(0)
   })
 
   it('recompiles the matcher once per search text, not per row', () => {
