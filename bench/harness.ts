@@ -1,6 +1,4 @@
 // A small benchmark harness: warm-up, N timed iterations, median / p95 / mean in ms.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 
 /** One measured case. */
 export interface BenchResult {
@@ -76,11 +74,4 @@ export function printTable(title: string, results: readonly BenchResult[]): void
   console.log(line(head))
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   for (const row of rows) console.log(line(row))
-}
-
-/** Write results as JSON to `path`, creating the folder. */
-export function writeResults(path: string, results: readonly BenchResult[]): void {
-  mkdirSync(dirname(path), { recursive: true })
-  const body = { date: new Date().toISOString(), node: process.version, results }
-  writeFileSync(path, `${JSON.stringify(body, null, 2)}\n`)
 }

@@ -1,22 +1,57 @@
-// Worker pipeline and server fan-out benchmarks: `npx tsx bench/run.ts` (or `npm run bench`).
-// Prints a table per benchmark and writes bench/results/<name>.json.
+// Worker pipeline and server fan-out benchmarks: `npm run bench` (all) or `npm run bench -- dashboard`.
+// Prints a table per benchmark and writes every figure to bench/results/latest.json.
+import os from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { benchGuestView } from './guest-view.ts'
+import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
+import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchStoreMerge } from './store-merge.ts'
-import { printTable, writeResults, type BenchResult } from './harness.ts'
+import { printTable, type BenchResult } from './harness.ts'
+import { SEARCH_SET } from './search-set.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
-const BENCHES: Array<{ name: string; title: string; run: (size: number) => BenchResult[] }> = [
-  { name: 'store-merge', title: 'Merge one update into the worker store', run: benchStoreMerge },
-  { name: 'guest-view', title: 'Guest view pipeline (60-row window)', run: benchGuestView },
-  { name: 'server-diff', title: 'Server: one poll to the delta frame', run: benchServerDiff },
-]
+const only = process.argv.slice(2)
+const wanted = (name: string) => only.length === 0 || only.includes(name)
+const results: Record<string, unknown> = {}
 
-for (const bench of BENCHES) {
-  const results = SIZES.flatMap((size) => bench.run(size))
-  printTable(bench.title, results)
-  const path = fileURLToPath(new URL(`./results/${bench.name}.json`, import.meta.url))
-  writeResults(path, results)
-  console.log(`wrote ${path}`)
+if (wanted('dashboard')) {
+  const cases: DashboardCaseResult[] = []
+  const extra: BenchResult[] = []
+  for (const size of SIZES) {
+    const result = benchDashboard(size)
+    cases.push(...result.cases)
+    extra.push(...result.extra)
+  }
+  const summary = summarise(cases)
+  printDashboard(cases, summary)
+  printTable('Dashboard: scrolling and the delta frame parse', extra)
+  results.dashboard = { searches: SEARCH_SET, cases, extra, summary }
 }
+if (wanted('store-merge')) {
+  const merge = SIZES.flatMap((size) => benchStoreMerge(size))
+  printTable('Merge one poll (10% of guests changed) into the worker store', merge)
+  results.storeMerge = merge
+}
+if (wanted('server-diff')) {
+  const diff = SIZES.flatMap((size) => benchServerDiff(size))
+  printTable('Server: one poll to the delta frame', diff)
+  results.serverDiff = diff
+}
+
+const cpus = os.cpus()
+const path = fileURLToPath(new URL('./results/latest.json', import.meta.url))
+mkdirSync(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true })
+const body = {
+  date: new Date().toISOString(),
+  node: process.version,
+  machine: {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  },
+  guestsPerNode: 100,
+  ...results,
+}
+writeFileSync(path, `${JSON.stringify(body, null, 2)}\n`)
+console.log(`\nwrote ${path}`)

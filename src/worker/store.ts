@@ -13,6 +13,11 @@ import {
 } from '../shared/model/state.ts'
 import { applyDeltaToIndex, mergeEntity } from '../shared/model/delta.ts'
 import type { GuestStamp } from '../shared/views/guest-view.ts'
+import {
+  buildStateColumns,
+  patchGuestColumns,
+  type StateColumns,
+} from '../shared/views/guest-live-columns.ts'
 import { normalizeEntity, normalizePatch } from './normalize.ts'
 
 /** What a full state or delta changed: entity collections and/or the scalar keys. */
@@ -45,6 +50,8 @@ export interface StateStore {
   getGuests(): readonly Guest[]
   /** Change counters of the guests (see GuestStamp): what changed since a view last looked. */
   getGuestStamp(): GuestStamp
+  /** Live columns of getGuests(), kept current by the merge (the same object, updated in place). */
+  getGuestColumns(): StateColumns
   /** Epoch ms of the server's last completed poll, 0 if unknown. */
   getLastUpdate(): number
   /** Server version from stats, '' until known. */
@@ -64,12 +71,15 @@ export function createStateStore(): StateStore {
   const arrays = new Map<EntityCollection, readonly Entity[]>()
   let guests: readonly Guest[] | null = null
   let seq: number | null = null
-  const stamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0 }
+  const stamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0, labels: 0 }
+  let live: StateColumns | null = null
   const bumpAll = () => {
+    live = null
     stamp.data++
     stamp.structure++
     stamp.identity++
     stamp.placement++
+    stamp.labels++
   }
 
   // Cached arrays keep their identity until a change drops them: the pipeline memoizes on it.
@@ -104,26 +114,32 @@ export function createStateStore(): StateStore {
     let structure = false
     let identity = false
     let placement = false
+    let labels = false
     if (removed?.length) {
       for (const id of removed) structure = map.delete(id) || structure
     }
     // Patches arrive in the server's order, which is (nearly always) ours: a cursor finds most
     // guests by comparing ids in place, with no hashing of 100k freshly parsed id strings.
     const ordered = getCollection(key)
+    const offset = key === 'containers' ? getCollection('vms').length : 0
     let cursor = 0
+    let columnsLost = false
     for (const raw of upserts ?? []) {
       const patch = normalizePatch(key, raw)
       const id = patch.id
       let entity: Record<string, unknown> | undefined
+      let position = -1
       const from = cursor
       for (let k = 0; k < CURSOR_REACH && cursor < ordered.length; k++, cursor++) {
         if (ordered[cursor]!.id === id) {
+          position = cursor
           entity = ordered[cursor++]
           break
         }
       }
       if (!entity || (removed?.length && !map.has(id))) {
         cursor = from
+        position = -1
         entity = map.get(id)
       }
       if (!entity) {
@@ -131,21 +147,24 @@ export function createStateStore(): StateStore {
         structure = true
         continue
       }
-      for (const field in patch) {
-        const value = patch[field]
-        if (value === null) delete entity[field]
-        else entity[field] = value
-      }
+      assignPatch(entity, patch)
       // Monomorphic loads: patches of one poll share a shape, so these checks cost next to nothing.
       if (patch.name !== undefined || patch.vmid !== undefined || patch.type !== undefined) {
         identity = true
       }
       if (patch.node !== undefined || patch.instance !== undefined) placement = true
+      if (patch.tags !== undefined) labels = true
+      if (live === null) continue
+      if (position < 0) columnsLost = true
+      else patchGuestColumns(live, offset + position, patch, entity as unknown as Guest)
     }
+    // Positions moved, or a guest was found off the cursor: rebuild the columns when next asked.
+    if (structure || columnsLost) live = null
     stamp.data++
     if (structure) stamp.structure++
     if (identity) stamp.identity++
     if (placement) stamp.placement++
+    if (labels) stamp.labels++
     changed.add(key)
     if (structure || identity || placement) reshaped.add(key)
   }
@@ -219,6 +238,10 @@ export function createStateStore(): StateStore {
       return guests
     },
     getGuestStamp: () => ({ ...stamp }),
+    getGuestColumns() {
+      live ??= buildStateColumns(store.getGuests())
+      return live
+    },
     getLastUpdate: () => toEpochMs(scalars.lastUpdate),
     getServerVersion: () => {
       const version = (scalars.stats as { version?: unknown } | undefined)?.version
@@ -231,6 +254,51 @@ export function createStateStore(): StateStore {
     },
   }
   return store
+}
+
+/**
+ * Merge a patch into a guest in place. The fields every poll changes get named stores (cheap
+ * inline caches); a computed-key store per field costs several times more at 100k guests.
+ */
+function assignPatch(entity: Record<string, unknown>, patch: Record<string, unknown>): void {
+  for (const field in patch) {
+    const value = patch[field]
+    if (value === null) {
+      delete entity[field]
+      continue
+    }
+    switch (field) {
+      case 'cpu':
+        entity.cpu = value
+        break
+      case 'memory':
+        entity.memory = value
+        break
+      case 'uptime':
+        entity.uptime = value
+        break
+      case 'diskRead':
+        entity.diskRead = value
+        break
+      case 'diskWrite':
+        entity.diskWrite = value
+        break
+      case 'networkIn':
+        entity.networkIn = value
+        break
+      case 'networkOut':
+        entity.networkOut = value
+        break
+      case 'disk':
+        entity.disk = value
+        break
+      case 'lastSeen':
+        entity.lastSeen = value
+        break
+      default:
+        entity[field] = value
+    }
+  }
 }
 
 type GuestKey = 'vms' | 'containers'

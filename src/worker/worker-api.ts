@@ -71,6 +71,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       nodes: store.getNodes(),
       alerts: store.getCollection('activeAlerts'),
       stamp: store.getGuestStamp(),
+      live: store.getGuestColumns(),
       lastUpdate: store.getLastUpdate(),
     }
     const result = sub.pipeline.compute(input, sub.request)

@@ -47,18 +47,27 @@ import {
   compilePlainText,
   parseGuestTerm,
   type GuestPredicate,
+  type TermPlan,
 } from './guest-terms.ts'
 import { readSearchItems } from './search-tokens.ts'
 
-export type { GuestPredicate } from './guest-terms.ts'
+export type { GuestPredicate, TermPlan } from './guest-terms.ts'
+export { readMetric } from './guest-terms.ts'
 
 /** The predicate of a search that filters nothing; compare by identity to skip the filter. */
 export const matchAllGuests: GuestPredicate = () => true
 
-/** Compile the main search reading: terms joined by AND / OR, left to right, default AND. */
-export function compileGuestSearch(text: string): GuestPredicate {
-  const terms: GuestPredicate[] = []
-  const joins: boolean[] = [] // joins[i - 1]: term i is ORed (true) or ANDed with what precedes
+/** A main-reading search parsed into terms (predicate and column plan) and their connectors. */
+export interface ParsedGuestSearch {
+  terms: Array<{ test: GuestPredicate; plan: TermPlan }>
+  /** `joins[i - 1]`: term i is ORed (true) or ANDed (false) with the result before it. */
+  joins: boolean[]
+}
+
+/** Parse the main search reading: terms joined by AND / OR, left to right, default AND. */
+export function parseGuestSearch(text: string): ParsedGuestSearch {
+  const terms: ParsedGuestSearch['terms'] = []
+  const joins: boolean[] = []
   let pending: 'and' | 'or' | null = null
   let connectors = 0
   for (const item of readSearchItems(text)) {
@@ -70,11 +79,24 @@ export function compileGuestSearch(text: string): GuestPredicate {
     const term = parseGuestTerm(item.text, item.quoteAt)
     if (term.kind === 'skip') continue
     if (terms.length > 0) joins.push(pending === 'or')
-    terms.push(term.kind === 'field' ? term.test : compileFreeText(term.text))
+    terms.push(term.kind === 'field' ? term : freeText(item.text))
     pending = null
   }
-  if (terms.length === 0 && connectors > 0) return compileFreeText(text.trim())
-  return combine(terms, joins)
+  if (terms.length === 0 && connectors > 0) return { terms: [freeText(text.trim())], joins }
+  return { terms, joins }
+}
+
+/** Compile the main search reading: terms joined by AND / OR, left to right, default AND. */
+export function compileGuestSearch(text: string): GuestPredicate {
+  const { terms, joins } = parseGuestSearch(text)
+  return combine(
+    terms.map((term) => term.test),
+    joins,
+  )
+}
+
+function freeText(text: string): { test: GuestPredicate; plan: TermPlan } {
+  return { test: compileFreeText(text), plan: { kind: 'text', needle: text.toLowerCase() } }
 }
 
 /** Compile the tab-level reading: comma-separated terms, all ANDed. */

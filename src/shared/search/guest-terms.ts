@@ -6,9 +6,27 @@ import type { Guest } from '../model/state.ts'
 /** A compiled search: true when the guest matches. */
 export type GuestPredicate = (guest: Guest) => boolean
 
+/**
+ * How a term can be evaluated over columns of all guests at once (src/shared/views does this for
+ * 100k-guest views). A plan means exactly what the term's predicate means.
+ */
+export type TermPlan =
+  /** Free text: name, vmid (digit needles only), node, status or any tag contains `needle`. */
+  | { kind: 'text'; needle: string }
+  /** Any tag contains any of `wanted`. */
+  | { kind: 'tags'; wanted: readonly string[] }
+  /** Field text on name, node or vmid: the field's text contains `needle`. */
+  | { kind: 'fieldText'; field: 'name' | 'node' | 'vmid'; needle: string }
+  /** Metric: `test(readMetric(guest, source))`. */
+  | { kind: 'metric'; source: string; test: (value: number) => boolean }
+  /** Anything else: the predicate runs per guest. */
+  | { kind: 'predicate' }
+
 /** A parsed term: a field filter, free text, or nothing (an unfinished `cpu>` or `tags:`). */
 export type GuestTerm =
-  { kind: 'field'; test: GuestPredicate } | { kind: 'text'; text: string } | { kind: 'skip' }
+  | { kind: 'field'; test: GuestPredicate; plan: TermPlan }
+  | { kind: 'text'; text: string }
+  | { kind: 'skip' }
 
 type GuestRecord = Readonly<Record<string, unknown>>
 
@@ -64,7 +82,7 @@ export function parseGuestTerm(text: string, quoteAt = -1): GuestTerm {
   if (!rest) return { kind: 'skip' }
   const target = parseNumber(rest)
   if (target === null) return { kind: 'text', text }
-  return { kind: 'field', test: compileMetric(field, op, target) }
+  return compileMetric(field, op, target)
 }
 
 /** A decimal number with an optional sign, fraction, exponent and trailing '%'; null otherwise. */
@@ -100,38 +118,64 @@ function compileFieldText(field: string, value: string): GuestTerm {
       .map((part) => part.trim().toLowerCase())
       .filter(Boolean)
     if (wanted.length === 0) return { kind: 'skip' }
-    return { kind: 'field', test: (guest) => tagsIncludeAny(guest.tags, wanted) }
+    return {
+      kind: 'field',
+      test: (guest) => tagsIncludeAny(guest.tags, wanted),
+      plan: { kind: 'tags', wanted },
+    }
   }
   if (!value) return { kind: 'skip' }
   const key = FIELD_BY_LOWER_NAME.get(lower) ?? field
   const needle = value.toLowerCase()
-  return { kind: 'field', test: (guest) => fieldIncludes(readField(guest, key), needle) }
+  const plan: TermPlan =
+    key === 'name' || key === 'node' || key === 'vmid'
+      ? { kind: 'fieldText', field: key, needle }
+      : { kind: 'predicate' }
+  return { kind: 'field', test: (guest) => fieldIncludes(readField(guest, key), needle), plan }
 }
 
-function compileMetric(field: string, op: string, target: number): GuestPredicate {
+function compileMetric(field: string, op: string, target: number): GuestTerm {
   const compare = compileComparison(op, target)
-  switch (field.toLowerCase()) {
+  const lower = field.toLowerCase()
+  const source = METRICS.has(lower) ? lower : (FIELD_BY_LOWER_NAME.get(lower) ?? field)
+  let test = compare
+  if (source === 'disk') {
+    // Usage -1 means "unavailable". It matches only a filter that rejects 0 % (`disk<0`,
+    // `disk=-1`): an administrator asking for `disk<10` wants small disks, not unknown ones.
+    const takesUnavailable = !compare(0)
+    test = (usage) => (usage >= 0 || takesUnavailable) && compare(usage)
+  }
+  return {
+    kind: 'field',
+    test: (guest) => test(readMetric(guest, source)),
+    plan: { kind: 'metric', source, test },
+  }
+}
+
+const METRICS: ReadonlySet<string> = new Set(['cpu', 'memory', 'disk', 'uptime'])
+
+/**
+ * The number a metric filter compares for one guest: cpu × 100, memory and disk usage percent,
+ * uptime (0 unless running), or any other field as it is. NaN when it is not a number, which no
+ * comparison accepts.
+ */
+export function readMetric(guest: Guest, source: string): number {
+  let value: unknown
+  switch (source) {
     case 'cpu':
-      return (guest) => typeof guest.cpu === 'number' && compare(guest.cpu * 100)
+      return typeof guest.cpu === 'number' ? guest.cpu * 100 : NaN
     case 'memory':
-      return (guest) => typeof guest.memory?.usage === 'number' && compare(guest.memory.usage)
-    case 'disk': {
-      // Usage -1 means "unavailable". It matches only a filter that rejects 0 % (`disk<0`,
-      // `disk=-1`): an administrator asking for `disk<10` wants small disks, not unknown ones.
-      const takesUnavailable = !compare(0)
-      return (guest) => {
-        const usage = guest.disk?.usage
-        return typeof usage === 'number' && (usage >= 0 || takesUnavailable) && compare(usage)
-      }
-    }
+      value = guest.memory?.usage
+      break
+    case 'disk':
+      value = guest.disk?.usage
+      break
     case 'uptime':
-      return (guest) => compare(guest.status === 'running' ? guest.uptime || 0 : 0)
+      return guest.status === 'running' ? guest.uptime || 0 : 0
+    default:
+      value = readField(guest, source)
   }
-  const key = FIELD_BY_LOWER_NAME.get(field.toLowerCase()) ?? field
-  return (guest) => {
-    const value = readField(guest, key)
-    return typeof value === 'number' && compare(value)
-  }
+  return typeof value === 'number' ? value : NaN
 }
 
 // Any field, including extension fields a newer server sends that Guest does not declare yet.

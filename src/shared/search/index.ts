@@ -3,5 +3,9 @@ export {
   compileGuestSearch,
   compileTabSearch,
   matchAllGuests,
+  parseGuestSearch,
+  readMetric,
   type GuestPredicate,
+  type ParsedGuestSearch,
+  type TermPlan,
 } from './guest-search.ts'

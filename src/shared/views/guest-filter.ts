@@ -1,8 +1,8 @@
 // Filter stage of the guest pipeline: view mode, status mode, selected node, search. It walks the
-// cached sort order, so its output is already sorted and a keystroke never re-sorts.
-import type { Guest } from '../model/state.ts'
+// cached sort order and reads only typed arrays, so its output is already sorted and a keystroke
+// never re-sorts or touches guest objects.
 import type { GuestStatusMode, GuestViewMode } from './guest-view-types.ts'
-import type { GuestMatcher } from './guest-matcher.ts'
+import type { StateColumns } from './guest-columns.ts'
 import type { GuestSlots } from './guest-slots.ts'
 
 /** Indices of matching guests (in sorted order) and the footer counts over them. */
@@ -12,41 +12,43 @@ export interface GuestFilterResult {
   stopped: number
 }
 
-/** Options of the filter stage; `matcher` null means no search. */
+/** Options of the filter stage; `mask` null means no search. */
 export interface GuestFilterOptions {
   viewMode: GuestViewMode
   statusMode: GuestStatusMode
   selectedNode: string | null
-  matcher: GuestMatcher | null
+  /** 1 for guests the search matches. */
+  mask: Uint8Array | null
 }
 
 /** Keep the guests of `sorted` that pass every filter; any status other than running is stopped. */
 export function filterGuests(
-  guests: readonly Guest[],
   sorted: Uint32Array,
+  state: StateColumns,
   slots: GuestSlots,
   options: GuestFilterOptions,
 ): GuestFilterResult {
-  const { viewMode, statusMode, selectedNode, matcher } = options
-  const wantType = viewMode === 'vm' ? 'qemu' : viewMode === 'lxc' ? 'lxc' : null
+  const { viewMode, statusMode, selectedNode, mask } = options
+  const wantLxc = viewMode === 'lxc' ? 1 : viewMode === 'vm' ? 0 : -1
+  const wantRunning = statusMode === 'running' ? 1 : statusMode === 'stopped' ? 0 : -1
   const wantSlot = selectedNode === null ? -1 : slots.ids.indexOf(selectedNode)
-  if (selectedNode !== null && wantSlot < 0)
+  if (selectedNode !== null && wantSlot < 0) {
     return { order: new Uint32Array(0), running: 0, stopped: 0 }
-  const slotOf = slots.slotOf
+  }
+  const { slotOf } = slots
+  const { lxc, running: isRunning } = state
   const picked = new Uint32Array(sorted.length)
   let count = 0
   let running = 0
   for (let i = 0; i < sorted.length; i++) {
     const index = sorted[i]!
+    if (mask !== null && mask[index] === 0) continue
     if (wantSlot >= 0 && slotOf[index] !== wantSlot) continue
-    const guest = guests[index]!
-    if (wantType && guest.type !== wantType) continue
-    const isRunning = guest.status === 'running'
-    if (statusMode === 'running' ? !isRunning : statusMode === 'stopped' && isRunning) continue
-    // The matcher runs last: it is the costliest test.
-    if (matcher && !matcher(guest)) continue
+    if (wantLxc >= 0 && lxc[index] !== wantLxc) continue
+    const up = isRunning[index]!
+    if (wantRunning >= 0 && up !== wantRunning) continue
     picked[count++] = index
-    if (isRunning) running++
+    running += up
   }
   return { order: picked.subarray(0, count), running, stopped: count - running }
 }

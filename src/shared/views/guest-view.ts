@@ -8,7 +8,9 @@ import type { Entity, Guest, PveNode } from '../model/state.ts'
 import type { GuestSortKey, GuestViewModel, GuestViewRequest } from './guest-view-types.ts'
 import { memoizeStage } from './memo.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
-import { compileGuestMatcher } from './guest-matcher.ts'
+import { parseGuestSearch } from '../search/index.ts'
+import { createGuestColumns, type LiveSortKey, type StateColumns } from './guest-columns.ts'
+import { evaluateSearchMask } from './guest-search-mask.ts'
 import { filterGuests } from './guest-filter.ts'
 import { getSortValues, getTieOrder, isIdentityKey, sortGuests } from './guest-sort.ts'
 import { groupGuests } from './guest-group.ts'
@@ -22,6 +24,7 @@ const NO_ALERTS: readonly Entity[] = Object.freeze([])
 export const GUEST_STAGES = [
   'nodes',
   'matcher',
+  'mask',
   'tie',
   'slots',
   'headers',
@@ -48,6 +51,8 @@ export interface GuestStamp {
   identity: number
   /** A guest's node or instance changed (grouping and the node filter). */
   placement: number
+  /** A guest's tags changed (search columns). */
+  labels: number
 }
 
 /** Live data the pipeline reads. */
@@ -60,6 +65,8 @@ export interface GuestViewInput {
   lastUpdate: number
   /** Change counters; without them every new `guests` array counts as a change of everything. */
   stamp?: GuestStamp
+  /** Live columns kept current by the store (with `stamp`); built here when absent. */
+  live?: StateColumns
 }
 
 /** A view model before the worker stamps its version. */
@@ -78,7 +85,7 @@ function stampOf(guests: readonly Guest[]): GuestStamp {
   let stamp = arrayStamps.get(guests)
   if (!stamp) {
     const n = ++arrayStampCounter
-    stamp = { data: n, structure: n, identity: n, placement: n }
+    stamp = { data: n, structure: n, identity: n, placement: n, labels: n }
     arrayStamps.set(guests, stamp)
   }
   return stamp
@@ -94,7 +101,10 @@ export function createGuestViewPipeline(): GuestViewPipeline {
     memoizeStage(run, () => runs[stage]++)
 
   const indexNodes = counted('nodes', indexGuestNodes)
-  const compileMatcher = counted('matcher', compileGuestMatcher)
+  const parseSearch = counted('matcher', parseGuestSearch)
+  let currentStamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0, labels: 0 }
+  let currentLive: StateColumns | undefined
+  const columns = createGuestColumns()
   // Keyed on the stamp, not on the guests array: a new array with the same guests in the same
   // places (a metrics update) keeps these.
   let tie: { at: string; order: Uint32Array } | null = null
@@ -124,11 +134,13 @@ export function createGuestViewPipeline(): GuestViewPipeline {
   const valueCache = new Map<GuestSortKey, { at: string; values: Float64Array }>()
   const orderCache = new Map<
     string,
-    { tie: Uint32Array; values: Float64Array; order: Uint32Array }
+    { tie: Uint32Array; values: Float64Array; order: Uint32Array; at: number }
   >()
   const sortValues = (guests: readonly Guest[], key: GuestSortKey, stamp: GuestStamp) => {
-    // Names, types and vmids change only with the identity stamp; metrics with any data change.
-    const at = isIdentityKey(key) ? `${stamp.structure}:${stamp.identity}` : `${stamp.data}`
+    // Live keys come from the one-pass columns; names, types and vmids change only with identity.
+    if (!isIdentityKey(key))
+      return columns.state(guests, stamp, currentLive).sort[key as LiveSortKey]
+    const at = `${stamp.structure}:${stamp.identity}`
     const hit = valueCache.get(key)
     if (hit?.at === at) return hit.values
     runs.values++
@@ -141,27 +153,51 @@ export function createGuestViewPipeline(): GuestViewPipeline {
     values: Float64Array,
     key: GuestSortKey,
     direction: 'asc' | 'desc',
+    stamp: GuestStamp,
   ) => {
     const cacheKey = `${key}:${direction}`
+    // Live values may be updated in place: their order is only good for the data it was made from.
+    const at = isIdentityKey(key) ? -1 : stamp.data
     const hit = orderCache.get(cacheKey)
-    if (hit && hit.tie === tie && hit.values === values) return hit.order
+    if (hit && hit.tie === tie && hit.values === values && hit.at === at) return hit.order
     runs.sort++
     const order = sortGuests(tie, values, direction)
-    orderCache.set(cacheKey, { tie, values, order })
+    orderCache.set(cacheKey, { tie, values, order, at })
     return order
   }
+  const slotNames = memoizeStage((info: ReturnType<typeof describeSlots>) =>
+    info.infos.map((node) => (typeof node.name === 'string' ? node.name.toLowerCase() : '')),
+  )
+  const searchMask = counted(
+    'mask',
+    (
+      search: ReturnType<typeof parseGuestSearch>,
+      guests: readonly Guest[],
+      slots: ReturnType<typeof assignGuestSlots>,
+      names: readonly string[],
+      _data: number,
+    ) =>
+      evaluateSearchMask(search, {
+        guests,
+        stamp: currentStamp,
+        columns,
+        live: currentLive,
+        slotOf: slots.slotOf,
+        slotNames: names,
+      }),
+  )
   const filter = counted(
     'filter',
     (
-      guests: readonly Guest[],
       sorted: Uint32Array,
+      state: ReturnType<typeof columns.state>,
       slots: ReturnType<typeof assignGuestSlots>,
       viewMode: GuestViewRequest['viewMode'],
       statusMode: GuestViewRequest['statusMode'],
       selectedNode: string | null,
-      matcher: ReturnType<typeof compileGuestMatcher>,
+      mask: Uint8Array | null,
       _data: number,
-    ) => filterGuests(guests, sorted, slots, { viewMode, statusMode, selectedNode, matcher }),
+    ) => filterGuests(sorted, state, slots, { viewMode, statusMode, selectedNode, mask }),
   )
   const group = counted('group', groupGuests)
   const indexAlerts = counted('alerts', indexGuestAlerts)
@@ -206,20 +242,24 @@ export function createGuestViewPipeline(): GuestViewPipeline {
       const guests = input.guests
       const stamp = input.stamp ?? stampOf(guests)
       const nodes = indexNodes(input.nodes)
-      const matcher = compileMatcher(request.search)
+      const search = parseSearch(request.search)
       const tie = tieOrder(guests, stamp)
       const slots = assignSlots(guests, nodes, stamp)
       const info = slotInfo(slots, nodes)
       const { key, direction } = request.sort
-      const sorted = sortOrder(tie, sortValues(guests, key, stamp), key, direction)
+      currentLive = input.live
+      const sorted = sortOrder(tie, sortValues(guests, key, stamp), key, direction, stamp)
+      // Every guest change moves `data`; the column caches inside key on the finer counters.
+      currentStamp = stamp
+      const mask = searchMask(search, guests, slots, slotNames(info), stamp.data)
       const filtered = filter(
-        guests,
         sorted,
+        columns.state(guests, stamp, currentLive),
         slots,
         request.viewMode,
         request.statusMode,
         request.selectedNode,
-        matcher,
+        mask,
         stamp.data,
       )
       const layout = group(filtered.order, request.grouping, slots, info)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createStateStore } from '../../../src/worker/store.ts'
+import { buildStateColumns } from '../../../src/shared/views/guest-live-columns.ts'
 import { diffState } from '../../../src/shared/model/delta.ts'
 import {
   ENTITY_COLLECTIONS,
@@ -210,5 +211,75 @@ describe('state store guest merge lookups', () => {
       cpu: 1,
     })
     expect(store.getGuests()).toHaveLength(50)
+  })
+})
+
+describe('state store live columns', () => {
+  it('keeps the columns patched in place equal to columns rebuilt from the merged guests', () => {
+    const store = createStateStore()
+    const vm = (i: number) => ({
+      id: `v${i}`,
+      vmid: 100 + i,
+      type: 'qemu',
+      status: 'running',
+      uptime: 100 * i,
+      cpu: i / 10,
+      memory: { usage: i, used: 1, total: 2 },
+      disk: { usage: i, used: 1, total: 2 },
+      diskRead: i,
+    })
+    store.applyFull(
+      { vms: [vm(1), vm(2), vm(3)], containers: [{ ...vm(4), id: 'c4', type: 'lxc' }] },
+      0,
+    )
+    const columns = store.getGuestColumns()
+    store.applyDelta(
+      {
+        upsert: {
+          vms: [
+            { id: 'v1', status: 'stopped', cpu: 0 },
+            { id: 'v3', disk: { usage: -1, used: 0, total: 0 }, memory: null, diskRead: 7 },
+          ],
+          containers: [{ id: 'c4', uptime: 5, networkIn: 9 }],
+        },
+      },
+      1,
+    )
+    // Patched in place (the same object), with the values a rebuild gives.
+    expect(store.getGuestColumns()).toBe(columns)
+    const rebuilt = buildStateColumns(store.getGuests())
+    const { status, statuses, statusValues: _values, ...rest } = store.getGuestColumns()
+    const {
+      status: rebuiltStatus,
+      statuses: rebuiltStatuses,
+      statusValues: _v,
+      ...rebuiltRest
+    } = rebuilt
+    expect(rest).toEqual(rebuiltRest)
+    // Status codes are numbered in order of discovery; the texts they stand for must agree.
+    expect([...status].map((code) => statuses[code])).toEqual(
+      [...rebuiltStatus].map((code) => rebuiltStatuses[code]),
+    )
+    expect(columns.running[0]).toBe(0)
+    expect(columns.sort.disk[2]).toBeNaN()
+    expect(columns.metric.uptime[3]).toBe(5)
+  })
+
+  it('rebuilds the columns after guests are added or found off the merge cursor', () => {
+    const store = createStateStore()
+    store.applyFull(
+      {
+        vms: [
+          { id: 'v1', vmid: 1, cpu: 0.1 },
+          { id: 'v2', vmid: 2, cpu: 0.2 },
+        ],
+      },
+      0,
+    )
+    const before = store.getGuestColumns()
+    store.applyDelta({ upsert: { vms: [{ id: 'v3', vmid: 3, cpu: 0.3 }] } }, 1)
+    const after = store.getGuestColumns()
+    expect(after).not.toBe(before)
+    expect([...after.sort.cpu]).toEqual([0.1, 0.2, 0.3])
   })
 })
