@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
+import { parseBody } from '../parse-body.ts'
 import {
   emptyMetadata,
   type GuestMetadataPatch,
@@ -65,18 +66,7 @@ export const metadataInputSchema = z.object({
 
 /** Parse a PUT body; throws BODY_INVALID or FIELD_INVALID naming the first bad field. */
 export function parseMetadataInput(body: unknown): GuestMetadataPatch {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AppError('BODY_INVALID')
-  }
-  const result = metadataInputSchema.safeParse(body)
-  if (!result.success) {
-    const issue = result.error.issues[0]!
-    throw new AppError('FIELD_INVALID', {
-      field: issue.path.join('.') || 'body',
-      problem: issue.message,
-    })
-  }
-  return result.data
+  return parseBody(metadataInputSchema, body)
 }
 
 /** The guest id of a request path; throws FIELD_INVALID unless 1-200 chars of [A-Za-z0-9._:-]. */

@@ -1,6 +1,7 @@
 // Validation of node configuration payloads (spec 001 §5 node rules). Messages name the field.
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
+import { parseBody } from '../parse-body.ts'
 import { NODE_TYPES, type NodeType } from '../../shared/model/node-config.ts'
 
 const TOKEN_ID = /^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9._-]*$/
@@ -35,17 +36,7 @@ export type NodeInput = z.output<typeof nodeInputSchema>
 
 /** Parse a request body; throws FIELD_INVALID naming the first bad field. */
 export function parseNodeInput(body: unknown): NodeInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new AppError('BODY_INVALID')
-  const result = nodeInputSchema.safeParse(body)
-  if (!result.success) {
-    const issue = result.error.issues[0]!
-    throw new AppError('FIELD_INVALID', {
-      field: issue.path.join('.') || 'body',
-      problem: issue.message,
-    })
-  }
-  return result.data
+  return parseBody(nodeInputSchema, body)
 }
 
 /** Normalise a host to `https://host:port` (default port 8006 for PVE, 8007 for PBS). */

@@ -1,5 +1,6 @@
 // The guest table's columns (spec 000 §2.2) and its header-click sort rule (spec 000 §4).
 import type { GuestSortKey, SortDirection } from '../../shared/views/guest-view-types.ts'
+import { LIVE_SORT_KEYS } from '../../shared/views/guest-live-columns.ts'
 
 export interface GuestColumn {
   key: GuestSortKey
@@ -28,17 +29,8 @@ export const GRID_COLUMNS =
 
 export const ROW_HEIGHT = 36
 
-/** Keys whose first click sorts descending; the others start ascending. */
-const DESCENDING_FIRST: ReadonlySet<GuestSortKey> = new Set([
-  'cpu',
-  'memory',
-  'disk',
-  'diskRead',
-  'diskWrite',
-  'networkIn',
-  'networkOut',
-  'uptime',
-])
+/** Keys whose first click sorts descending (the live metrics, spec 000 §4); the others ascend. */
+const DESCENDING_FIRST: ReadonlySet<GuestSortKey> = new Set(LIVE_SORT_KEYS)
 
 /** The sort after a header click: same key flips, a new key starts at its natural direction. */
 export function nextSort(

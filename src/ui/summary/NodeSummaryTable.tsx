@@ -62,7 +62,7 @@ export function NodeSummaryTable({ tab, children }: Props) {
   return (
     <>
       {model.rows.length > 0 && (
-        <div className="max-h-[min(35vh,22rem)] shrink-0 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
+        <div className="max-h-[min(28vh,22rem)] shrink-0 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
           <table aria-label="Nodes" className="w-full min-w-[760px] border-collapse text-sm">
             <thead>
               <tr>
@@ -170,7 +170,7 @@ const NodeRow = memo(function NodeRow({ tab, row, model, selected, dimmed }: Row
       <td className="px-2">
         <NameCell row={row} />
       </td>
-      <td className={`${NUM} ${uptimeClass(row.uptimeShort)}`}>
+      <td className={`${NUM} whitespace-nowrap ${uptimeClass(row.uptimeShort)}`}>
         {row.online ? row.uptimeText : DASH}
       </td>
       <MetricCell kind="cpu" percent={row.cpuPercent} text={row.cpuText} />

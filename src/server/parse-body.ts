@@ -1,0 +1,22 @@
+// Request body validation shared by the routes: a zod schema, and a 400 that names the field.
+import type { z } from 'zod'
+import { AppError } from '../shared/model/errors.ts'
+
+/** Parse a JSON object body; throws BODY_INVALID, or FIELD_INVALID naming the first bad field. */
+export function parseBody<Schema extends z.ZodType>(
+  schema: Schema,
+  body: unknown,
+): z.output<Schema> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('BODY_INVALID')
+  }
+  const result = schema.safeParse(body)
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    throw new AppError('FIELD_INVALID', {
+      field: issue.path.join('.') || 'body',
+      problem: issue.message,
+    })
+  }
+  return result.data
+}
