@@ -80,7 +80,19 @@ export function createNodeSummaryView(): NodeSummaryView {
   ) => memoizeStage(run, () => runs[stage]++)
 
   const index = counted('index', indexGuestNodes)
-  const count = counted('counts', countByNode)
+  // Counts depend on which node each guest maps to (the index signature), not on node metrics,
+  // which change every poll: at 100k guests the count is the costly stage.
+  let currentIndex: ReturnType<typeof indexGuestNodes> | null = null
+  const count = counted(
+    'counts',
+    (
+      tab: NodeSummaryTab,
+      guests: readonly Guest[],
+      storage: readonly Entity[],
+      disks: readonly Entity[],
+      _signature: string,
+    ) => countByNode(tab, guests, storage, disks, currentIndex!),
+  )
   const build = counted('rows', buildEntries)
   const sort = counted('sort', sortEntries)
   const toModel = counted(
@@ -101,13 +113,14 @@ export function createNodeSummaryView(): NodeSummaryView {
     compute(input, request) {
       const { tab } = request
       const nodes = index(input.nodes)
+      currentIndex = nodes
       // Only the collections the tab counts are passed, so others changing keeps the stage cached.
       const counts = count(
         tab,
         tab === 'dashboard' ? input.guests : EMPTY,
         tab === 'storage' ? input.storage : EMPTY,
         tab === 'storage' ? input.physicalDisks : EMPTY,
-        nodes,
+        nodes.signature,
       )
       const built = build(tab, input.nodes, tab === 'backups' ? input.pbs : EMPTY, counts)
       const rows = sort(built.entries, request.sort?.key ?? null, request.sort?.direction ?? 'asc')

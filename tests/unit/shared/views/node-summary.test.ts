@@ -366,6 +366,28 @@ describe('node summary memo', () => {
     expect(view.runs).toMatchObject({ index: 1, counts: 2, rows: 2 })
   })
 
+  it('keeps the guest counts when only node metrics change, recounts when a node is added', () => {
+    const view = createNodeSummaryView()
+    const guests = [makeGuest(100), makeGuest(101, { node: 'pve2' })]
+    view.compute(input({ nodes: [makeNode('pve1')], guests }), request())
+    // A poll: same nodes, new objects with new metrics.
+    const polled = view.compute(
+      input({ nodes: [makeNode('pve1', { cpu: 0.9 })], guests }),
+      request(),
+    )
+    expect(view.runs).toMatchObject({ index: 2, counts: 1, rows: 2 })
+    expect(polled.rows[0]?.cpuText).toBe('90%')
+    const grown = view.compute(
+      input({ nodes: [makeNode('pve1'), makeNode('pve2')], guests }),
+      request(),
+    )
+    expect(view.runs.counts).toBe(2)
+    expect(grown.rows.map((row) => row.counts)).toEqual([
+      { vms: 1, containers: 0 },
+      { vms: 1, containers: 0 },
+    ])
+  })
+
   it('counts 100,000 guests over 1,000 nodes correctly', () => {
     const nodes = Array.from({ length: 1000 }, (_, i) => makeNode(`n${i}`))
     const guests = Array.from({ length: 100_000 }, (_, i) =>
