@@ -59,7 +59,11 @@ function MoreTags({ tags }: { tags: readonly string[] }) {
         onFocus={(e) => show(e.currentTarget)}
         onBlur={hide}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') hide()
+          // Only when open: the Escape closes the tooltip and must not also reset the filters.
+          if (e.key === 'Escape' && at) {
+            e.preventDefault()
+            hide()
+          }
         }}
         onClick={(e) => {
           e.stopPropagation()
