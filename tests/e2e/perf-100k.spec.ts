@@ -5,7 +5,7 @@
 // Tests check behaviour, benchmarks measure speed: the assertions here are only that the estate
 // loaded, the search filtered, scrolling moved the rows and the figures were obtained. The
 // figures go to bench/results/browser-100k.json; the issue's thresholds are printed as PASS/FAIL.
-// Opt-in (slow): `npm run bench:browser`, or PULSE_PERF=1 with playwright test.
+// Alone: `npx vite build && npx playwright test tests/e2e/perf-100k.spec.ts`.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,8 +17,11 @@ const NODES_PER_CLUSTER = 100
 const GUESTS_PER_NODE = 100
 const NODES = CLUSTERS * NODES_PER_CLUSTER
 const GUESTS = NODES * GUESTS_PER_NODE
-/** Production defaults: a poll and a simulator tick every 10 s. */
-const POLL_MS = 10_000
+/**
+ * One poll at start, the next after the measurement: on a 2-core machine a 100,000-guest poll in
+ * the server would compete with the browser for CPU and blur the client figures.
+ */
+const POLL_MS = 120_000
 
 const SEARCH_TEXT = 'web-1 AND cpu>5'
 const KEY_DELAY_MS = 80
@@ -33,7 +36,8 @@ const RESULTS_FILE = fileURLToPath(
 
 const GUEST_ROWS = '[role="row"][data-kind="guest"]'
 
-test.skip(!process.env.PULSE_PERF, 'slow browser benchmark: run with `npm run bench:browser`')
+// About 30 s on the 2-core development machine, so it runs with the e2e tier; PULSE_PERF=0 skips it.
+test.skip(process.env.PULSE_PERF === '0', 'browser benchmark skipped (PULSE_PERF=0)')
 
 let server: ServerProcess
 
@@ -273,6 +277,29 @@ async function heapFigures(browser: Browser, cdp: CDPSession): Promise<HeapFigur
   }
 }
 
+/** Main-thread time counters of the page (seconds since the page started). */
+async function threadTimes(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics } = await cdp.send('Performance.getMetrics')
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value]))
+}
+
+/** Main-thread time between two samples, split into script, style, layout and the rest. */
+function threadDelta(before: Record<string, number>, after: Record<string, number>) {
+  const ms = (name: string) => round(((after[name] ?? 0) - (before[name] ?? 0)) * 1000)
+  const taskMs = ms('TaskDuration')
+  const scriptMs = ms('ScriptDuration')
+  const styleMs = ms('RecalcStyleDuration')
+  const layoutMs = ms('LayoutDuration')
+  // Mostly paint, pre-paint and compositing inputs (the renderer's lifecycle outside style/layout).
+  return {
+    taskMs,
+    scriptMs,
+    styleMs,
+    layoutMs,
+    otherMs: round(taskMs - scriptMs - styleMs - layoutMs),
+  }
+}
+
 /** aria-rowindex of the first guest row rendered with data. */
 async function firstRowIndex(page: Page): Promise<number> {
   return Number(await page.locator(GUEST_ROWS).first().getAttribute('aria-rowindex'))
@@ -308,29 +335,36 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
   const loadSettled = await settle(page)
   const loadTasks = await longTasksBetween(page, 0, loadSettled)
   const heapAfterLoad = await heapFigures(browser, cdp)
+  const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
 
   // (a) Typing a search, key by key.
   const search = page.getByRole('searchbox', { name: 'Search guests' })
   await search.click()
   await settle(page, 500)
+  // Times of keydowns and of changes to the footer text (the footer is replaced by the
+  // 'No guests found' state while a half-typed search matches nothing, so watch the body).
   await page.evaluate(() => {
-    const perf = (window as unknown as PerfWindow).__perf
-    perf.footer = []
-    const footer = [...document.querySelectorAll('p[aria-live="polite"]')].find((p) =>
-      p.textContent?.includes('running'),
-    )
-    if (footer) {
-      new MutationObserver(() => perf.footer.push(performance.now())).observe(footer, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-      })
+    const w = window as unknown as PerfWindow & { __keys: number[]; __stopWatch: () => void }
+    w.__perf.footer = []
+    w.__keys = []
+    const footerText = () =>
+      [...document.querySelectorAll('p[aria-live="polite"]')].map((p) => p.textContent).join('|')
+    let previous = footerText()
+    const observer = new MutationObserver(() => {
+      const text = footerText()
+      if (text === previous) return
+      previous = text
+      w.__perf.footer.push(performance.now())
+    })
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true })
+    const onKey = () => w.__keys.push(performance.now())
+    document.addEventListener('keydown', onKey)
+    w.__stopWatch = () => {
+      observer.disconnect()
+      document.removeEventListener('keydown', onKey)
     }
-    ;(window as unknown as { __keys: number[] }).__keys = []
-    document.addEventListener('keydown', () =>
-      (window as unknown as { __keys: number[] }).__keys.push(performance.now()),
-    )
   })
+  const typeTimes = await threadTimes(cdp)
   const typeStart = await page.evaluate(() => performance.now())
   await startFrames(page)
   await page.keyboard.type(SEARCH_TEXT, { delay: KEY_DELAY_MS })
@@ -339,11 +373,14 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
     .poll(async () => parseFooter(await footerText(page))?.shown ?? null, { timeout: 60_000 })
     .not.toBeNull()
   const typeSettled = await settle(page)
+  const typingThread = threadDelta(typeTimes, await threadTimes(cdp))
   const typingFrames = summariseFrames(await stopFrames(page))
   const typingTasks = await longTasksBetween(page, typeStart, typeSettled)
   const { lastKey, lastFooterChange } = await page.evaluate(() => {
-    const keys = (window as unknown as { __keys: number[] }).__keys
-    const footer = (window as unknown as PerfWindow).__perf.footer
+    const w = window as unknown as PerfWindow & { __keys: number[]; __stopWatch: () => void }
+    w.__stopWatch()
+    const keys = w.__keys
+    const footer = w.__perf.footer
     return { lastKey: keys[keys.length - 1] ?? 0, lastFooterChange: footer[footer.length - 1] ?? 0 }
   })
   const filtered = parseFooter(await footerText(page))!
@@ -359,6 +396,7 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
   await settle(page)
   const table = page.getByRole('table', { name: 'Guests' })
   const indexBefore = await firstRowIndex(page)
+  const scrollTimes = await threadTimes(cdp)
   const scrollStart = await page.evaluate(() => performance.now())
   await startFrames(page)
   const scroll = await table.evaluate(async (el) => {
@@ -378,6 +416,7 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
     return { afterWheel, end: el.scrollTop, height: el.scrollHeight }
   })
   const scrollEnd = await page.evaluate(() => performance.now())
+  const scrollThread = threadDelta(scrollTimes, await threadTimes(cdp))
   const scrollFrames = summariseFrames(await stopFrames(page))
   const scrollSettled = await settle(page)
   const scrollTasks = await longTasksBetween(page, scrollStart, scrollEnd)
@@ -418,7 +457,7 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
     clusters: CLUSTERS,
     pollIntervalMs: POLL_MS,
     viewport: page.viewportSize(),
-    load: { msToFullEstate: loadMs, longTasks: loadTasks },
+    load: { msToFullEstate: loadMs, domElements, longTasks: loadTasks },
     typing: {
       text: SEARCH_TEXT,
       keyDelayMs: KEY_DELAY_MS,
@@ -426,6 +465,7 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
       lastKeyToFooterUpdateMs: round(Math.max(0, lastFooterChange - lastKey)),
       longTasks: typingTasks,
       frames: typingFrames,
+      mainThread: typingThread,
     },
     scroll: {
       wheelSteps: 40,
@@ -438,6 +478,7 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
       msUntilRowsFilled: round(Math.max(0, rowsFilledMs)),
       longTasks: scrollTasks,
       frames: scrollFrames,
+      mainThread: scrollThread,
     },
     heap: {
       afterLoad: heapAfterLoad,
@@ -461,6 +502,7 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
       `  load to full estate: ${loadMs} ms; long tasks during load: ${loadTasks.count}, max ${loadTasks.maxMs} ms`,
       `  typing "${SEARCH_TEXT}" (${KEY_DELAY_MS} ms/key): longest long task ${typingTasks.maxMs} ms, ${typingTasks.over50ms} over 50 ms; frames median ${typingFrames.medianMs} / p95 ${typingFrames.p95Ms} / max ${typingFrames.maxMs} ms; last key to footer ${results.typing.lastKeyToFooterUpdateMs} ms`,
       `  scrolling: ${scrollTasks.count} long tasks (max ${scrollTasks.maxMs} ms, ${scrollTasks.over50ms} over 50 ms); frames median ${scrollFrames.medianMs} / p95 ${scrollFrames.p95Ms} / max ${scrollFrames.maxMs} ms; rows filled ${results.scroll.msUntilRowsFilled} ms after the last scroll`,
+      `  main thread while typing: ${typingThread.taskMs} ms busy (script ${typingThread.scriptMs}, style ${typingThread.styleMs}, layout ${typingThread.layoutMs}, other/paint ${typingThread.otherMs}); while scrolling: ${scrollThread.taskMs} ms of ${results.scroll.msScrolling} ms (script ${scrollThread.scriptMs}, style ${scrollThread.styleMs}, layout ${scrollThread.layoutMs}, other/paint ${scrollThread.otherMs})`,
       `  heap after load: page ${heapAfterLoad.pageUsedMB} MB (${heapAfterLoad.pageUsedAfterGcMB} MB after GC), worker ${heapAfterLoad.workerUsedMB ?? 'n/a'} MB (${heapAfterLoad.workerUsedAfterGcMB ?? 'n/a'} MB after GC)`,
       `  heap after typing+scrolling: page ${heapAfter.pageUsedMB} MB (${heapAfter.pageUsedAfterGcMB} MB after GC), worker ${heapAfter.workerUsedMB ?? 'n/a'} MB (${heapAfter.workerUsedAfterGcMB ?? 'n/a'} MB after GC)`,
       `  ${verdicts.typingNoLongTaskOver50ms}: no long task > ${MAX_TYPING_LONG_TASK_MS} ms while typing`,
