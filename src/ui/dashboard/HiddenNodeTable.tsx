@@ -1,11 +1,17 @@
+import { memo } from 'react'
 import type { NodeSummaryModel } from '../../shared/views/node-summary-types.ts'
 import { uiState } from '../state.ts'
 
 /**
+ * Memoised on the model: it re-renders once per poll, not on every keystroke or scroll step.
  * Spec 000 §2.2: a hidden, disabled node table (Node, Status, CPU, Memory, Disk, VMs, Containers,
  * Uptime) from the node summary model. Clicking a node there toggles a node:<name> search term.
  */
-export function HiddenNodeTable({ model }: { model: NodeSummaryModel }) {
+export const HiddenNodeTable = memo(function HiddenNodeTable({
+  model,
+}: {
+  model: NodeSummaryModel
+}) {
   return (
     <table hidden aria-label="Nodes (compact)" data-testid="hidden-node-table">
       <thead>
@@ -39,7 +45,7 @@ export function HiddenNodeTable({ model }: { model: NodeSummaryModel }) {
       </tbody>
     </table>
   )
-}
+})
 
 /** Add `node:<name>` to the dashboard search (space-separated), or remove it when present. */
 function toggleNodeFilter(name: string): void {

@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp } from 'lucide-react'
-import { memo, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import type { Colour } from '../../shared/format/thresholds.ts'
 import { nextNodeSummarySort } from '../../shared/views/node-summary.ts'
@@ -43,17 +44,34 @@ const ROW_FOCUS =
   'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-500'
 const DASH = <span className="text-gray-400 dark:text-gray-500">-</span>
 
+/** Height of a node row (h-9), for the virtualiser. */
+const NODE_ROW_HEIGHT = 36
+
 /**
  * The node summary at the top of a tab (spec 000 §2.1): one row per node, sortable headers, and a
  * row click that selects the node (filtering the tab's view) and dims the others. Rows scroll
  * inside a capped box with a sticky header, so a thousand nodes never push the tab's own table
- * off screen.
+ * off screen, and only the rows in view are in the DOM (spacer rows stand for the others): a
+ * thousand-row table made every keystroke and scroll step repaint it.
  */
 export function NodeSummaryTable({ tab, children }: Props) {
   const [sort, setSort] = useState<NodeSummarySort>(null)
   const model = useNodeSummary({ kind: 'nodeSummary', tab, sort })
   const selected = getSelectedNode(useSnapshot(nodeSelection), tab)
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: model?.rows.length ?? 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => NODE_ROW_HEIGHT,
+    overscan: 10,
+    // Before the box is measured, render a screenful rather than nothing.
+    initialRect: { width: 1200, height: 400 },
+  })
   if (!model) return null
+  const items = virtualizer.getVirtualItems()
+  const padTop = items[0]?.start ?? 0
+  const padBottom = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0))
+  const columnCount = 5 + (model.showTemperature ? 1 : 0) + model.countColumns.length
   const onSort = (key: NodeSummarySortKey) =>
     setSort((current) => nextNodeSummarySort(current, key))
   const header = (key: NodeSummarySortKey, label: string, align: 'left' | 'right' = 'left') => (
@@ -62,8 +80,15 @@ export function NodeSummaryTable({ tab, children }: Props) {
   return (
     <>
       {model.rows.length > 0 && (
-        <div className="max-h-[min(28vh,22rem)] shrink-0 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
-          <table aria-label="Nodes" className="w-full min-w-[760px] border-collapse text-sm">
+        <div
+          ref={scrollRef}
+          className="max-h-[min(28vh,22rem)] shrink-0 overflow-auto rounded-md border border-gray-200 bg-white [contain:content] dark:border-gray-800 dark:bg-gray-900"
+        >
+          <table
+            aria-label="Nodes"
+            aria-rowcount={model.rows.length + 1}
+            className="w-full min-w-[760px] border-collapse text-sm"
+          >
             <thead>
               <tr>
                 {header('name', model.nameLabel)}
@@ -76,16 +101,22 @@ export function NodeSummaryTable({ tab, children }: Props) {
               </tr>
             </thead>
             <tbody>
-              {model.rows.map((row) => (
-                <NodeRow
-                  key={row.id}
-                  tab={tab}
-                  row={row}
-                  model={model}
-                  selected={selected === row.id}
-                  dimmed={selected !== null && selected !== row.id}
-                />
-              ))}
+              {padTop > 0 && <SpacerRow height={padTop} columns={columnCount} />}
+              {items.map((item) => {
+                const row = model.rows[item.index]!
+                return (
+                  <NodeRow
+                    key={row.id}
+                    tab={tab}
+                    row={row}
+                    rowIndex={item.index + 2}
+                    model={model}
+                    selected={selected === row.id}
+                    dimmed={selected !== null && selected !== row.id}
+                  />
+                )
+              })}
+              {padBottom > 0 && <SpacerRow height={padBottom} columns={columnCount} />}
             </tbody>
           </table>
         </div>
@@ -129,16 +160,27 @@ function HeaderCell({ column, label, align, sort, onSort }: HeaderProps) {
   )
 }
 
+/** Stands for the rows scrolled out of view. */
+function SpacerRow({ height, columns }: { height: number; columns: number }) {
+  return (
+    <tr aria-hidden="true" style={{ height }}>
+      <td colSpan={columns} className="p-0" />
+    </tr>
+  )
+}
+
 interface RowProps {
   tab: SummaryTab
   row: NodeSummaryRow
+  /** Position in the whole table (header = 1), for assistive technology. */
+  rowIndex: number
   model: NodeSummaryModel
   selected: boolean
   dimmed: boolean
 }
 
 /** One node; offline rows are dimmed and show '-' (spec 000 §4 node health). */
-const NodeRow = memo(function NodeRow({ tab, row, model, selected, dimmed }: RowProps) {
+const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dimmed }: RowProps) {
   const toggle = () => toggleNodeSelection(tab, row.id)
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
     // The name link opens the node's web UI; it must not select the row too.
@@ -156,6 +198,7 @@ const NodeRow = memo(function NodeRow({ tab, row, model, selected, dimmed }: Row
   return (
     <tr
       tabIndex={0}
+      aria-rowindex={rowIndex}
       aria-selected={selected}
       data-node-id={row.id}
       data-online={row.online}
