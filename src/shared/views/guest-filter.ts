@@ -37,6 +37,12 @@ export function filterGuests(
   }
   const { slotOf } = slots
   const { lxc, running: isRunning } = state
+  if (mask === null && wantSlot < 0 && wantLxc < 0 && wantRunning < 0) {
+    // Nothing to filter: the sorted order itself (the same array, so later stages can cache).
+    let running = 0
+    for (let i = 0; i < isRunning.length; i++) running += isRunning[i]!
+    return { order: sorted, running, stopped: sorted.length - running }
+  }
   const picked = new Uint32Array(sorted.length)
   let count = 0
   let running = 0

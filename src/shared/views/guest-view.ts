@@ -10,7 +10,7 @@ import { memoizeStage } from './memo.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
 import { parseGuestSearch } from '../search/index.ts'
 import { createGuestColumns, type LiveSortKey, type StateColumns } from './guest-columns.ts'
-import { evaluateSearchMask } from './guest-search-mask.ts'
+import { createTermMaskCache, evaluateSearchMask } from './guest-search-mask.ts'
 import { filterGuests } from './guest-filter.ts'
 import { getSortValues, getTieOrder, isIdentityKey, sortGuests } from './guest-sort.ts'
 import { groupGuests } from './guest-group.ts'
@@ -102,6 +102,7 @@ export function createGuestViewPipeline(): GuestViewPipeline {
 
   const indexNodes = counted('nodes', indexGuestNodes)
   const parseSearch = counted('matcher', parseGuestSearch)
+  const termMasks = createTermMaskCache()
   let currentStamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0, labels: 0 }
   let currentLive: StateColumns | undefined
   const columns = createGuestColumns()
@@ -182,6 +183,7 @@ export function createGuestViewPipeline(): GuestViewPipeline {
         stamp: currentStamp,
         columns,
         live: currentLive,
+        cache: termMasks,
         slotOf: slots.slotOf,
         slotNames: names,
       }),
@@ -199,7 +201,23 @@ export function createGuestViewPipeline(): GuestViewPipeline {
       _data: number,
     ) => filterGuests(sorted, state, slots, { viewMode, statusMode, selectedNode, mask }),
   )
-  const group = counted('group', groupGuests)
+  const groupStage = counted('group', groupGuests)
+  // The unfiltered layout is what an empty search returns to after every keystroke that clears
+  // it: kept apart from the last result so it survives other searches in between.
+  let fullLayout: { args: unknown[]; layout: ReturnType<typeof groupGuests> } | null = null
+  const group = (
+    order: Uint32Array,
+    grouping: GuestViewRequest['grouping'],
+    slots: ReturnType<typeof assignGuestSlots>,
+    info: ReturnType<typeof describeSlots>,
+    sorted: Uint32Array,
+  ) => {
+    if (order !== sorted) return groupStage(order, grouping, slots, info)
+    const args = [order, grouping, slots, info]
+    if (fullLayout && fullLayout.args.every((arg, i) => arg === args[i])) return fullLayout.layout
+    fullLayout = { args, layout: groupStage(order, grouping, slots, info) }
+    return fullLayout.layout
+  }
   const indexAlerts = counted('alerts', indexGuestAlerts)
   const windowRows = counted(
     'window',
@@ -262,7 +280,7 @@ export function createGuestViewPipeline(): GuestViewPipeline {
         mask,
         stamp.data,
       )
-      const layout = group(filtered.order, request.grouping, slots, info)
+      const layout = group(filtered.order, request.grouping, slots, info, sorted)
       const alerts = indexAlerts(input.alerts ?? NO_ALERTS)
       const { start, count } = request.window
       const slice = windowRows(guests, layout, nodes, start, count, alerts, stamp.data)

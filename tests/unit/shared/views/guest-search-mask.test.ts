@@ -4,7 +4,10 @@ import type { Guest } from '../../../../src/shared/model/state.ts'
 import { compileGuestSearch, parseGuestSearch } from '../../../../src/shared/search/index.ts'
 import { createGuestColumns } from '../../../../src/shared/views/guest-columns.ts'
 import { indexGuestNodes } from '../../../../src/shared/views/guest-nodes.ts'
-import { evaluateSearchMask } from '../../../../src/shared/views/guest-search-mask.ts'
+import {
+  createTermMaskCache,
+  evaluateSearchMask,
+} from '../../../../src/shared/views/guest-search-mask.ts'
 import { assignGuestSlots, describeSlots } from '../../../../src/shared/views/guest-slots.ts'
 import { createRng } from '../../../../src/server/sim/prng.ts'
 import { makeGuest, makeNode } from './guest-fixtures.ts'
@@ -108,5 +111,42 @@ describe('evaluateSearchMask', () => {
   it('matches nothing when no guest fits, everything for an empty search', () => {
     expect(evaluateSearchMask(parseGuestSearch(''), context)).toBeNull()
     expect(evaluateSearchMask(parseGuestSearch('zzzz-none'), context)?.some(Boolean)).toBe(false)
+  })
+})
+
+describe('evaluateSearchMask with the term cache', () => {
+  it('reuses text masks across metric updates but sees status, name and tag changes', () => {
+    const { guests, nodes } = estate(500)
+    const index = indexGuestNodes(nodes)
+    const slots = assignGuestSlots(guests, index)
+    const slotNames = describeSlots(slots, index).infos.map((node) => node.name.toLowerCase())
+    const cache = createTermMaskCache()
+    const columns = createGuestColumns()
+    let stamp = { data: 1, structure: 1, identity: 1, placement: 1, labels: 1 }
+    const agree = (search: string) => {
+      const mask = evaluateSearchMask(parseGuestSearch(search), {
+        guests,
+        stamp,
+        columns,
+        cache,
+        slotOf: slots.slotOf,
+        slotNames,
+      })
+      const predicate = compileGuestSearch(search)
+      expect(guests.map((_, i) => mask?.[i] === 1)).toEqual(guests.map((g) => predicate(g)))
+    }
+    agree('run OR tags:dev')
+    const first = cache.masks.get('t\u0000run')
+    // A poll: statuses change (data only); the text mask is reused, the status part is not.
+    guests[0]!.status = guests[0]!.status === 'running' ? 'stopped' : 'running'
+    stamp = { ...stamp, data: 2 }
+    agree('run OR tags:dev')
+    expect(cache.masks.get('t\u0000run')).toBe(first)
+    // A rename and a new tag move identity and labels: recomputed.
+    guests[1]!.name = 'runner-renamed'
+    guests[2]!.tags = ['dev']
+    stamp = { ...stamp, data: 3, identity: 2, labels: 2 }
+    agree('run OR tags:dev')
+    expect(cache.masks.get('t\u0000run')).not.toBe(first)
   })
 })
