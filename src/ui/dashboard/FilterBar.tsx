@@ -135,7 +135,7 @@ function SearchField({ searchRef, search, history }: SearchFieldProps) {
           aria-label="Search guests"
           aria-controls={menu ? menuId : undefined}
           aria-keyshortcuts="ArrowDown"
-          placeholder="Search: name, cpu>80, tags:prod, node:pve1"
+          placeholder="Search: name, cpu>80, tags:prod"
           value={search}
           onChange={(event) => {
             uiState.dashboard.search = event.target.value
