@@ -45,6 +45,8 @@ if (builtTime < sourceTime) {
 const env = {
   ...process.env,
   DEMO_MODE: 'true',
+  // The demo shows the estate at once; the UI says authentication is disabled.
+  DISABLE_AUTH: process.env.DISABLE_AUTH ?? 'true',
   PULSE_DATA_DIR: process.env.PULSE_DATA_DIR || path.join('data', 'demo'),
 }
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs')

@@ -2,12 +2,16 @@
 // temporary data directory; main.ts builds it from the environment.
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastifyWebsocket from '@fastify/websocket'
+import type { AuthService } from './auth/auth-service.ts'
+import { installAuth } from './auth/install.ts'
 import { createPoller, type Poller } from './collect/poller.ts'
 import { createHub, type Hub } from './hub/hub.ts'
+import { registerAuthRoutes } from './http/auth.ts'
 import { installErrorHandler } from './http/errors.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
+import { registerSecurityRoutes } from './http/security.ts'
 import { registerSocketRoute } from './http/socket.ts'
 import { registerSpa } from './http/spa.ts'
 import { createLiveState, type LiveState } from './live/live-state.ts'
@@ -25,6 +29,9 @@ export interface App {
   nodes: NodeService
   poller: Poller
   db: Db
+  auth: AuthService
+  /** Every route registered (method, url pattern), in registration order. */
+  routes: ReadonlyArray<{ method: string; url: string }>
   /** Start polling (and the poll timer). */
   startPolling(): void
   close(): Promise<void>
@@ -45,6 +52,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // Pino's default request serializer logs method and URL only: never bodies or headers,
     // which carry secrets.
     bodyLimit: 1024 * 1024,
+  })
+  const routes: Array<{ method: string; url: string }> = []
+  http.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url })
   })
   const db = openDatabase(config.dataDir)
   const repo = createNodesRepo(db, createSecretBox(loadOrCreateKey(config.dataDir)))
@@ -75,7 +86,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   hubRef.current = hub
 
   installErrorHandler(http)
+  // The websocket plugin first: its onRequest hook marks upgrades, and its onResponse hook closes
+  // the socket of an upgrade the guard refuses (a hook that throws skips the hooks after it).
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
+  // Before any route: the guard and security headers must cover every route and plugin.
+  const { auth, loginLimiter } = await installAuth(http, {
+    db,
+    now,
+    disabled: config.authDisabled,
+    allowedOrigins: config.allowedOrigins,
+  })
   registerCoreRoutes(http, {
     live,
     version: config.version,
@@ -83,6 +103,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     startedAt: now(),
     now,
   })
+  registerAuthRoutes(http, { auth, loginLimiter })
+  registerSecurityRoutes(http, auth)
   registerNodeRoutes(http, nodes)
   registerMetadataRoutes(http, createMetadataRepo(db), now)
   registerSocketRoute(http, hub)
@@ -96,6 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     nodes,
     poller,
     db,
+    auth,
+    routes,
     startPolling: () => poller.start(),
     async close() {
       hub.close()

@@ -20,6 +20,10 @@ export interface ServerConfig {
   pollIntervalMs: number
   demo: DemoConfig | null
   version: string
+  /** DISABLE_AUTH=true: every request is allowed as `anonymous` (shown as disabled). */
+  authDisabled: boolean
+  /** ALLOWED_ORIGINS (comma-separated): extra origins accepted on /ws besides the same host. */
+  allowedOrigins: string[]
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
@@ -47,6 +51,11 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
     staticDir: path.resolve(cwd, env.PULSE_STATIC_DIR || './dist'),
     pollIntervalMs: readInt(env, 'PULSE_POLL_INTERVAL_MS', 10_000, 1000, 3_600_000),
     version,
+    authDisabled: readBool(env, 'DISABLE_AUTH'),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim().replace(/\/+$/, ''))
+      .filter((origin) => origin !== ''),
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

@@ -72,6 +72,8 @@ export async function createServerProcess(
           DEMO_TICK_MS: '1000',
           PULSE_POLL_INTERVAL_MS: '1000',
           LOG_LEVEL: 'warn',
+          // Specs that test login pass DISABLE_AUTH themselves.
+          DISABLE_AUTH: process.env.DISABLE_AUTH ?? 'true',
           ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],

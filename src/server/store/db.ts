@@ -34,6 +34,43 @@ const MIGRATIONS: readonly string[] = [
      tags TEXT NOT NULL DEFAULT '[]',
      updated_at INTEGER NOT NULL
    )`,
+  // Authentication (issue 4): one settings row, sessions, login failures, audit log. Secrets are
+  // stored only as digests: argon2id for the password, SHA-256 for the token, session and CSRF
+  // ids; failure counters are keyed by a digest of username and IP (a mistyped password in the
+  // username field must not land in the file).
+  `CREATE TABLE auth_settings (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     username TEXT NOT NULL,
+     password_hash TEXT NOT NULL,
+     api_token_hash TEXT,
+     api_token_hint TEXT NOT NULL DEFAULT '',
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE sessions (
+     id_hash TEXT PRIMARY KEY,
+     csrf_hash TEXT NOT NULL,
+     username TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     last_seen_at INTEGER NOT NULL,
+     revoked_at INTEGER
+   );
+   CREATE INDEX sessions_expires_at ON sessions (expires_at);
+   CREATE TABLE login_failures (
+     key_hash TEXT PRIMARY KEY,
+     count INTEGER NOT NULL,
+     first_failure_at INTEGER NOT NULL,
+     locked_until INTEGER
+   );
+   CREATE TABLE audit_log (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     time INTEGER NOT NULL,
+     type TEXT NOT NULL,
+     username TEXT NOT NULL DEFAULT '',
+     ip TEXT NOT NULL DEFAULT '',
+     detail TEXT NOT NULL DEFAULT ''
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

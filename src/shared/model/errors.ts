@@ -20,6 +20,21 @@ export const ERRORS = {
   PVE_TIMEOUT: { status: 504, message: 'Request to {host} timed out after {ms} ms.' },
   PVE_HTTP: { status: 502, message: '{host} answered {status} {reason}.' },
   PVE_BAD_RESPONSE: { status: 502, message: '{host} sent an unexpected response: {reason}.' },
+  AUTH_REQUIRED: { status: 401, message: 'Authentication required' },
+  AUTH_NOT_CONFIGURED: {
+    status: 401,
+    message: 'Authentication is not configured: complete the first-run setup',
+  },
+  API_TOKEN_INVALID: { status: 401, message: 'Invalid API token' },
+  CSRF_INVALID: { status: 403, message: 'Invalid or missing CSRF token' },
+  ORIGIN_REJECTED: { status: 403, message: 'Origin not allowed: {origin}' },
+  ACCOUNT_LOCKED: {
+    status: 403,
+    message: 'Account locked. Please try again in {minutes} minute(s).',
+  },
+  RATE_LIMITED: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
+  CURRENT_PASSWORD_INCORRECT: { status: 401, message: 'Current password is incorrect' },
+  PASSWORD_TOO_SHORT: { status: 400, message: 'Password must be at least {min} characters' },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 

@@ -166,7 +166,7 @@ describe('guest metadata routes', () => {
   it('keeps metadata across a restart on the same data directory', async () => {
     const { dir, cleanup } = makeTempDir()
     const config = readConfig(
-      { PULSE_DATA_DIR: dir, PULSE_STATIC_DIR: path.join(dir, 'no-dist') },
+      { PULSE_DATA_DIR: dir, PULSE_STATIC_DIR: path.join(dir, 'no-dist'), DISABLE_AUTH: 'true' },
       process.cwd(),
       '0.0.0-test',
     )

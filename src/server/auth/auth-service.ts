@@ -1,0 +1,188 @@
+// The authentication service: credentials (password, API token), first-run setup and rotation,
+// password change, token regeneration. Routes and the request guard call it; it calls the store.
+import { AppError } from '../../shared/model/errors.ts'
+import type { AuthSettings, AuthSettingsRepo } from '../store/auth-settings-repo.ts'
+import type { AuditLog } from './audit.ts'
+import type { Lockout } from './lockout.ts'
+import {
+  generateApiToken,
+  generatePassword,
+  hashPassword,
+  matchesDigest,
+  safeEqual,
+  sha256Hex,
+  tokenHint,
+  verifyDecoy,
+  verifyPassword,
+} from './secrets.ts'
+import type { SessionService } from './sessions.ts'
+
+export const PASSWORD_MIN_LENGTH = 8
+export const DEFAULT_USERNAME = 'admin'
+
+export type CredentialCheck =
+  | { ok: true; username: string }
+  | { ok: false; locked: true; remainingMinutes: number }
+  | { ok: false; locked: false; remaining: number }
+
+export interface SetupInput {
+  username?: string | undefined
+  password?: string | undefined
+  apiToken?: string | undefined
+}
+
+export interface SetupResult {
+  username: string
+  password: string
+  apiToken: string
+}
+
+export interface AuthService {
+  /** DISABLE_AUTH=true. */
+  readonly disabled: boolean
+  readonly sessions: SessionService
+  readonly audit: AuditLog
+  settings(): AuthSettings | null
+  /** Constant-time check of an X-API-Token value. */
+  verifyToken(token: string): boolean
+  /**
+   * Check a username and password under the lockout rules, recording failures and lockouts in
+   * the audit log. `via` names the path (login form or Basic header) in the audit detail.
+   */
+  checkCredentials(
+    username: string,
+    password: string,
+    ip: string,
+    via: 'login' | 'basic',
+  ): Promise<CredentialCheck>
+  /**
+   * Store first credentials (or replace them when `rotate`), generating what is not given.
+   * Returns null when settings exist and `rotate` is false (another setup got there first).
+   */
+  setup(input: SetupInput, rotate: boolean, ip: string): Promise<SetupResult | null>
+  /** Throws CURRENT_PASSWORD_INCORRECT or PASSWORD_TOO_SHORT; revokes every session. */
+  changePassword(current: string, next: string, actor: string, ip: string): Promise<void>
+  /** A new token (returned once); the old one stops working at once. */
+  regenerateToken(actor: string, ip: string): string
+}
+
+export interface AuthServiceDeps {
+  disabled: boolean
+  settingsRepo: AuthSettingsRepo
+  sessions: SessionService
+  lockout: Lockout
+  audit: AuditLog
+  now: () => number
+}
+
+/** Throws PASSWORD_TOO_SHORT unless the password has at least 8 characters. */
+export function assertPasswordLength(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    throw new AppError('PASSWORD_TOO_SHORT', { min: PASSWORD_MIN_LENGTH })
+  }
+}
+
+/** Create the authentication service. */
+export function createAuthService(deps: AuthServiceDeps): AuthService {
+  const { settingsRepo, sessions, lockout, audit, now } = deps
+
+  return {
+    disabled: deps.disabled,
+    sessions,
+    audit,
+    settings: () => settingsRepo.get(),
+
+    verifyToken(token) {
+      const hash = settingsRepo.get()?.apiTokenHash
+      return typeof hash === 'string' && token.length <= 1024 && matchesDigest(token, hash)
+    },
+
+    async checkCredentials(username, password, ip, via) {
+      const settings = settingsRepo.get()
+      const lock = lockout.check(username, ip)
+      if (lock.locked) return { ok: false, ...lock }
+      // Only a real username is written to the audit log: people type passwords into the
+      // username field, and those must not land in the log.
+      const known = settings !== null && safeEqual(username, settings.username)
+      let valid = false
+      if (known) valid = await verifyPassword(settings.passwordHash, password)
+      else await verifyDecoy(password)
+      if (valid) {
+        lockout.reset(username, ip)
+        return { ok: true, username: settings!.username }
+      }
+      const shownUser = known ? settings.username : ''
+      const detail = `${via === 'basic' ? 'basic auth' : 'login'}${known ? '' : ', unknown username'}`
+      audit.record({ type: 'login_failure', username: shownUser, ip, detail })
+      const outcome = lockout.recordFailure(username, ip)
+      if (outcome.locked) {
+        audit.record({
+          type: 'lockout',
+          username: shownUser,
+          ip,
+          detail: `locked for ${outcome.remainingMinutes} minute(s)`,
+        })
+        return { ok: false, locked: true, remainingMinutes: outcome.remainingMinutes }
+      }
+      return { ok: false, locked: false, remaining: outcome.remaining }
+    },
+
+    async setup(input, rotate, ip) {
+      const username = input.username || DEFAULT_USERNAME
+      if (input.password !== undefined) assertPasswordLength(input.password)
+      const password = input.password ?? generatePassword()
+      const apiToken = input.apiToken ?? generateApiToken()
+      const stored = {
+        username,
+        passwordHash: await hashPassword(password),
+        apiTokenHash: sha256Hex(apiToken),
+        apiTokenHint: tokenHint(apiToken),
+      }
+      const at = now()
+      if (rotate && settingsRepo.get()) {
+        settingsRepo.replace(stored, at)
+        const revoked = sessions.revokeAll()
+        audit.record({
+          type: 'setup_rotated',
+          username,
+          ip,
+          detail: `credentials rotated, ${revoked} session(s) revoked`,
+        })
+      } else {
+        if (!settingsRepo.insertIfAbsent(stored, at)) return null
+        audit.record({ type: 'setup', username, ip, detail: 'first-run setup' })
+      }
+      return { username, password, apiToken }
+    },
+
+    async changePassword(current, next, actor, ip) {
+      const settings = settingsRepo.get()
+      if (!settings) throw new AppError('AUTH_NOT_CONFIGURED')
+      assertPasswordLength(next)
+      if (!(await verifyPassword(settings.passwordHash, current))) {
+        throw new AppError('CURRENT_PASSWORD_INCORRECT')
+      }
+      settingsRepo.setPasswordHash(await hashPassword(next), now())
+      const revoked = sessions.revokeAll()
+      audit.record({
+        type: 'password_changed',
+        username: actor,
+        ip,
+        detail: `${revoked} session(s) revoked`,
+      })
+    },
+
+    regenerateToken(actor, ip) {
+      if (!settingsRepo.get()) throw new AppError('AUTH_NOT_CONFIGURED')
+      const token = generateApiToken()
+      settingsRepo.setApiToken(sha256Hex(token), tokenHint(token), now())
+      audit.record({
+        type: 'token_regenerated',
+        username: actor,
+        ip,
+        detail: 'previous token revoked',
+      })
+      return token
+    },
+  }
+}

@@ -1,0 +1,195 @@
+// The request guard: one onRequest hook authenticates every request under /api and /ws and refuses
+// protected ones before any body is read or any socket is upgraded. Everything else (the SPA and
+// its assets) is public. Order (contract): disabled, X-API-Token, session cookie (+ CSRF), Basic.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError } from '../../shared/model/errors.ts'
+import type { SessionRecord } from '../store/session-repo.ts'
+import type { AuthService } from './auth-service.ts'
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, setSessionCookies } from './cookies.ts'
+import { safeEqual } from './secrets.ts'
+
+export type AuthMethod = 'session' | 'token' | 'basic' | 'disabled'
+
+export interface RequestAuth {
+  username: string
+  method: AuthMethod
+  /** Digest of the session id, for logout. */
+  sessionIdHash?: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, or null (public route without credentials). */
+    auth: RequestAuth | null
+  }
+}
+
+/**
+ * Routes anyone may call, as 'METHOD /path' (HEAD counts as GET). Every other route under /api
+ * and /ws requires authentication; paths outside them (the SPA) are public.
+ */
+export const PUBLIC_ROUTES: readonly string[] = [
+  'GET /api/health',
+  'GET /api/version',
+  'GET /api/security/status',
+  'POST /api/login',
+  'POST /api/logout',
+  'POST /api/security/quick-setup',
+]
+
+export const SOCKET_PATH = '/ws'
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** True for a route anyone may call. */
+export function isPublicRoute(method: string, url: string): boolean {
+  return PUBLIC_ROUTES.includes(`${method === 'HEAD' ? 'GET' : method} ${url}`)
+}
+
+/** True for paths the guard covers: /api and /ws and everything below them. */
+export function isGuardedPath(path: string): boolean {
+  return /^\/(api|ws)(\/|$)/.test(path)
+}
+
+/** True for methods that never change state (no CSRF token needed). */
+export function isReadMethod(method: string): boolean {
+  return READ_METHODS.has(method)
+}
+
+export interface GuardOptions {
+  auth: AuthService
+  /** Extra acceptable Origins for /ws (ALLOWED_ORIGINS); '*' accepts any. */
+  allowedOrigins: readonly string[]
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+function parseBasic(value: string | undefined): { username: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value ?? '')
+  if (!match) return null
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon < 0) return null
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) }
+}
+
+/** Origin rule for /ws: same host as the Host header, or listed; a missing Origin is a non-browser. */
+export function isOriginAllowed(
+  origin: string,
+  host: string | undefined,
+  allowed: readonly string[],
+): boolean {
+  if (allowed.includes('*') || allowed.includes(origin.replace(/\/+$/, ''))) return true
+  try {
+    const url = new URL(origin)
+    return host !== undefined && url.host.toLowerCase() === host.toLowerCase()
+  } catch {
+    return false
+  }
+}
+
+/** Slide the session and re-send its cookies when due; re-issue a CSRF cookie that went missing. */
+function refreshCookies(
+  auth: AuthService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionId: string,
+  session: SessionRecord,
+): void {
+  // The CSRF value known good for this request: the header a write was checked with, or a cookie
+  // that matches the session.
+  let csrf = isReadMethod(request.method)
+    ? request.cookies[CSRF_COOKIE]
+    : header(request, CSRF_HEADER)
+  if (!auth.sessions.checkCsrf(session, csrf)) csrf = undefined
+  const refreshed = auth.sessions.refresh(session)
+  if (csrf === undefined) csrf = auth.sessions.rotateCsrf(session)
+  else if (!refreshed) return
+  setSessionCookies(request, reply, {
+    id: sessionId,
+    csrf,
+    maxAgeMs: auth.sessions.remainingMs(session),
+  })
+}
+
+/**
+ * Authenticate a request. `required` false (public routes): missing or wrong credentials give null
+ * instead of an error, and Basic is not tried (no argon2 work or lockout on public paths).
+ * A valid session on a non-read method without its CSRF token is refused either way.
+ */
+async function authenticate(
+  auth: AuthService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  required: boolean,
+): Promise<RequestAuth | null> {
+  if (auth.disabled) return { username: 'anonymous', method: 'disabled' }
+  const settings = auth.settings()
+  if (!settings) {
+    if (required) throw new AppError('AUTH_NOT_CONFIGURED')
+    return null
+  }
+  const read = isReadMethod(request.method)
+
+  const token = header(request, 'x-api-token')
+  if (token !== undefined && token !== '') {
+    if (auth.verifyToken(token)) return { username: settings.username, method: 'token' }
+    if (required) throw new AppError('API_TOKEN_INVALID')
+    return null
+  }
+
+  const sessionId = request.cookies[SESSION_COOKIE]
+  const session = sessionId ? auth.sessions.find(sessionId) : null
+  if (sessionId && session) {
+    const csrfHeader = header(request, CSRF_HEADER)
+    if (!read && !auth.sessions.checkCsrf(session, csrfHeader)) throw new AppError('CSRF_INVALID')
+    // An upgrade answer (101) carries no cookies: leave refresh to the next HTTP request.
+    if (request.routeOptions.url !== SOCKET_PATH) {
+      refreshCookies(auth, request, reply, sessionId, session)
+    }
+    return { username: session.username, method: 'session', sessionIdHash: session.idHash }
+  }
+
+  if (!required) return null
+  const basic = parseBasic(header(request, 'authorization'))
+  if (basic) {
+    const result = await auth.checkCredentials(basic.username, basic.password, request.ip, 'basic')
+    if (result.ok) {
+      const csrfCookie = request.cookies[CSRF_COOKIE]
+      const csrfHeader = header(request, CSRF_HEADER)
+      if (!read && csrfCookie && !(csrfHeader && safeEqual(csrfHeader, csrfCookie))) {
+        throw new AppError('CSRF_INVALID')
+      }
+      return { username: result.username, method: 'basic' }
+    }
+    if (result.locked) throw new AppError('ACCOUNT_LOCKED', { minutes: result.remainingMinutes })
+  }
+  throw new AppError('AUTH_REQUIRED')
+}
+
+/** Decorate requests with `auth` and add the guard hook; call before any route is registered. */
+export function installAuthGuard(app: FastifyInstance, options: GuardOptions): void {
+  app.decorateRequest('auth', null)
+  app.addHook('onRequest', async (request, reply) => {
+    // The matched route decides (the router already resolved encodings); unmatched paths fall
+    // back to the raw path so an unknown /api path says 401, not 404, to a stranger.
+    const routeUrl = request.routeOptions.url
+    const path = routeUrl ?? request.url.split('?')[0] ?? '/'
+    if (!isGuardedPath(path)) return
+    const isPublic = routeUrl !== undefined && isPublicRoute(request.method, routeUrl)
+    request.auth = await authenticate(options.auth, request, reply, !isPublic)
+    if (routeUrl === SOCKET_PATH && request.auth) {
+      const origin = header(request, 'origin')
+      const ok =
+        origin === undefined
+          ? request.auth.method === 'token' || request.auth.method === 'disabled'
+          : isOriginAllowed(origin, request.headers.host, options.allowedOrigins)
+      if (!ok) {
+        request.log.info({ origin: origin ?? '(none)' }, 'socket upgrade refused: origin')
+        throw new AppError('ORIGIN_REJECTED', { origin: origin ?? '(none)' })
+      }
+    }
+  })
+}

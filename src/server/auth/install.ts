@@ -1,0 +1,60 @@
+// Wires authentication into the Fastify instance: cookie parsing, security headers, the request
+// guard, and the services the auth and security routes use. Call before any route is registered.
+import type { FastifyInstance } from 'fastify'
+import fastifyCookie from '@fastify/cookie'
+import type { Db } from '../store/db.ts'
+import { createAuditRepo } from '../store/audit-repo.ts'
+import { createAuthSettingsRepo } from '../store/auth-settings-repo.ts'
+import { createLoginFailureRepo } from '../store/login-failure-repo.ts'
+import { createSessionRepo } from '../store/session-repo.ts'
+import { createAuditLog } from './audit.ts'
+import { createAuthService, type AuthService } from './auth-service.ts'
+import { installAuthGuard } from './guard.ts'
+import { createLockout } from './lockout.ts'
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts'
+import { installSecurityHeaders } from './security-headers.ts'
+import { createSessionService } from './sessions.ts'
+
+export const LOGIN_RATE_LIMIT = 10
+export const LOGIN_RATE_WINDOW_MS = 60_000
+
+export interface AuthSetup {
+  auth: AuthService
+  loginLimiter: RateLimiter
+}
+
+export interface InstallAuthOptions {
+  db: Db
+  now: () => number
+  disabled: boolean
+  allowedOrigins: readonly string[]
+}
+
+/** Register cookies, headers and the guard; return the services for the routes. */
+export async function installAuth(
+  app: FastifyInstance,
+  options: InstallAuthOptions,
+): Promise<AuthSetup> {
+  const { db, now } = options
+  // Cookies are parsed in an onRequest hook of the plugin's own: it must run before the guard's.
+  await app.register(fastifyCookie)
+  installSecurityHeaders(app)
+  const auth = createAuthService({
+    disabled: options.disabled,
+    settingsRepo: createAuthSettingsRepo(db),
+    sessions: createSessionService({ repo: createSessionRepo(db), now }),
+    lockout: createLockout(createLoginFailureRepo(db), now),
+    audit: createAuditLog({ repo: createAuditRepo(db), now, log: app.log }),
+    now,
+  })
+  installAuthGuard(app, { auth, allowedOrigins: options.allowedOrigins })
+  if (options.disabled) app.log.warn('authentication is disabled (DISABLE_AUTH=true)')
+  return {
+    auth,
+    loginLimiter: createRateLimiter({
+      limit: LOGIN_RATE_LIMIT,
+      windowMs: LOGIN_RATE_WINDOW_MS,
+      now,
+    }),
+  }
+}

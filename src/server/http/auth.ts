@@ -1,0 +1,83 @@
+// Login and logout (issue 4). Answers never carry a password; failures say how many attempts are
+// left, lockouts say for how long; the login limiter answers 429 with Retry-After.
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { AppError } from '../../shared/model/errors.ts'
+import type { AuthService } from '../auth/auth-service.ts'
+import { clearSessionCookies, setSessionCookies } from '../auth/cookies.ts'
+import type { RateLimiter } from '../auth/rate-limiter.ts'
+import { parseBody } from '../parse-body.ts'
+
+const MAX_FIELD = 1024
+
+const required = (max: number) =>
+  z
+    .string({ error: 'is required' })
+    .min(1, 'is required')
+    .max(max, `must be at most ${max} characters`)
+
+export const loginInputSchema = z.object({
+  username: required(200),
+  password: required(MAX_FIELD),
+})
+
+export interface AuthRouteDeps {
+  auth: AuthService
+  loginLimiter: RateLimiter
+}
+
+/** Register POST /api/login and POST /api/logout. */
+export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+  const { auth } = deps
+
+  app.post('/api/login', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store')
+    const rate = deps.loginLimiter.hit(request.ip)
+    if (!rate.allowed) {
+      request.log.info({ ip: request.ip }, 'login rate limited')
+      const err = new AppError('RATE_LIMITED')
+      return reply
+        .status(err.status)
+        .header('Retry-After', String(rate.retryAfterSeconds))
+        .send(err.toJSON())
+    }
+    const { username, password } = parseBody(loginInputSchema, request.body)
+    if (!auth.settings()) throw new AppError('AUTH_NOT_CONFIGURED')
+    const result = await auth.checkCredentials(username, password, request.ip, 'login')
+    if (result.ok) {
+      const session = auth.sessions.create(result.username)
+      setSessionCookies(request, reply, {
+        id: session.id,
+        csrf: session.csrf,
+        maxAgeMs: auth.sessions.ttlMs,
+      })
+      auth.audit.record({ type: 'login_success', username: result.username, ip: request.ip })
+      return { success: true, username: result.username }
+    }
+    if (result.locked) {
+      const minutes = result.remainingMinutes
+      return reply.status(403).send({
+        success: false,
+        locked: true,
+        remainingMinutes: minutes,
+        message: `Account locked. Please try again in ${minutes} minute(s).`,
+      })
+    }
+    return reply.status(401).send({
+      success: false,
+      message: 'Invalid username or password',
+      remaining: result.remaining,
+    })
+  })
+
+  app.post('/api/logout', async (request, reply) => {
+    // The guard has already required the CSRF token when a live session cookie came along.
+    const caller = request.auth
+    if (caller?.method === 'session' && caller.sessionIdHash) {
+      auth.sessions.revoke(caller.sessionIdHash)
+      auth.audit.record({ type: 'logout', username: caller.username, ip: request.ip })
+    }
+    clearSessionCookies(request, reply)
+    return { success: true }
+  })
+}

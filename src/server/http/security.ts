@@ -1,0 +1,146 @@
+// Security routes (issue 4): status, first-run quick setup (and forced rotation), change password,
+// API token regeneration, audit log. Only quick-setup's and regenerate-token's answers hold
+// secrets, once, with Cache-Control: no-store.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { AppError } from '../../shared/model/errors.ts'
+import type { AuthService } from '../auth/auth-service.ts'
+import { clearSessionCookies, setSessionCookies } from '../auth/cookies.ts'
+import { isPrivateAddress } from '../auth/network.ts'
+import { parseBody } from '../parse-body.ts'
+
+const MAX_SECRET = 1024
+export const AUDIT_DEFAULT_LIMIT = 100
+export const AUDIT_MAX_LIMIT = 1000
+const SKIPPED = {
+  success: false,
+  skipped: true,
+  message:
+    'Security is already configured. Please remove existing security first if you want to reconfigure.',
+}
+
+const optionalText = (min: number, max: number, pattern?: RegExp, problem?: string) => {
+  let schema = z
+    .string({ error: 'must be a string' })
+    .min(min, `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`)
+  if (pattern) schema = schema.regex(pattern, problem)
+  // The UI sends '' for "not given".
+  return z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional())
+}
+
+export const quickSetupSchema = z.object({
+  username: optionalText(
+    1,
+    64,
+    /^[A-Za-z0-9._@-]+$/,
+    'may contain letters, digits, ".", "_", "@" and "-" only',
+  ),
+  // The 8-character minimum is checked by the service (PASSWORD_TOO_SHORT, the UI's message).
+  password: optionalText(0, MAX_SECRET),
+  apiToken: optionalText(16, 512, /^\S+$/, 'must not contain spaces'),
+  force: z.boolean({ error: 'must be true or false' }).optional(),
+})
+
+const text = () =>
+  z
+    .string({ error: 'is required' })
+    .min(1, 'is required')
+    .max(MAX_SECRET, `must be at most ${MAX_SECRET} characters`)
+
+export const changePasswordSchema = z.object({ currentPassword: text(), newPassword: text() })
+
+export const auditQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(AUDIT_MAX_LIMIT, `must be at most ${AUDIT_MAX_LIMIT}`)
+    .optional(),
+})
+
+/** The caller, or AUTH_REQUIRED (routes behind the guard always have one). */
+function callerOf(request: FastifyRequest) {
+  if (!request.auth) throw new AppError('AUTH_REQUIRED')
+  return request.auth
+}
+
+/** Register the /api/security routes. */
+export function registerSecurityRoutes(app: FastifyInstance, auth: AuthService): void {
+  app.get('/api/security/status', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store')
+    const settings = auth.settings()
+    const configured = settings !== null && !auth.disabled
+    const tokenConfigured = settings?.apiTokenHash != null
+    const privateNetwork = isPrivateAddress(request.ip)
+    return {
+      hasAuthentication: configured,
+      requiresAuth: configured,
+      disabled: auth.disabled,
+      authUsername: request.auth?.username ?? '',
+      authenticated: request.auth !== null,
+      credentialsEncrypted: true,
+      apiTokenConfigured: tokenConfigured,
+      apiTokenHint: tokenConfigured ? (settings?.apiTokenHint ?? '') : '',
+      oidcEnabled: false,
+      oidcUsername: '',
+      oidcLogoutURL: '',
+      hasProxyAuth: false,
+      proxyAuthUsername: '',
+      proxyAuthIsAdmin: false,
+      proxyAuthLogoutURL: '',
+      exportProtected: configured,
+      unprotectedExportAllowed: false,
+      hasHTTPS: request.protocol === 'https',
+      hasAuditLogging: true,
+      publicAccess: !privateNetwork,
+      isPrivateNetwork: privateNetwork,
+      clientIP: request.ip,
+      configuredButPendingRestart: false,
+    }
+  })
+
+  app.post('/api/security/quick-setup', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store')
+    const input = parseBody(quickSetupSchema, request.body ?? {})
+    const configured = auth.settings() !== null
+    const rotate = configured && input.force === true
+    if (configured && !rotate) {
+      return SKIPPED
+    }
+    // Rotation replaces the admin's credentials: only the admin may do it.
+    if (rotate) callerOf(request)
+    const result = await auth.setup(input, rotate, request.ip)
+    if (!result) {
+      return SKIPPED
+    }
+    const session = auth.sessions.create(result.username)
+    setSessionCookies(request, reply, {
+      id: session.id,
+      csrf: session.csrf,
+      maxAgeMs: auth.sessions.ttlMs,
+    })
+    return { success: true, skipped: false, ...result }
+  })
+
+  app.post('/api/security/change-password', async (request, reply) => {
+    const caller = callerOf(request)
+    const input = parseBody(changePasswordSchema, request.body)
+    await auth.changePassword(input.currentPassword, input.newPassword, caller.username, request.ip)
+    // Every session is gone, this one included: the client logs in again.
+    clearSessionCookies(request, reply)
+    return { success: true }
+  })
+
+  app.post('/api/security/regenerate-token', async (request, reply) => {
+    const caller = callerOf(request)
+    reply.header('Cache-Control', 'no-store')
+    return { token: auth.regenerateToken(caller.username, request.ip) }
+  })
+
+  app.get('/api/security/audit', async (request) => {
+    callerOf(request)
+    const { limit } = parseBody(auditQuerySchema, request.query)
+    return { events: auth.audit.list(limit ?? AUDIT_DEFAULT_LIMIT) }
+  })
+}
