@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { Router, type BaseLocationHook } from 'wouter'
 import { AppRoutes } from './AppRoutes.tsx'
+import { AuthGate } from './auth/AuthGate.tsx'
 import { ErrorBoundary } from './components/ErrorBoundary.tsx'
 import { ConnectionProvider } from './hooks/ConnectionProvider.tsx'
 import { Shell } from './Shell.tsx'
@@ -14,20 +15,22 @@ interface AppProps {
   locationHook?: BaseLocationHook
 }
 
-/** The whole application around a worker API. */
+/** The whole application around a worker API, behind the auth gate. */
 export function App({ api, locationHook }: AppProps) {
   useEffect(() => bindTheme(), [])
   const routerProps = locationHook ? { hook: locationHook } : {}
   return (
     <ErrorBoundary>
       <WorkerContext.Provider value={api}>
-        <ConnectionProvider>
-          <Router {...routerProps}>
-            <Shell>
-              <AppRoutes />
-            </Shell>
-          </Router>
-        </ConnectionProvider>
+        <AuthGate>
+          <ConnectionProvider>
+            <Router {...routerProps}>
+              <Shell>
+                <AppRoutes />
+              </Shell>
+            </Router>
+          </ConnectionProvider>
+        </AuthGate>
       </WorkerContext.Provider>
     </ErrorBoundary>
   )

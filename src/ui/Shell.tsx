@@ -1,7 +1,10 @@
 import { useEffect, type ReactNode } from 'react'
+import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
+import { authState } from './auth/auth-store.ts'
 import { ErrorBoundary } from './components/ErrorBoundary.tsx'
 import { useDemoMode } from './hooks/useServerInfo.ts'
+import { AuthDisabledBanner } from './shell/AuthDisabledBanner.tsx'
 import { DemoBanner } from './shell/DemoBanner.tsx'
 import { Footer } from './shell/Footer.tsx'
 import { Header } from './shell/Header.tsx'
@@ -11,6 +14,7 @@ import { clearNodeSelection } from './summary/selection.ts'
 /** Header, banners, tab bar, the routed page and the footer, filling the viewport. */
 export function Shell({ children }: { children: ReactNode }) {
   const demo = useDemoMode()
+  const authDisabled = useSnapshot(authState).phase === 'disabled'
   // Spec 000 §2.1: changing tab clears the node selection. The tab is the first path segment.
   const [path] = useLocation()
   const tab = path.split('/')[1] ?? ''
@@ -20,7 +24,8 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="flex h-full min-h-0 flex-col">
       <Header />
-      <DemoBanner active={demo} />
+      <DemoBanner active={demo === true} authDisabled={authDisabled} />
+      <AuthDisabledBanner active={authDisabled && demo === false} />
       <TabBar />
       <main className="min-h-0 flex-1 overflow-auto">
         <ErrorBoundary>{children}</ErrorBoundary>

@@ -1,4 +1,5 @@
-// Starts the data worker and opens the live connection. The only place the UI creates the worker.
+// Starts the data worker. The only place the UI creates the worker; ConnectionProvider opens the
+// live connection once the auth gate lets the app through.
 import { wrap } from 'comlink'
 import type { WorkerApi } from '../worker/api-types.ts'
 import type { WorkerPort } from './worker-port.ts'
@@ -9,10 +10,8 @@ export function socketUrl(location: Pick<Location, 'protocol' | 'host'>): string
   return `${scheme}//${location.host}/ws`
 }
 
-/** Creates the worker, wraps it with Comlink and asks it to connect (delta mode). */
+/** Creates the worker and wraps it with Comlink; it connects when ConnectionProvider mounts. */
 export function createWorkerClient(): WorkerPort {
   const worker = new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module' })
-  const api: WorkerPort = wrap<WorkerApi>(worker)
-  void api.connect({ url: socketUrl(window.location), deltas: true })
-  return api
+  return wrap<WorkerApi>(worker)
 }

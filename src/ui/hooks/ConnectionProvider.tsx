@@ -1,6 +1,7 @@
 import { proxy } from 'comlink'
 import { useEffect, useState, type ReactNode } from 'react'
 import type { ConnectionSnapshot } from '../../worker/api-types.ts'
+import { socketUrl } from '../worker-client.ts'
 import { useWorker } from '../worker-context.ts'
 import {
   ConnectionContext,
@@ -8,10 +9,21 @@ import {
   type ConnectionState,
 } from './connection-context.ts'
 
-/** Watches the worker's connection once for the whole tree (one callback crosses the boundary). */
+/**
+ * Opens the worker's live socket (delta mode) while mounted and watches the connection once for
+ * the whole tree (one callback crosses the boundary). It mounts inside the auth gate, so the
+ * /ws upgrade carries the session cookie; unmounting (logout) closes the socket.
+ */
 export function ConnectionProvider({ children }: { children: ReactNode }) {
   const api = useWorker()
   const [state, setState] = useState<ConnectionState>(INITIAL_CONNECTION)
+
+  useEffect(() => {
+    void api.connect({ url: socketUrl(window.location), deltas: true })
+    return () => {
+      void api.disconnect()
+    }
+  }, [api])
 
   useEffect(() => {
     let live = true

@@ -1,6 +1,7 @@
 // Guest metadata (spec 000 §3, §7): the custom URL per guest, fetched once on mount, every 60 s
 // and when the window regains focus. A failed call is only logged and the map is empty.
 import { useEffect, useState } from 'react'
+import { apiJson } from '../api/http.ts'
 
 /** How often the metadata is fetched again while the table is shown. */
 export const METADATA_REFRESH_MS = 60_000
@@ -42,15 +43,9 @@ export function toGuestLinks(body: unknown): GuestLinks {
   return links
 }
 
-/** GET /api/guests/metadata with the spec's headers (§7 HTTP rules). */
+/** GET /api/guests/metadata through the HTTP client (spec 000 §7 HTTP rules). */
 export async function fetchGuestLinks(signal?: AbortSignal): Promise<GuestLinks> {
-  const res = await fetch('/api/guests/metadata', {
-    credentials: 'include',
-    headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' },
-    signal,
-  })
-  if (!res.ok) throw new Error(`GET /api/guests/metadata answered ${res.status}`)
-  return toGuestLinks(await res.json())
+  return toGuestLinks(await apiJson<unknown>('/api/guests/metadata', { signal }))
 }
 
 /** The custom URLs of guests, kept fresh while mounted. */

@@ -12,8 +12,17 @@ function wasDismissed(): boolean {
   }
 }
 
-/** Read-only demo notice; dismissed for the rest of the browser session. */
-export function DemoBanner({ active }: { active: boolean }) {
+/**
+ * Read-only demo notice; dismissed for the rest of the browser session. The demo runs without
+ * authentication, so it says so here instead of a second banner.
+ */
+export function DemoBanner({
+  active,
+  authDisabled = false,
+}: {
+  active: boolean
+  authDisabled?: boolean
+}) {
   const [dismissed, setDismissed] = useState(wasDismissed)
   if (!active || dismissed) return null
   const dismiss = () => {
@@ -30,7 +39,10 @@ export function DemoBanner({ active }: { active: boolean }) {
       className="flex items-center gap-2 border-b border-blue-200 bg-blue-50 px-3 py-1.5 text-sm text-blue-800 sm:px-4 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-200"
     >
       <Info className="size-4 shrink-0" aria-hidden />
-      <span>Demo mode: you are watching a simulated Proxmox estate running on this machine.</span>
+      <span>
+        Demo mode: you are watching a simulated Proxmox estate running on this machine.
+        {authDisabled && ' Authentication is disabled, so anyone who can reach it can use it.'}
+      </span>
       <button
         type="button"
         aria-label="Dismiss demo banner"

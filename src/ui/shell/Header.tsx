@@ -1,11 +1,55 @@
-import { Activity } from 'lucide-react'
+import { Activity, LogOut, UserRound } from 'lucide-react'
+import { useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { useLocation } from 'wouter'
+import { authState, logout } from '../auth/auth-store.ts'
+import { FOCUS_RING } from '../components/button-classes.ts'
 import { useConnection } from '../hooks/useConnection.ts'
 import { ConnectionPill } from './ConnectionPill.tsx'
 import { ThemeToggle } from './ThemeToggle.tsx'
 
-/** App header: logo and name, theme toggle, connection status. */
+/** The signed-in user and Logout (spec 001 §2 Shell), shown only when authentication is on. */
+function UserMenu({ username }: { username: string }) {
+  const [, navigate] = useLocation()
+  const [busy, setBusy] = useState(false)
+  const signOut = () => {
+    if (busy) return
+    setBusy(true)
+    // Spec 001 §4: after logout the app starts again at the root.
+    void logout().then(() => navigate('/', { replace: true }))
+  }
+  return (
+    <div className="flex min-w-0 items-center gap-1.5">
+      {username && (
+        <span
+          className="inline-flex min-w-0 items-center gap-1 text-sm text-gray-700 dark:text-gray-300"
+          title={`Signed in as ${username}`}
+        >
+          <UserRound className="hidden size-4 shrink-0 sm:block" aria-hidden />
+          <span className="max-w-20 truncate sm:max-w-40" data-testid="header-username">
+            {username}
+          </span>
+        </span>
+      )}
+      <button
+        type="button"
+        onClick={signOut}
+        disabled={busy}
+        aria-label="Logout"
+        title="Logout"
+        className={`inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-sm text-gray-600 hover:bg-gray-100 disabled:opacity-60 dark:text-gray-300 dark:hover:bg-gray-800 ${FOCUS_RING}`}
+      >
+        <LogOut className="size-4" aria-hidden />
+        <span className="hidden sm:inline">Logout</span>
+      </button>
+    </div>
+  )
+}
+
+/** App header: logo and name, connection status, theme toggle, user and Logout. */
 export function Header() {
   const { status } = useConnection()
+  const auth = useSnapshot(authState)
   return (
     <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-3 py-2 sm:px-4 dark:border-gray-800 dark:bg-gray-900">
       <div className="flex items-center gap-2">
@@ -14,9 +58,10 @@ export function Header() {
         </span>
         <span className="text-base font-semibold tracking-tight">Pulse</span>
       </div>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex min-w-0 items-center gap-2">
         <ConnectionPill status={status} />
         <ThemeToggle />
+        {auth.phase === 'authenticated' && <UserMenu username={auth.username} />}
       </div>
     </header>
   )

@@ -1,7 +1,7 @@
 // A fake of the worker's API for component tests. The UI only sees the WorkerApi contract, so a
 // fake lets each test set the exact connection snapshot and view model it needs. The real worker
 // is tested in tests/browser/worker, and the two together end to end in tests/e2e.
-import type { ConnectionSnapshot } from '../../../src/worker/api-types.ts'
+import type { ConnectOptions, ConnectionSnapshot } from '../../../src/worker/api-types.ts'
 import type {
   GuestGroupRow,
   GuestRow,
@@ -45,7 +45,7 @@ export class FakeWorker implements WorkerPort {
     this.snapshot = { ...CONNECTED, ...snapshot }
   }
 
-  connect(): void {}
+  connect(_options?: ConnectOptions): void {}
   disconnect(): void {}
   reconnectNow(): void {
     this.reconnects += 1

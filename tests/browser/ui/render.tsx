@@ -4,24 +4,52 @@ import type { ReactNode } from 'react'
 import { memoryLocation } from 'wouter/memory-location'
 import '../../../src/ui/styles.css'
 import { App } from '../../../src/ui/App.tsx'
+import { JUST_LOGGED_OUT_KEY, resetAuth } from '../../../src/ui/auth/auth-store.ts'
+import { AUTH_BANNER_DISMISSED_KEY } from '../../../src/ui/shell/AuthDisabledBanner.tsx'
 import { defaultDashboardState, uiState } from '../../../src/ui/state.ts'
 import { vi } from 'vitest'
 import type { FakeWorker } from './fake-worker.ts'
 
 let mounted: { root: Root; host: HTMLElement }[] = []
 
+/** GET /api/security/status of a server started with DISABLE_AUTH=true: the app opens at once. */
+export const AUTH_DISABLED_STATUS = {
+  disabled: true,
+  hasAuthentication: false,
+  requiresAuth: false,
+}
+
+/** A route of the stub: an answer, or undefined to fall through to the shell's routes. */
+export type StubRoute = (
+  url: string,
+  init: RequestInit | undefined,
+) => Response | Promise<Response> | undefined
+
 /**
  * Answers the shell's HTTP calls (/api/health, /api/version, GET /api/guests/metadata with
- * `metadata()`, or 404 when it is null) without a server; the real server's routes are tested in
- * tests/unit/server and e2e. Returns the mock so tests can read the calls.
+ * `metadata()`, or 404 when it is null, GET /api/security/status with `security()`, auth
+ * disabled by default) without a server; `route` answers first when it returns a Response. The
+ * real server's routes are tested in tests/unit/server and e2e. Returns the mock so tests can
+ * read the calls.
  */
 export function stubServer({
   demo = false,
   version = '1.2.3',
   metadata = () => ({}),
-}: { demo?: boolean; version?: string; metadata?: (() => unknown) | null } = {}) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
+  security = () => AUTH_DISABLED_STATUS,
+  route,
+}: {
+  demo?: boolean
+  version?: string
+  metadata?: (() => unknown) | null
+  security?: () => unknown
+  route?: StubRoute
+} = {}) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input)
+    const answer = await route?.(url, init)
+    if (answer) return answer
+    if (url.endsWith('/api/security/status')) return Response.json(security())
     if (url.endsWith('/api/version')) return Response.json({ version })
     if (url.endsWith('/api/health')) {
       return Response.json({ status: 'ok' }, { headers: demo ? { 'X-Demo-Mode': 'true' } : {} })
@@ -48,10 +76,10 @@ export function render(node: ReactNode, size = { width: 1200, height: 700 }): HT
 }
 
 /** Mounts the whole app with a fake worker at `path`; returns the memory location. */
-export function renderApp(api: FakeWorker, path = '/') {
+export function renderApp(api: FakeWorker, path = '/', size?: { width: number; height: number }) {
   if (!vi.isMockFunction(globalThis.fetch)) stubServer()
   const location = memoryLocation({ path, record: true })
-  const host = render(<App api={api} locationHook={location.hook} />)
+  const host = render(<App api={api} locationHook={location.hook} />, size)
   return { host, location }
 }
 
@@ -62,6 +90,8 @@ export function unmountAll(): void {
     host.remove()
   }
   mounted = []
+  // A reload starts the auth flow from scratch; sessionStorage (the flags) survives it.
+  resetAuth()
 }
 
 /** Unmounts everything and resets UI state and saved preferences between tests. */
@@ -70,4 +100,6 @@ export function cleanup(): void {
   vi.unstubAllGlobals()
   uiState.dashboard = defaultDashboardState()
   localStorage.clear()
+  sessionStorage.removeItem(JUST_LOGGED_OUT_KEY)
+  sessionStorage.removeItem(AUTH_BANNER_DISMISSED_KEY)
 }

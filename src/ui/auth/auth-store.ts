@@ -1,0 +1,280 @@
+// The browser side of authentication (spec 001 §4 Auth flow on start, Logout, Quick security
+// setup): which screen the gate shows, who is signed in, and the calls behind the screens.
+import { proxy } from 'valtio'
+import { HttpError, apiFetch, apiJson } from '../api/http.ts'
+import { THEME_KEY, defaultDashboardState, uiState } from '../state.ts'
+
+/** What the auth gate shows. `disabled` and `authenticated` let the app through. */
+export const AUTH_PHASES = [
+  'checking',
+  'disabled',
+  'setup',
+  'login',
+  'authenticated',
+  'error',
+] as const
+export type AuthPhase = (typeof AUTH_PHASES)[number]
+
+export interface AuthState {
+  phase: AuthPhase
+  /** The signed-in user ('' when unknown or auth is off). */
+  username: string
+  /** Why the check failed (phase 'error'). */
+  error: string
+}
+
+/** sessionStorage flag set by logout: the next start shows the login screen (spec 001 §4). */
+export const JUST_LOGGED_OUT_KEY = 'pulse.justLoggedOut'
+
+/** The fields of GET /api/security/status this slice reads. */
+export interface SecurityStatus {
+  hasAuthentication?: boolean
+  requiresAuth?: boolean
+  disabled?: boolean
+  authenticated?: boolean
+  authUsername?: string
+}
+
+export const authState = proxy<AuthState>({ phase: 'checking', username: '', error: '' })
+
+// Each flow takes a ticket; only the newest may write the state, so a slow start that finishes
+// after a login (or a StrictMode double start) cannot overwrite it.
+let ticket = 0
+
+function take(): (patch: Partial<AuthState>) => void {
+  const mine = ++ticket
+  return (patch) => {
+    if (mine === ticket) Object.assign(authState, patch)
+  }
+}
+
+/** Back to 'checking', as on a fresh page (tests call it between mounts). */
+export function resetAuth(): void {
+  ticket += 1
+  Object.assign(authState, { phase: 'checking', username: '', error: '' })
+}
+
+function storageGet(storage: () => Storage, key: string): string | null {
+  try {
+    return storage().getItem(key)
+  } catch {
+    return null
+  }
+}
+
+function storageSet(storage: () => Storage, key: string, value: string | null): void {
+  try {
+    if (value === null) storage().removeItem(key)
+    else storage().setItem(key, value)
+  } catch {
+    // Blocked storage: the flag then lasts only for this page.
+  }
+}
+
+const session = () => sessionStorage
+
+/** The §4 start: just-logged-out flag, security status, then the /api/state probe. */
+export async function startAuth(): Promise<void> {
+  const set = take()
+  set({ phase: 'checking', error: '' })
+  if (storageGet(session, JUST_LOGGED_OUT_KEY) === '1') {
+    set({ phase: 'login', username: '' })
+    return
+  }
+  let status: SecurityStatus | null = null
+  try {
+    status = await apiJson<SecurityStatus>('/api/security/status')
+  } catch (error) {
+    // Spec 001 §7: a 429 on the status check assumes authentication is configured; any other
+    // failure falls back to the probe too (spec 000 §6: 401 on the state call means login).
+    if (!(error instanceof HttpError && error.status === 429)) {
+      console.warn('Security status could not be read; probing /api/state.', error)
+    }
+  }
+  if (status?.disabled) {
+    set({ phase: 'disabled', username: '' })
+    return
+  }
+  if (status?.authenticated) {
+    set({ phase: 'authenticated', username: status.authUsername ?? '' })
+    return
+  }
+  if (status && status.hasAuthentication === false) {
+    set({ phase: 'setup', username: '' })
+    return
+  }
+  try {
+    const res = await apiFetch('/api/state')
+    // Only the status matters; the full state arrives over the socket.
+    void res.body?.cancel().catch(() => {})
+    if (res.ok) set({ phase: 'authenticated', username: status?.authUsername ?? '' })
+    else if (res.status === 401) set({ phase: 'login', username: '' })
+    else set({ phase: 'error', error: `The server answered ${res.status} to the login check.` })
+  } catch {
+    set({ phase: 'error', error: 'Failed to connect to server.' })
+  }
+}
+
+/** What the login form shows after a failed attempt. */
+export interface LoginFailure {
+  message: string
+  /** Lockout (403): the form clears its fields. */
+  clearFields: boolean
+}
+
+function numberOf(body: unknown, key: string): number | undefined {
+  if (typeof body !== 'object' || body === null) return undefined
+  const value = (body as Record<string, unknown>)[key]
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
+
+function serverMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined
+  const value = (body as { message?: unknown }).message
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined
+}
+
+/** The login error text of spec 001 §8 for a non-OK answer. */
+export function loginFailure(status: number, body: unknown): LoginFailure {
+  if (status === 403) {
+    const minutes = numberOf(body, 'remainingMinutes')
+    const message =
+      minutes !== undefined
+        ? `Account locked. Please try again in ${minutes} minute(s).`
+        : (serverMessage(body) ?? 'Account locked. Please try again later.')
+    return { message, clearFields: true }
+  }
+  if (status === 429) {
+    const message = serverMessage(body) ?? 'Too many requests. Please wait a moment and try again.'
+    return { message, clearFields: false }
+  }
+  if (status === 401) {
+    const base = serverMessage(body) ?? 'Invalid username or password'
+    const remaining = numberOf(body, 'remaining')
+    const locked = (body as { locked?: unknown } | null)?.locked === true
+    if (remaining !== undefined && remaining > 0) {
+      const word = remaining === 1 ? 'attempt' : 'attempts'
+      return { message: `${base} (${remaining} ${word} remaining)`, clearFields: false }
+    }
+    if (locked || remaining === 0) return { message: `${base} (account locked)`, clearFields: true }
+    return { message: base, clearFields: false }
+  }
+  return { message: 'Server error. Please try again.', clearFields: false }
+}
+
+/** POST /api/login. Resolves null on success (the app opens), else what the form shows. */
+export async function login(username: string, password: string): Promise<LoginFailure | null> {
+  const set = take()
+  let answer: { username?: unknown } | null
+  try {
+    answer = await apiJson<{ username?: unknown }>('/api/login', {
+      method: 'POST',
+      body: { username, password },
+      retryRateLimit: false,
+    })
+  } catch (error) {
+    if (error instanceof HttpError) {
+      // A 200 that is not JSON is a broken proxy, not a login answer.
+      if (error.status < 400)
+        return { message: 'Server error. Please try again.', clearFields: false }
+      return loginFailure(error.status, error.body)
+    }
+    return { message: 'Failed to connect to server.', clearFields: false }
+  }
+  storageSet(session, JUST_LOGGED_OUT_KEY, null)
+  const name = typeof answer?.username === 'string' ? answer.username : username
+  set({ phase: 'authenticated', username: name, error: '' })
+  return null
+}
+
+/** Clears what this browser stored, except the theme (spec 001 §4 Logout). */
+function clearStoredData(): void {
+  try {
+    const theme = localStorage.getItem(THEME_KEY)
+    localStorage.clear()
+    if (theme !== null) localStorage.setItem(THEME_KEY, theme)
+  } catch {
+    // Blocked storage holds nothing to clear.
+  }
+  try {
+    sessionStorage.clear()
+  } catch {
+    // As above.
+  }
+  // What a reload would do to the in-memory copy of the cleared preferences.
+  uiState.dashboard = defaultDashboardState()
+}
+
+/**
+ * Logout: POST /api/logout (the server revokes the session and clears the cookies), clear stored
+ * data except the theme, set the just-logged-out flag and show the login screen. A failed call
+ * still signs out locally.
+ */
+export async function logout(): Promise<void> {
+  const set = take()
+  try {
+    await apiJson('/api/logout', { method: 'POST', body: {} })
+  } catch (error) {
+    console.warn('Logout call failed; signing out locally.', error)
+  }
+  clearStoredData()
+  storageSet(session, JUST_LOGGED_OUT_KEY, '1')
+  set({ phase: 'login', username: '', error: '' })
+}
+
+/** The one-time answer of a successful quick setup. */
+export interface SetupCredentials {
+  username: string
+  password: string
+  apiToken: string
+}
+
+interface QuickSetupAnswer {
+  success?: boolean
+  skipped?: boolean
+  message?: string
+  username?: string
+  password?: string
+  apiToken?: string
+}
+
+/** Thrown when the server says security is already configured. */
+export class SetupSkippedError extends Error {
+  override readonly name = 'SetupSkippedError'
+}
+
+/**
+ * POST /api/security/quick-setup (spec 001 §4 Quick security setup). Without a password the
+ * server generates one. The server also signs the browser in; `completeSetup` opens the app
+ * once the user has saved the credentials.
+ */
+export async function quickSetup(request: {
+  username: string
+  password?: string
+}): Promise<SetupCredentials> {
+  const answer = await apiJson<QuickSetupAnswer>('/api/security/quick-setup', {
+    method: 'POST',
+    body: request,
+  })
+  if (answer?.skipped || answer?.success === false) {
+    throw new SetupSkippedError(
+      answer.message ??
+        'Security is already configured. Please remove existing security first if you want to reconfigure.',
+    )
+  }
+  if (!answer || typeof answer.password !== 'string' || typeof answer.apiToken !== 'string') {
+    throw new Error('The server did not return the new credentials')
+  }
+  return {
+    username: typeof answer.username === 'string' ? answer.username : request.username,
+    password: answer.password,
+    apiToken: answer.apiToken,
+  }
+}
+
+/** "Done - I've Saved My Credentials": into the app with the session the setup created. */
+export function completeSetup(username: string): void {
+  const set = take()
+  storageSet(session, JUST_LOGGED_OUT_KEY, null)
+  set({ phase: 'authenticated', username, error: '' })
+}
