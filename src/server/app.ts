@@ -4,13 +4,16 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import fastifyWebsocket from '@fastify/websocket'
 import type { AuthService } from './auth/auth-service.ts'
 import { installAuth } from './auth/install.ts'
+import { createOidc } from './auth/oidc.ts'
 import { createPoller, type Poller } from './collect/poller.ts'
 import { createHub, type Hub } from './hub/hub.ts'
 import { registerAuthRoutes } from './http/auth.ts'
+import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
+import { registerOidcRoutes } from './http/oidc.ts'
 import { registerSecurityRoutes } from './http/security.ts'
 import { registerSocketRoute } from './http/socket.ts'
 import { registerSpa } from './http/spa.ts'
@@ -58,7 +61,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url })
   })
   const db = openDatabase(config.dataDir)
-  const repo = createNodesRepo(db, createSecretBox(loadOrCreateKey(config.dataDir)))
+  const box = createSecretBox(loadOrCreateKey(config.dataDir))
+  const repo = createNodesRepo(db, box)
 
   // The live state reports the hub's client count, and the hub subscribes to the live state.
   const hubRef: { current?: Hub } = {}
@@ -95,6 +99,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     disabled: config.authDisabled,
     allowedOrigins: config.allowedOrigins,
+    proxyAuth: config.proxyAuth,
   })
   registerCoreRoutes(http, {
     live,
@@ -103,8 +108,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     startedAt: now(),
     now,
   })
-  registerAuthRoutes(http, { auth, loginLimiter })
-  registerSecurityRoutes(http, auth)
+  const oidc = createOidc({ db, box, env: config.oidcEnv, now, log: http.log })
+  registerAuthRoutes(http, { auth, loginLimiter, oidc })
+  registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
+  registerOidcRoutes(http, { auth, oidc, now })
+  registerConfigBackupRoutes(http, {
+    db,
+    box,
+    auth,
+    now,
+    // Nodes go to the poller at once; sessions were revoked inside the import's transaction.
+    onImported: () => nodes.reload(),
+  })
   registerNodeRoutes(http, nodes)
   registerMetadataRoutes(http, createMetadataRepo(db), now)
   registerSocketRoute(http, hub)

@@ -1,5 +1,7 @@
 // Server configuration from the environment. One place reads process.env.
 import path from 'node:path'
+import { readProxyAuthConfig, type ProxyAuthConfig } from './auth/proxy-auth.ts'
+import { readOidcEnv, type OidcEnvOverrides } from './auth/oidc-settings.ts'
 
 export interface DemoConfig {
   seed: number
@@ -24,6 +26,10 @@ export interface ServerConfig {
   authDisabled: boolean
   /** ALLOWED_ORIGINS (comma-separated): extra origins accepted on /ws besides the same host. */
   allowedOrigins: string[]
+  /** PROXY_AUTH_*: reverse-proxy authentication, or null when PROXY_AUTH_SECRET is unset. */
+  proxyAuth: ProxyAuthConfig | null
+  /** OIDC_*: single sign-on fields set by the environment (read-only in the settings). */
+  oidcEnv: OidcEnvOverrides
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
@@ -56,6 +62,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter((origin) => origin !== ''),
+    proxyAuth: readProxyAuthConfig(env),
+    oidcEnv: readOidcEnv(env),
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

@@ -11,6 +11,12 @@ export const AUDIT_EVENT_TYPES = [
   'token_regenerated',
   'setup',
   'setup_rotated',
+  'config_export',
+  'config_import',
+  'config_import_failed',
+  'oidc_login',
+  'oidc_failure',
+  'oidc_config_changed',
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

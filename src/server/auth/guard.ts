@@ -1,20 +1,29 @@
 // The request guard: one onRequest hook authenticates every request under /api and /ws and refuses
 // protected ones before any body is read or any socket is upgraded. Everything else (the SPA and
-// its assets) is public. Order (contract): disabled, X-API-Token, session cookie (+ CSRF), Basic.
+// its assets) is public. Order (contract): disabled, reverse proxy (secret + user header, CSRF
+// double-submit), X-API-Token, session cookie (+ CSRF), Basic.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../shared/model/errors.ts'
-import type { SessionRecord } from '../store/session-repo.ts'
+import type { SessionMethod, SessionRecord } from '../store/session-repo.ts'
 import type { AuthService } from './auth-service.ts'
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, setSessionCookies } from './cookies.ts'
-import { safeEqual } from './secrets.ts'
+import { authenticateProxy, type ProxyAuthConfig } from './proxy-auth.ts'
+import { generateOpaqueId, safeEqual } from './secrets.ts'
 
-export type AuthMethod = 'session' | 'token' | 'basic' | 'disabled'
+export type AuthMethod = 'session' | 'token' | 'basic' | 'proxy' | 'disabled'
 
 export interface RequestAuth {
   username: string
   method: AuthMethod
+  /**
+   * May administer Pulse (export/import, credentials). Always true except for a reverse-proxy
+   * user without the admin role.
+   */
+  isAdmin: boolean
   /** Digest of the session id, for logout. */
   sessionIdHash?: string
+  /** How the session (method 'session') was opened: password or single sign-on. */
+  sessionMethod?: SessionMethod
 }
 
 declare module 'fastify' {
@@ -35,6 +44,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'POST /api/login',
   'POST /api/logout',
   'POST /api/security/quick-setup',
+  'POST /api/oidc/login',
+  'GET /api/oidc/callback',
 ]
 
 export const SOCKET_PATH = '/ws'
@@ -59,6 +70,8 @@ export interface GuardOptions {
   auth: AuthService
   /** Extra acceptable Origins for /ws (ALLOWED_ORIGINS); '*' accepts any. */
   allowedOrigins: readonly string[]
+  /** Reverse-proxy authentication (PROXY_AUTH_*), or null/absent when off. */
+  proxyAuth?: ProxyAuthConfig | null
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -88,6 +101,30 @@ export function isOriginAllowed(
   } catch {
     return false
   }
+}
+
+/** CSRF double-submit: an X-CSRF-Token header equal to the pulse_csrf cookie (constant time). */
+function doubleSubmitOk(request: FastifyRequest): boolean {
+  const cookie = request.cookies[CSRF_COOKIE]
+  const sent = header(request, CSRF_HEADER)
+  return Boolean(cookie && sent && safeEqual(sent, cookie))
+}
+
+/** A pulse_csrf cookie for a caller without a session (reverse proxy): lasts the browser session. */
+function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.setCookie(CSRF_COOKIE, generateOpaqueId(), {
+    path: '/',
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    httpOnly: false,
+  })
+}
+
+/** The caller when it may administer Pulse: AUTH_REQUIRED without one, ADMIN_REQUIRED if not. */
+export function requireAdmin(request: FastifyRequest): RequestAuth {
+  if (!request.auth) throw new AppError('AUTH_REQUIRED')
+  if (!request.auth.isAdmin) throw new AppError('ADMIN_REQUIRED')
+  return request.auth
 }
 
 /** Slide the session and re-send its cookies when due; re-issue a CSRF cookie that went missing. */
@@ -124,18 +161,34 @@ async function authenticate(
   request: FastifyRequest,
   reply: FastifyReply,
   required: boolean,
+  proxyAuth: ProxyAuthConfig | null,
 ): Promise<RequestAuth | null> {
-  if (auth.disabled) return { username: 'anonymous', method: 'disabled' }
+  if (auth.disabled) return { username: 'anonymous', method: 'disabled', isAdmin: true }
+  const read = isReadMethod(request.method)
+
+  // Proxy headers count only with the right secret; without it they are not even read.
+  const proxied = authenticateProxy(proxyAuth, request.headers)
+  if (proxied) {
+    if (!read && !doubleSubmitOk(request)) throw new AppError('CSRF_INVALID')
+    if (read && !request.cookies[CSRF_COOKIE] && request.routeOptions.url !== SOCKET_PATH) {
+      issueCsrfCookie(request, reply)
+    }
+    return { username: proxied.username, method: 'proxy', isAdmin: proxied.isAdmin }
+  }
+
   const settings = auth.settings()
   if (!settings) {
-    if (required) throw new AppError('AUTH_NOT_CONFIGURED')
+    // With proxy auth configured the instance is protected: a caller without it is just
+    // unauthenticated.
+    if (required) throw new AppError(proxyAuth ? 'AUTH_REQUIRED' : 'AUTH_NOT_CONFIGURED')
     return null
   }
-  const read = isReadMethod(request.method)
 
   const token = header(request, 'x-api-token')
   if (token !== undefined && token !== '') {
-    if (auth.verifyToken(token)) return { username: settings.username, method: 'token' }
+    if (auth.verifyToken(token)) {
+      return { username: settings.username, method: 'token', isAdmin: true }
+    }
     if (required) throw new AppError('API_TOKEN_INVALID')
     return null
   }
@@ -149,7 +202,13 @@ async function authenticate(
     if (request.routeOptions.url !== SOCKET_PATH) {
       refreshCookies(auth, request, reply, sessionId, session)
     }
-    return { username: session.username, method: 'session', sessionIdHash: session.idHash }
+    return {
+      username: session.username,
+      method: 'session',
+      isAdmin: true,
+      sessionIdHash: session.idHash,
+      sessionMethod: session.method,
+    }
   }
 
   if (!required) return null
@@ -157,12 +216,10 @@ async function authenticate(
   if (basic) {
     const result = await auth.checkCredentials(basic.username, basic.password, request.ip, 'basic')
     if (result.ok) {
-      const csrfCookie = request.cookies[CSRF_COOKIE]
-      const csrfHeader = header(request, CSRF_HEADER)
-      if (!read && csrfCookie && !(csrfHeader && safeEqual(csrfHeader, csrfCookie))) {
+      if (!read && request.cookies[CSRF_COOKIE] && !doubleSubmitOk(request)) {
         throw new AppError('CSRF_INVALID')
       }
-      return { username: result.username, method: 'basic' }
+      return { username: result.username, method: 'basic', isAdmin: true }
     }
     if (result.locked) throw new AppError('ACCOUNT_LOCKED', { minutes: result.remainingMinutes })
   }
@@ -179,7 +236,13 @@ export function installAuthGuard(app: FastifyInstance, options: GuardOptions): v
     const path = routeUrl ?? request.url.split('?')[0] ?? '/'
     if (!isGuardedPath(path)) return
     const isPublic = routeUrl !== undefined && isPublicRoute(request.method, routeUrl)
-    request.auth = await authenticate(options.auth, request, reply, !isPublic)
+    request.auth = await authenticate(
+      options.auth,
+      request,
+      reply,
+      !isPublic,
+      options.proxyAuth ?? null,
+    )
     if (routeUrl === SOCKET_PATH && request.auth) {
       const origin = header(request, 'origin')
       const ok =

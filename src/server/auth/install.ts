@@ -11,6 +11,7 @@ import { createAuditLog } from './audit.ts'
 import { createAuthService, type AuthService } from './auth-service.ts'
 import { installAuthGuard } from './guard.ts'
 import { createLockout } from './lockout.ts'
+import type { ProxyAuthConfig } from './proxy-auth.ts'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts'
 import { installSecurityHeaders } from './security-headers.ts'
 import { createSessionService } from './sessions.ts'
@@ -28,6 +29,8 @@ export interface InstallAuthOptions {
   now: () => number
   disabled: boolean
   allowedOrigins: readonly string[]
+  /** Reverse-proxy authentication (PROXY_AUTH_*), or null when off. */
+  proxyAuth?: ProxyAuthConfig | null
 }
 
 /** Register cookies, headers and the guard; return the services for the routes. */
@@ -47,7 +50,11 @@ export async function installAuth(
     audit: createAuditLog({ repo: createAuditRepo(db), now, log: app.log }),
     now,
   })
-  installAuthGuard(app, { auth, allowedOrigins: options.allowedOrigins })
+  installAuthGuard(app, {
+    auth,
+    allowedOrigins: options.allowedOrigins,
+    proxyAuth: options.proxyAuth ?? null,
+  })
   if (options.disabled) app.log.warn('authentication is disabled (DISABLE_AUTH=true)')
   return {
     auth,

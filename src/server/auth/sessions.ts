@@ -1,6 +1,6 @@
 // Browser sessions: an opaque id and a CSRF token handed out as cookies, stored only as SHA-256.
 // Sliding lifetime: a session used after `refreshMs` gets its expiry pushed out again.
-import type { SessionRecord, SessionRepo } from '../store/session-repo.ts'
+import type { SessionMethod, SessionRecord, SessionRepo } from '../store/session-repo.ts'
 import { generateOpaqueId, matchesDigest, sha256Hex } from './secrets.ts'
 
 export const SESSION_TTL_MS = 7 * 24 * 3600_000
@@ -16,7 +16,8 @@ export interface IssuedSession {
 
 export interface SessionService {
   readonly ttlMs: number
-  create(username: string): IssuedSession
+  /** A new session; `method` defaults to 'password'. */
+  create(username: string, method?: SessionMethod): IssuedSession
   /** The live session for a raw cookie value, or null. */
   find(id: string): SessionRecord | null
   /** Extend the expiry when due; true when the cookies should be sent again. */
@@ -47,7 +48,7 @@ export function createSessionService(options: SessionOptions): SessionService {
 
   return {
     ttlMs,
-    create(username) {
+    create(username, method = 'password') {
       const at = now()
       // Revoked rows are kept a day so a late request still finds "revoked", then dropped.
       repo.prune(at, at - 24 * 3600_000)
@@ -63,6 +64,7 @@ export function createSessionService(options: SessionOptions): SessionService {
         expiresAt,
         lastSeenAt: at,
         revokedAt: null,
+        method,
       })
       return { id, csrf, idHash, expiresAt }
     },

@@ -24,6 +24,8 @@ export const loginInputSchema = z.object({
 export interface AuthRouteDeps {
   auth: AuthService
   loginLimiter: RateLimiter
+  /** Single sign-on: a logout of an OIDC session answers the provider's logout URL. */
+  oidc?: { logoutUrl(): string }
 }
 
 /** Register POST /api/login and POST /api/logout. */
@@ -78,6 +80,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
       auth.audit.record({ type: 'logout', username: caller.username, ip: request.ip })
     }
     clearSessionCookies(request, reply)
-    return { success: true }
+    // The UI navigates to the provider's logout URL, which ends the provider's session too.
+    const logoutUrl = caller?.sessionMethod === 'oidc' ? (deps.oidc?.logoutUrl() ?? '') : ''
+    return logoutUrl ? { success: true, logoutUrl } : { success: true }
   })
 }

@@ -6,7 +6,9 @@ import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthService } from '../auth/auth-service.ts'
 import { clearSessionCookies, setSessionCookies } from '../auth/cookies.ts'
+import { requireAdmin } from '../auth/guard.ts'
 import { isPrivateAddress } from '../auth/network.ts'
+import type { ProxyAuthConfig } from '../auth/proxy-auth.ts'
 import { parseBody } from '../parse-body.ts'
 
 const MAX_SECRET = 1024
@@ -65,14 +67,29 @@ function callerOf(request: FastifyRequest) {
   return request.auth
 }
 
+export interface SecurityRouteOptions {
+  /** Reverse-proxy authentication (PROXY_AUTH_*), or null/absent when off. */
+  proxyAuth?: ProxyAuthConfig | null
+  /** Single sign-on: whether it is usable and its provider logout URL. */
+  oidc?: { ready(): boolean; logoutUrl(): string }
+}
+
 /** Register the /api/security routes. */
-export function registerSecurityRoutes(app: FastifyInstance, auth: AuthService): void {
+export function registerSecurityRoutes(
+  app: FastifyInstance,
+  auth: AuthService,
+  options: SecurityRouteOptions = {},
+): void {
+  const proxyAuth = auth.disabled ? null : (options.proxyAuth ?? null)
   app.get('/api/security/status', async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
     const settings = auth.settings()
-    const configured = settings !== null && !auth.disabled
+    // A proxy secret protects the instance as much as a password does.
+    const configured = (settings !== null || proxyAuth !== null) && !auth.disabled
+    const byProxy = request.auth?.method === 'proxy' ? request.auth : null
     const tokenConfigured = settings?.apiTokenHash != null
     const privateNetwork = isPrivateAddress(request.ip)
+    const oidcOn = !auth.disabled && options.oidc?.ready() === true
     return {
       hasAuthentication: configured,
       requiresAuth: configured,
@@ -82,13 +99,13 @@ export function registerSecurityRoutes(app: FastifyInstance, auth: AuthService):
       credentialsEncrypted: true,
       apiTokenConfigured: tokenConfigured,
       apiTokenHint: tokenConfigured ? (settings?.apiTokenHint ?? '') : '',
-      oidcEnabled: false,
-      oidcUsername: '',
-      oidcLogoutURL: '',
-      hasProxyAuth: false,
-      proxyAuthUsername: '',
-      proxyAuthIsAdmin: false,
-      proxyAuthLogoutURL: '',
+      oidcEnabled: oidcOn,
+      oidcUsername: request.auth?.sessionMethod === 'oidc' ? request.auth.username : '',
+      oidcLogoutURL: oidcOn && request.auth ? (options.oidc?.logoutUrl() ?? '') : '',
+      hasProxyAuth: proxyAuth !== null,
+      proxyAuthUsername: byProxy?.username ?? '',
+      proxyAuthIsAdmin: byProxy?.isAdmin ?? false,
+      proxyAuthLogoutURL: byProxy ? (proxyAuth?.logoutUrl ?? '') : '',
       exportProtected: configured,
       unprotectedExportAllowed: false,
       hasHTTPS: request.protocol === 'https',
@@ -108,8 +125,9 @@ export function registerSecurityRoutes(app: FastifyInstance, auth: AuthService):
     if (configured && !rotate) {
       return SKIPPED
     }
-    // Rotation replaces the admin's credentials: only the admin may do it.
-    if (rotate) callerOf(request)
+    // Rotation replaces the admin's credentials: only the admin may do it. Behind a reverse proxy
+    // the first setup too: the proxy already protects the instance.
+    if (rotate || proxyAuth !== null) requireAdmin(request)
     const result = await auth.setup(input, rotate, request.ip)
     if (!result) {
       return SKIPPED
@@ -124,7 +142,7 @@ export function registerSecurityRoutes(app: FastifyInstance, auth: AuthService):
   })
 
   app.post('/api/security/change-password', async (request, reply) => {
-    const caller = callerOf(request)
+    const caller = requireAdmin(request)
     const input = parseBody(changePasswordSchema, request.body)
     await auth.changePassword(input.currentPassword, input.newPassword, caller.username, request.ip)
     // Every session is gone, this one included: the client logs in again.
@@ -133,7 +151,7 @@ export function registerSecurityRoutes(app: FastifyInstance, auth: AuthService):
   })
 
   app.post('/api/security/regenerate-token', async (request, reply) => {
-    const caller = callerOf(request)
+    const caller = requireAdmin(request)
     reply.header('Cache-Control', 'no-store')
     return { token: auth.regenerateToken(caller.username, request.ip) }
   })

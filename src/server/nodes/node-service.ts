@@ -13,6 +13,8 @@ export interface NodeService {
   upsert(node: NewNode): StoredNode
   /** What the poller should monitor now. */
   endpoints(): MonitoredEndpoint[]
+  /** The store changed underneath (a configuration import): hand the poller the new nodes. */
+  reload(): void
 }
 
 export interface NodeServiceDeps {
@@ -125,5 +127,6 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
         .list()
         .map(toEndpoint)
         .filter((e): e is MonitoredEndpoint => e !== null),
+    reload: () => onChange(),
   }
 }

@@ -71,6 +71,26 @@ const MIGRATIONS: readonly string[] = [
      ip TEXT NOT NULL DEFAULT '',
      detail TEXT NOT NULL DEFAULT ''
    )`,
+  // Single sign-on (OIDC): one config row (client secret sealed with the secret box; lists as
+  // JSON arrays) and how each session was opened ('password' or 'oidc').
+  `CREATE TABLE oidc_config (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     enabled INTEGER NOT NULL DEFAULT 0,
+     issuer_url TEXT NOT NULL DEFAULT '',
+     client_id TEXT NOT NULL DEFAULT '',
+     client_secret_enc TEXT,
+     redirect_url TEXT NOT NULL DEFAULT '',
+     logout_url TEXT NOT NULL DEFAULT '',
+     scopes TEXT NOT NULL DEFAULT '["openid","profile","email"]',
+     username_claim TEXT NOT NULL DEFAULT 'preferred_username',
+     email_claim TEXT NOT NULL DEFAULT 'email',
+     groups_claim TEXT NOT NULL DEFAULT 'groups',
+     allowed_groups TEXT NOT NULL DEFAULT '[]',
+     allowed_domains TEXT NOT NULL DEFAULT '[]',
+     allowed_emails TEXT NOT NULL DEFAULT '[]',
+     updated_at INTEGER NOT NULL
+   );
+   ALTER TABLE sessions ADD COLUMN method TEXT NOT NULL DEFAULT 'password'`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

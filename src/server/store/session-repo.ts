@@ -9,7 +9,11 @@ export interface SessionRecord {
   expiresAt: number
   lastSeenAt: number
   revokedAt: number | null
+  /** How the session was opened: 'password' (login form, setup) or 'oidc' (single sign-on). */
+  method: SessionMethod
 }
+
+export type SessionMethod = 'password' | 'oidc'
 
 export interface SessionRepo {
   insert(session: SessionRecord): void
@@ -33,13 +37,15 @@ interface Row {
   expires_at: number
   last_seen_at: number
   revoked_at: number | null
+  method: string
 }
 
 /** Repository over the sessions table. */
 export function createSessionRepo(db: Db): SessionRepo {
   const insert = db.prepare(
-    `INSERT INTO sessions (id_hash, csrf_hash, username, created_at, expires_at, last_seen_at)
-     VALUES (@idHash, @csrfHash, @username, @createdAt, @expiresAt, @lastSeenAt)`,
+    `INSERT INTO sessions
+       (id_hash, csrf_hash, username, created_at, expires_at, last_seen_at, method)
+     VALUES (@idHash, @csrfHash, @username, @createdAt, @expiresAt, @lastSeenAt, @method)`,
   )
   const findLive = db.prepare(
     'SELECT * FROM sessions WHERE id_hash = ? AND revoked_at IS NULL AND expires_at > ?',
@@ -70,6 +76,7 @@ export function createSessionRepo(db: Db): SessionRepo {
         expiresAt: row.expires_at,
         lastSeenAt: row.last_seen_at,
         revokedAt: row.revoked_at,
+        method: row.method === 'oidc' ? 'oidc' : 'password',
       }
     },
     extend(idHash, expiresAt, now) {

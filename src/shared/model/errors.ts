@@ -35,6 +35,18 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please wait a moment and try again.' },
   CURRENT_PASSWORD_INCORRECT: { status: 401, message: 'Current password is incorrect' },
   PASSWORD_TOO_SHORT: { status: 400, message: 'Password must be at least {min} characters' },
+  ADMIN_REQUIRED: { status: 403, message: 'Admin privileges required' },
+  FIELD_READ_ONLY: { status: 400, message: '{field}: set by the environment variable {name}.' },
+  IMPORT_WRONG_PASSPHRASE: { status: 400, message: 'Wrong passphrase, or the file was changed.' },
+  IMPORT_DAMAGED: {
+    status: 400,
+    message: 'The file is damaged or not a Pulse configuration export.',
+  },
+  OIDC_DISABLED: { status: 400, message: 'Single sign-on is not enabled.' },
+  OIDC_PROVIDER_UNREACHABLE: {
+    status: 502,
+    message: 'Cannot reach the identity provider at {issuer}: {reason}.',
+  },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 

@@ -1,0 +1,136 @@
+// Single sign-on routes: the OIDC configuration (GET/PUT /api/security/oidc, never the secret),
+// the login start (POST /api/oidc/login → authorizationUrl) and the provider's callback, which
+// opens a session like the password login or redirects to /?oidc_error=<code>.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { AppError } from '../../shared/model/errors.ts'
+import type { AuthService } from '../auth/auth-service.ts'
+import { setSessionCookies } from '../auth/cookies.ts'
+import { requireAdmin } from '../auth/guard.ts'
+import type { Oidc } from '../auth/oidc.ts'
+import type { OidcErrorCode } from '../auth/oidc-claims.ts'
+import { OIDC_STATE_TTL_MS } from '../auth/oidc-flow.ts'
+import { createRateLimiter } from '../auth/rate-limiter.ts'
+import { parseBody } from '../parse-body.ts'
+
+export const OIDC_CALLBACK_PATH = '/api/oidc/callback'
+/** The browser binding of a pending login (HttpOnly, sent only to the callback). */
+export const OIDC_COOKIE = 'pulse_oidc'
+export const OIDC_LOGIN_RATE_LIMIT = 20
+export const OIDC_LOGIN_RATE_WINDOW_MS = 60_000
+
+// returnTo is made safe by the flow (anything else becomes '/'), so any string is accepted here.
+const loginSchema = z.object({
+  returnTo: z.string({ error: 'must be a string' }).max(4096).nullable().optional(),
+})
+
+export interface OidcRouteDeps {
+  auth: AuthService
+  oidc: Oidc
+  now: () => number
+}
+
+/** `<request origin>/api/oidc/callback`: the redirect URL when none is configured. */
+export function defaultRedirectUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}${OIDC_CALLBACK_PATH}`
+}
+
+/** Register the single sign-on routes. */
+export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): void {
+  const { auth, oidc } = deps
+  const limiter = createRateLimiter({
+    limit: OIDC_LOGIN_RATE_LIMIT,
+    windowMs: OIDC_LOGIN_RATE_WINDOW_MS,
+    now: deps.now,
+  })
+
+  app.get('/api/security/oidc', async (request, reply) => {
+    requireAdmin(request)
+    reply.header('Cache-Control', 'no-store')
+    return oidc.config.view(defaultRedirectUrl(request))
+  })
+
+  app.put('/api/security/oidc', async (request, reply) => {
+    const caller = requireAdmin(request)
+    reply.header('Cache-Control', 'no-store')
+    const saved = oidc.config.update(request.body)
+    auth.audit.record({
+      type: 'oidc_config_changed',
+      username: caller.username,
+      ip: request.ip,
+      detail: `single sign-on ${saved.enabled ? 'enabled' : 'disabled'}`,
+    })
+    return oidc.config.view(defaultRedirectUrl(request))
+  })
+
+  app.post('/api/oidc/login', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store')
+    const rate = limiter.hit(request.ip)
+    if (!rate.allowed) {
+      const err = new AppError('RATE_LIMITED')
+      return reply
+        .status(err.status)
+        .header('Retry-After', String(rate.retryAfterSeconds))
+        .send(err.toJSON())
+    }
+    const { returnTo } = parseBody(loginSchema, request.body ?? {})
+    if (!oidc.ready()) throw new AppError('OIDC_DISABLED')
+    // A session needs configured authentication to be honoured (the guard's rule).
+    if (!auth.disabled && !auth.settings()) throw new AppError('AUTH_NOT_CONFIGURED')
+    const started = await oidc.flow.start({
+      returnTo: returnTo ?? '/',
+      defaultRedirect: defaultRedirectUrl(request),
+    })
+    // Binds the login to this browser: the provider's redirect back (a top-level GET, so Lax
+    // cookies go along) must come with it.
+    reply.setCookie(OIDC_COOKIE, started.binding, {
+      path: OIDC_CALLBACK_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      maxAge: Math.floor(OIDC_STATE_TTL_MS / 1000),
+    })
+    return { authorizationUrl: started.authorizationUrl }
+  })
+
+  app.get(OIDC_CALLBACK_PATH, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store')
+    const fail = (code: OidcErrorCode, detail: string, username = '') => {
+      auth.audit.record({
+        type: 'oidc_failure',
+        username,
+        ip: request.ip,
+        detail: `${code}: ${detail}`,
+      })
+      return reply.redirect(`/?oidc_error=${encodeURIComponent(code)}`, 302)
+    }
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : ''
+    const binding = request.cookies[OIDC_COOKIE]
+    reply.clearCookie(OIDC_COOKIE, { path: OIDC_CALLBACK_PATH })
+    const outcome = await oidc.flow.finish(query, binding)
+    if (!outcome.ok) return fail(outcome.code, outcome.detail, outcome.username)
+    const { identity } = outcome
+    if (!auth.disabled && !auth.settings()) {
+      return fail('session_failed', 'authentication is not configured', identity.username)
+    }
+    let session
+    try {
+      session = auth.sessions.create(identity.username, 'oidc')
+    } catch (err) {
+      request.log.error({ err }, 'single sign-on: session could not be created')
+      return fail('session_failed', 'session could not be created', identity.username)
+    }
+    setSessionCookies(request, reply, {
+      id: session.id,
+      csrf: session.csrf,
+      maxAgeMs: auth.sessions.ttlMs,
+    })
+    auth.audit.record({
+      type: 'oidc_login',
+      username: identity.username,
+      ip: request.ip,
+      detail: identity.email ? `email ${identity.email}` : '',
+    })
+    return reply.redirect(outcome.returnTo, 302)
+  })
+}
