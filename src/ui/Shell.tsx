@@ -3,15 +3,17 @@ import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import { authState } from './auth/auth-store.ts'
 import { ErrorBoundary } from './components/ErrorBoundary.tsx'
+import { Toasts } from './components/Toasts.tsx'
 import { useDemoMode } from './hooks/useServerInfo.ts'
 import { AuthDisabledBanner } from './shell/AuthDisabledBanner.tsx'
 import { DemoBanner } from './shell/DemoBanner.tsx'
 import { Footer } from './shell/Footer.tsx'
 import { Header } from './shell/Header.tsx'
+import { SecurityBanner } from './shell/SecurityBanner.tsx'
 import { TabBar } from './shell/TabBar.tsx'
 import { clearNodeSelection } from './summary/selection.ts'
 
-/** Header, banners, tab bar, the routed page and the footer, filling the viewport. */
+/** Header, banners, tab bar, the routed page and the footer, filling the viewport; the toasts. */
 export function Shell({ children }: { children: ReactNode }) {
   const demo = useDemoMode()
   const authDisabled = useSnapshot(authState).phase === 'disabled'
@@ -26,11 +28,13 @@ export function Shell({ children }: { children: ReactNode }) {
       <Header />
       <DemoBanner active={demo === true} authDisabled={authDisabled} />
       <AuthDisabledBanner active={authDisabled && demo === false} />
+      <SecurityBanner />
       <TabBar />
       <main className="min-h-0 flex-1 overflow-auto">
         <ErrorBoundary>{children}</ErrorBoundary>
       </main>
       <Footer />
+      <Toasts />
     </div>
   )
 }

@@ -7,7 +7,8 @@ import { CREDENTIALS_FILE, credentialsText, downloadText } from './download.ts'
 /** Spec 001 §9: the copied indicator lasts 2 s. */
 export const COPIED_MS = 2_000
 
-function CopyRow({ label, value }: { label: string; value: string }) {
+/** A labelled one-time value with a Copy button and a copied (or failed) note. */
+export function CopyRow({ label, value }: { label: string; value: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   useEffect(() => () => clearTimeout(timer.current), [])

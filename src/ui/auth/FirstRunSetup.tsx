@@ -14,7 +14,7 @@ import { CredentialsPanel } from './CredentialsPanel.tsx'
 /** Spec 001 §9: minimum password length. */
 export const MIN_PASSWORD_LENGTH = 8
 
-type PasswordMode = 'auto' | 'custom'
+export type PasswordMode = 'auto' | 'custom'
 
 /** Spec 001 §5 quick setup custom password rules; '' when valid. */
 export function customPasswordProblem(password: string, confirm: string): string {
@@ -25,7 +25,8 @@ export function customPasswordProblem(password: string, confirm: string): string
   return ''
 }
 
-function ModeChoice({
+/** Auto-Generate or Custom password (shared with the Security tab's rotate credentials). */
+export function ModeChoice({
   mode,
   onChange,
   disabled,

@@ -1,8 +1,10 @@
-import { Loader2, Lock } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { KeyRound, Loader2, Lock } from 'lucide-react'
+import { useEffect, useState, type FormEvent } from 'react'
+import { useSnapshot } from 'valtio'
 import { BUTTON } from '../components/button-classes.ts'
 import { login } from './auth-store.ts'
 import { AuthCard, ErrorPanel, Field } from './AuthCard.tsx'
+import { clearSsoError, ssoState, startSso } from './sso.ts'
 
 /** Spec 001 §5: an error containing the word locked is styled as a lockout. */
 export function isLockout(message: string): boolean {
@@ -22,18 +24,34 @@ function LockoutPanel({ message }: { message: string }) {
   )
 }
 
-/** Username and password sign-in (spec 001 §2 Login screen, §8 login errors). */
+/**
+ * Username and password sign-in, and single sign-on when the server offers it (spec 001 §2 Login
+ * screen, §8 login and single sign-on errors).
+ */
 export function LoginPage() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
+  const [ssoBusy, setSsoBusy] = useState(false)
+  const sso = useSnapshot(ssoState)
+
+  // Back from the provider through the browser's history (page restored from the back/forward
+  // cache): the button must not stay busy.
+  useEffect(() => {
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setSsoBusy(false)
+    }
+    window.addEventListener('pageshow', onShow)
+    return () => window.removeEventListener('pageshow', onShow)
+  }, [])
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    if (busy) return
+    if (busy || ssoBusy) return
     setBusy(true)
     setError('')
+    clearSsoError()
     const failure = await login(username, password)
     // On success the gate swaps this screen for the app; nothing more to do here.
     if (!failure) return
@@ -45,6 +63,20 @@ export function LoginPage() {
     }
   }
 
+  const signInWithSso = async () => {
+    if (busy || ssoBusy) return
+    setSsoBusy(true)
+    setError('')
+    clearSsoError()
+    // Back to this page after the provider (the server accepts same-origin paths only).
+    const failure = await startSso(window.location.pathname + window.location.search)
+    // On success the browser is leaving for the provider: keep the button busy.
+    if (!failure) return
+    setSsoBusy(false)
+    setError(failure)
+  }
+
+  const shown = error || sso.error
   return (
     <AuthCard title="Sign in to Pulse" subtitle="Enter your credentials to continue">
       <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
@@ -71,17 +103,39 @@ export function LoginPage() {
           disabled={busy}
           onChange={(event) => setPassword(event.target.value)}
         />
-        {error &&
-          (isLockout(error) ? <LockoutPanel message={error} /> : <ErrorPanel>{error}</ErrorPanel>)}
+        {shown &&
+          (isLockout(shown) ? <LockoutPanel message={shown} /> : <ErrorPanel>{shown}</ErrorPanel>)}
         <button
           type="submit"
-          disabled={busy}
+          disabled={busy || ssoBusy}
           className={`${BUTTON.primary} justify-center py-2 disabled:opacity-60`}
         >
           {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
           {busy ? 'Signing in...' : 'Sign in'}
         </button>
       </form>
+      {sso.offered && (
+        <div className="mt-4 flex flex-col gap-4">
+          <div className="flex items-center gap-3 text-xs text-gray-500 dark:text-gray-400">
+            <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" aria-hidden />
+            or
+            <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" aria-hidden />
+          </div>
+          <button
+            type="button"
+            disabled={busy || ssoBusy}
+            onClick={() => void signInWithSso()}
+            className={`${BUTTON.secondary} justify-center py-2 disabled:opacity-60`}
+          >
+            {ssoBusy ? (
+              <Loader2 className="size-4 animate-spin" aria-hidden />
+            ) : (
+              <KeyRound className="size-4" aria-hidden />
+            )}
+            {ssoBusy ? 'Redirecting to single sign-on...' : 'Sign in with single sign-on'}
+          </button>
+        </div>
+      )}
     </AuthCard>
   )
 }

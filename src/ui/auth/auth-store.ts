@@ -3,6 +3,8 @@
 import { proxy } from 'valtio'
 import { HttpError, apiFetch, apiJson } from '../api/http.ts'
 import { THEME_KEY, defaultDashboardState, uiState } from '../state.ts'
+import { rememberSecurityStatus } from './security-status.ts'
+import { afterLogout, captureOidcError, resetSso, setSsoOffered } from './sso.ts'
 
 /** What the auth gate shows. `disabled` and `authenticated` let the app through. */
 export const AUTH_PHASES = [
@@ -33,6 +35,7 @@ export interface SecurityStatus {
   disabled?: boolean
   authenticated?: boolean
   authUsername?: string
+  oidcEnabled?: boolean
 }
 
 export const authState = proxy<AuthState>({ phase: 'checking', username: '', error: '' })
@@ -52,6 +55,7 @@ function take(): (patch: Partial<AuthState>) => void {
 export function resetAuth(): void {
   ticket += 1
   Object.assign(authState, { phase: 'checking', username: '', error: '' })
+  resetSso()
 }
 
 function storageGet(storage: () => Storage, key: string): string | null {
@@ -77,7 +81,10 @@ const session = () => sessionStorage
 export async function startAuth(): Promise<void> {
   const set = take()
   set({ phase: 'checking', error: '' })
+  // A failed single sign-on comes back as /?oidc_error=<code>: keep the message, drop the param.
+  captureOidcError()
   if (storageGet(session, JUST_LOGGED_OUT_KEY) === '1') {
+    setSsoOffered(null)
     set({ phase: 'login', username: '' })
     return
   }
@@ -91,6 +98,9 @@ export async function startAuth(): Promise<void> {
       console.warn('Security status could not be read; probing /api/state.', error)
     }
   }
+  // The security warning banner reads the same answer.
+  rememberSecurityStatus(status)
+  setSsoOffered(status?.oidcEnabled === true)
   if (status?.disabled) {
     set({ phase: 'disabled', username: '' })
     return
@@ -208,18 +218,21 @@ function clearStoredData(): void {
 /**
  * Logout: POST /api/logout (the server revokes the session and clears the cookies), clear stored
  * data except the theme, set the just-logged-out flag and show the login screen. A failed call
- * still signs out locally.
+ * still signs out locally. A single sign-on session's answer names the provider's logout URL:
+ * the browser goes there (spec 001 §4).
  */
 export async function logout(): Promise<void> {
   const set = take()
+  let answer: unknown = null
   try {
-    await apiJson('/api/logout', { method: 'POST', body: {} })
+    answer = await apiJson('/api/logout', { method: 'POST', body: {} })
   } catch (error) {
     console.warn('Logout call failed; signing out locally.', error)
   }
   clearStoredData()
   storageSet(session, JUST_LOGGED_OUT_KEY, '1')
   set({ phase: 'login', username: '', error: '' })
+  afterLogout(answer)
 }
 
 /** The one-time answer of a successful quick setup. */
@@ -251,6 +264,8 @@ export class SetupSkippedError extends Error {
 export async function quickSetup(request: {
   username: string
   password?: string
+  /** Rotate: replace credentials that already exist (an authenticated admin only). */
+  force?: boolean
 }): Promise<SetupCredentials> {
   const answer = await apiJson<QuickSetupAnswer>('/api/security/quick-setup', {
     method: 'POST',

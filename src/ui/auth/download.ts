@@ -24,9 +24,9 @@ export function credentialsText(
   ].join('\n')
 }
 
-/** Saves `text` as a file through a temporary Blob link. */
-export function downloadText(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }))
+/** Saves `text` as a file (of MIME `type`) through a temporary Blob link. */
+export function downloadText(name: string, text: string, type = 'text/plain;charset=utf-8'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
   const link = document.createElement('a')
   link.href = url
   link.download = name

@@ -1,4 +1,5 @@
 import { Redirect } from 'wouter'
+import { SecurityTab } from '../settings/security/SecurityTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -31,7 +32,11 @@ export function SettingsPage({ tab }: { tab: string | undefined }) {
   return (
     <div>
       <SubTabs label="Settings" tabs={NAV} active={`/settings/${tab}`} />
-      <Placeholder title={`Settings ${info.label}`} description={info.text} />
+      {tab === 'security' ? (
+        <SecurityTab />
+      ) : (
+        <Placeholder title={`Settings ${info.label}`} description={info.text} />
+      )}
     </div>
   )
 }

@@ -5,6 +5,8 @@ import { memoryLocation } from 'wouter/memory-location'
 import '../../../src/ui/styles.css'
 import { App } from '../../../src/ui/App.tsx'
 import { JUST_LOGGED_OUT_KEY, resetAuth } from '../../../src/ui/auth/auth-store.ts'
+import { resetSecurityStatus } from '../../../src/ui/auth/security-status.ts'
+import { clearToasts } from '../../../src/ui/components/toast-store.ts'
 import { AUTH_BANNER_DISMISSED_KEY } from '../../../src/ui/shell/AuthDisabledBanner.tsx'
 import { defaultDashboardState, uiState } from '../../../src/ui/state.ts'
 import { vi } from 'vitest'
@@ -92,6 +94,8 @@ export function unmountAll(): void {
   mounted = []
   // A reload starts the auth flow from scratch; sessionStorage (the flags) survives it.
   resetAuth()
+  resetSecurityStatus()
+  clearToasts()
 }
 
 /** Unmounts everything and resets UI state and saved preferences between tests. */

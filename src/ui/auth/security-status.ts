@@ -1,0 +1,67 @@
+// The server's security status (GET /api/security/status, spec 001 §3 Security status), shared by
+// the security warning banner and the Security tab. The auth flow's first read fills it, so the
+// banner costs no extra call; the Security tab reads it afresh and after each change.
+import { proxy } from 'valtio'
+import { apiJson } from '../api/http.ts'
+
+/** Every field of the status answer; all optional, so an older or partial answer still reads. */
+export interface SecurityStatusInfo {
+  hasAuthentication?: boolean
+  requiresAuth?: boolean
+  disabled?: boolean
+  authenticated?: boolean
+  authUsername?: string
+  credentialsEncrypted?: boolean
+  apiTokenConfigured?: boolean
+  apiTokenHint?: string
+  oidcEnabled?: boolean
+  oidcUsername?: string
+  oidcLogoutURL?: string
+  hasProxyAuth?: boolean
+  proxyAuthUsername?: string
+  proxyAuthIsAdmin?: boolean
+  proxyAuthLogoutURL?: string
+  exportProtected?: boolean
+  unprotectedExportAllowed?: boolean
+  hasHTTPS?: boolean
+  hasAuditLogging?: boolean
+  publicAccess?: boolean
+  isPrivateNetwork?: boolean
+  clientIP?: string
+  configuredButPendingRestart?: boolean
+}
+
+export interface SecurityStatusState {
+  /** The last status read, or null before the first (or after a failed first) read. */
+  status: SecurityStatusInfo | null
+  /** A read was made (or tried) since the page started. */
+  attempted: boolean
+}
+
+export const securityStatusState = proxy<SecurityStatusState>({ status: null, attempted: false })
+
+/** Records the auth flow's read (null when it failed or was skipped after a failure). */
+export function rememberSecurityStatus(status: SecurityStatusInfo | null): void {
+  securityStatusState.attempted = true
+  if (status && typeof status === 'object') securityStatusState.status = status
+}
+
+/** Reads the status again and stores it; rejects (keeping the old one) when the call fails. */
+export async function refreshSecurityStatus(): Promise<SecurityStatusInfo> {
+  securityStatusState.attempted = true
+  const status = await apiJson<SecurityStatusInfo>('/api/security/status')
+  if (!status || typeof status !== 'object') throw new Error('Invalid security status answer')
+  securityStatusState.status = status
+  return status
+}
+
+/** Applies a known change at once (the server's next answer confirms it). */
+export function patchSecurityStatus(patch: Partial<SecurityStatusInfo>): void {
+  if (securityStatusState.status) Object.assign(securityStatusState.status, patch)
+}
+
+/** Forgets the status, as on a fresh page (tests call it between mounts). */
+export function resetSecurityStatus(): void {
+  securityStatusState.status = null
+  securityStatusState.attempted = false
+}

@@ -1,0 +1,223 @@
+// Single sign-on settings (spec 001 §3 OIDC config, §4 OIDC, §5 OIDC rules; contract
+// auth-api-2.md GET/PUT /api/security/oidc): the config, the form's text model, and the calls.
+import { HttpError, apiJson } from '../../api/http.ts'
+
+export interface OidcConfig {
+  enabled: boolean
+  issuerUrl: string
+  clientId: string
+  clientSecretSet: boolean
+  redirectUrl: string
+  defaultRedirect: string
+  logoutUrl: string
+  scopes: string[]
+  usernameClaim: string
+  emailClaim: string
+  groupsClaim: string
+  allowedGroups: string[]
+  allowedDomains: string[]
+  allowedEmails: string[]
+  /** Fields set by environment variables (read-only here). */
+  envOverrides: string[]
+}
+
+/** The PUT body: the editable fields plus a new secret or the clear mark. */
+export interface OidcUpdate {
+  enabled: boolean
+  issuerUrl: string
+  clientId: string
+  redirectUrl: string
+  logoutUrl: string
+  scopes: string[]
+  usernameClaim: string
+  emailClaim: string
+  groupsClaim: string
+  allowedGroups: string[]
+  allowedDomains: string[]
+  allowedEmails: string[]
+  clientSecret?: string
+  clearClientSecret?: true
+}
+
+/** Spec 001 §9 and the contract's defaults. */
+export const OIDC_DEFAULTS = {
+  scopes: ['openid', 'profile', 'email'],
+  usernameClaim: 'preferred_username',
+  emailClaim: 'email',
+  groupsClaim: 'groups',
+} as const
+
+/** The environment variable behind each field (contract auth-api-2.md). */
+export const OIDC_ENV: Record<string, string> = {
+  enabled: 'OIDC_ENABLED',
+  issuerUrl: 'OIDC_ISSUER_URL',
+  clientId: 'OIDC_CLIENT_ID',
+  clientSecret: 'OIDC_CLIENT_SECRET',
+  redirectUrl: 'OIDC_REDIRECT_URL',
+  logoutUrl: 'OIDC_LOGOUT_URL',
+  scopes: 'OIDC_SCOPES',
+  usernameClaim: 'OIDC_USERNAME_CLAIM',
+  emailClaim: 'OIDC_EMAIL_CLAIM',
+  groupsClaim: 'OIDC_GROUPS_CLAIM',
+  allowedGroups: 'OIDC_ALLOWED_GROUPS',
+  allowedDomains: 'OIDC_ALLOWED_DOMAINS',
+  allowedEmails: 'OIDC_ALLOWED_EMAILS',
+}
+
+/** The variable name of an envOverrides entry (a field name, or already a variable name). */
+export function envVariable(entry: string): string {
+  return OIDC_ENV[entry] ?? entry
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+const list = (value: unknown) =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
+
+/** A config from any answer: missing or mistyped fields become empty. */
+export function normalizeOidc(raw: unknown): OidcConfig {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>
+  return {
+    enabled: r.enabled === true,
+    issuerUrl: text(r.issuerUrl),
+    clientId: text(r.clientId),
+    clientSecretSet: r.clientSecretSet === true,
+    redirectUrl: text(r.redirectUrl),
+    defaultRedirect: text(r.defaultRedirect),
+    logoutUrl: text(r.logoutUrl),
+    scopes: list(r.scopes),
+    usernameClaim: text(r.usernameClaim),
+    emailClaim: text(r.emailClaim),
+    groupsClaim: text(r.groupsClaim),
+    allowedGroups: list(r.allowedGroups),
+    allowedDomains: list(r.allowedDomains),
+    allowedEmails: list(r.allowedEmails),
+    envOverrides: list(r.envOverrides),
+  }
+}
+
+/** What the form edits: lists as text. */
+export interface OidcForm {
+  enabled: boolean
+  issuerUrl: string
+  clientId: string
+  /** A new secret; '' keeps the stored one. */
+  clientSecret: string
+  /** Clear the stored secret on save (cancelled by typing a new one). */
+  clearClientSecret: boolean
+  redirectUrl: string
+  logoutUrl: string
+  scopes: string
+  usernameClaim: string
+  emailClaim: string
+  groupsClaim: string
+  allowedGroups: string
+  allowedDomains: string
+  allowedEmails: string
+}
+
+/** Spec 001 §5: lists split on commas and whitespace, blanks dropped. */
+export function splitList(value: string): string[] {
+  return value
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean)
+}
+
+/** Spec 001 §5: domains are given without @. */
+export function splitDomains(value: string): string[] {
+  return splitList(value)
+    .map((domain) => domain.replace(/^@+/, ''))
+    .filter(Boolean)
+}
+
+const joinList = (items: readonly string[]) => items.join(', ')
+
+/** The form showing `config` as loaded. */
+export function formFromConfig(config: OidcConfig): OidcForm {
+  return {
+    enabled: config.enabled,
+    issuerUrl: config.issuerUrl,
+    clientId: config.clientId,
+    clientSecret: '',
+    clearClientSecret: false,
+    redirectUrl: config.redirectUrl,
+    logoutUrl: config.logoutUrl,
+    scopes: joinList(config.scopes),
+    usernameClaim: config.usernameClaim,
+    emailClaim: config.emailClaim,
+    groupsClaim: config.groupsClaim,
+    allowedGroups: joinList(config.allowedGroups),
+    allowedDomains: joinList(config.allowedDomains),
+    allowedEmails: joinList(config.allowedEmails),
+  }
+}
+
+/** The PUT body of a form: text trimmed, lists split, blank scopes and claims at their defaults. */
+export function updateFromForm(form: OidcForm): OidcUpdate {
+  const scopes = splitList(form.scopes)
+  const update: OidcUpdate = {
+    enabled: form.enabled,
+    issuerUrl: form.issuerUrl.trim(),
+    clientId: form.clientId.trim(),
+    redirectUrl: form.redirectUrl.trim(),
+    logoutUrl: form.logoutUrl.trim(),
+    scopes: scopes.length > 0 ? scopes : [...OIDC_DEFAULTS.scopes],
+    usernameClaim: form.usernameClaim.trim() || OIDC_DEFAULTS.usernameClaim,
+    emailClaim: form.emailClaim.trim() || OIDC_DEFAULTS.emailClaim,
+    groupsClaim: form.groupsClaim.trim() || OIDC_DEFAULTS.groupsClaim,
+    allowedGroups: splitList(form.allowedGroups),
+    allowedDomains: splitDomains(form.allowedDomains),
+    allowedEmails: splitList(form.allowedEmails),
+  }
+  const secret = form.clientSecret.trim()
+  if (secret) update.clientSecret = secret
+  else if (form.clearClientSecret) update.clearClientSecret = true
+  return update
+}
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/** Spec 001 §5 OIDC rules: '' when the form can be saved, else what to fix. */
+export function oidcProblem(form: OidcForm): string {
+  const urls: [string, string][] = [
+    ['Issuer URL', form.issuerUrl.trim()],
+    ['Redirect URL', form.redirectUrl.trim()],
+    ['Logout URL', form.logoutUrl.trim()],
+  ]
+  if (form.enabled) {
+    if (!form.issuerUrl.trim()) return 'Issuer URL is required'
+    if (!form.clientId.trim()) return 'Client ID is required'
+  }
+  for (const [label, value] of urls) {
+    if (value && !isHttpUrl(value)) return `${label} must start with http:// or https://`
+  }
+  return ''
+}
+
+/** True when the form differs from the loaded config. */
+export function formChanged(form: OidcForm, loaded: OidcConfig): boolean {
+  const base = formFromConfig(loaded)
+  return (Object.keys(base) as (keyof OidcForm)[]).some((key) => form[key] !== base[key])
+}
+
+/** GET /api/security/oidc. */
+export async function loadOidc(): Promise<OidcConfig> {
+  return normalizeOidc(await apiJson('/api/security/oidc'))
+}
+
+/** PUT /api/security/oidc → the saved config; an Error with the server's text on failure. */
+export async function saveOidc(update: OidcUpdate): Promise<OidcConfig> {
+  try {
+    return normalizeOidc(await apiJson('/api/security/oidc', { method: 'PUT', body: update }))
+  } catch (error) {
+    if (error instanceof HttpError) throw new Error(error.message)
+    throw error instanceof Error ? error : new Error(String(error))
+  }
+}
