@@ -100,6 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     disabled: config.authDisabled,
     allowedOrigins: config.allowedOrigins,
     proxyAuth: config.proxyAuth,
+    embedding: config.embedding,
   })
   registerCoreRoutes(http, {
     live,

@@ -1,4 +1,5 @@
 // Server configuration from the environment. One place reads process.env.
+import { readEmbeddingConfig, type EmbeddingConfig } from './auth/security-headers.ts'
 import path from 'node:path'
 import { readProxyAuthConfig, type ProxyAuthConfig } from './auth/proxy-auth.ts'
 import { readOidcEnv, type OidcEnvOverrides } from './auth/oidc-settings.ts'
@@ -26,6 +27,8 @@ export interface ServerConfig {
   authDisabled: boolean
   /** ALLOWED_ORIGINS (comma-separated): extra origins accepted on /ws besides the same host. */
   allowedOrigins: string[]
+  /** Who may frame the app (ALLOW_EMBEDDING, ALLOWED_EMBED_ORIGINS). */
+  embedding: EmbeddingConfig
   /** PROXY_AUTH_*: reverse-proxy authentication, or null when PROXY_AUTH_SECRET is unset. */
   proxyAuth: ProxyAuthConfig | null
   /** OIDC_*: single sign-on fields set by the environment (read-only in the settings). */
@@ -62,6 +65,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter((origin) => origin !== ''),
+    embedding: readEmbeddingConfig(env),
     proxyAuth: readProxyAuthConfig(env),
     oidcEnv: readOidcEnv(env),
     demo: demo

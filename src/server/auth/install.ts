@@ -13,7 +13,7 @@ import { installAuthGuard } from './guard.ts'
 import { createLockout } from './lockout.ts'
 import type { ProxyAuthConfig } from './proxy-auth.ts'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts'
-import { installSecurityHeaders } from './security-headers.ts'
+import { installSecurityHeaders, type EmbeddingConfig } from './security-headers.ts'
 import { createSessionService } from './sessions.ts'
 
 export const LOGIN_RATE_LIMIT = 10
@@ -31,6 +31,8 @@ export interface InstallAuthOptions {
   allowedOrigins: readonly string[]
   /** Reverse-proxy authentication (PROXY_AUTH_*), or null when off. */
   proxyAuth?: ProxyAuthConfig | null
+  /** Who may frame the app; refused when absent. */
+  embedding?: EmbeddingConfig
 }
 
 /** Register cookies, headers and the guard; return the services for the routes. */
@@ -41,7 +43,7 @@ export async function installAuth(
   const { db, now } = options
   // Cookies are parsed in an onRequest hook of the plugin's own: it must run before the guard's.
   await app.register(fastifyCookie)
-  installSecurityHeaders(app)
+  installSecurityHeaders(app, options.embedding)
   const auth = createAuthService({
     disabled: options.disabled,
     settingsRepo: createAuthSettingsRepo(db),
