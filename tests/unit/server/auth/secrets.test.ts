@@ -1,4 +1,5 @@
-// Secrets never leave the two one-time answers: not the SQLite files, not other answers, not logs.
+// Secrets (login password, API token, session ids, node token values, the single sign-on client
+// secret) never leave the two one-time answers: not the SQLite files, not other answers, not logs.
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -15,6 +16,8 @@ afterEach(async () => {
 
 const CUSTOM_PASSWORD = 'Sup3r-Secret-Passw0rd'
 const NEW_PASSWORD = 'An0ther-Secret-Passw0rd'
+const NODE_TOKEN_VALUE = '1f0e9d8c-7b6a-4c3d-9e2f-a1b2c3d4e5f6'
+const OIDC_CLIENT_SECRET = 'oidc-client-secret-5e4d3c2b1a'
 
 describe('secrets', () => {
   it('stay out of the database files, other answers and the server log', async () => {
@@ -66,14 +69,51 @@ describe('secrets', () => {
       csrf: cookies.pulse_csrf,
       body: { currentPassword: CUSTOM_PASSWORD, newPassword: NEW_PASSWORD },
     })
+    // A monitored node's token value and the single sign-on client secret are secrets too.
+    await call('add node', 'POST', '/api/config/nodes', {
+      token,
+      body: {
+        type: 'pve',
+        name: 'lab',
+        host: 'https://127.0.0.1:8006',
+        tokenName: 'pulse-monitor@pam!pulse-token',
+        tokenValue: NODE_TOKEN_VALUE,
+        verifySSL: false,
+      },
+    })
+    await call('list nodes', 'GET', '/api/config/nodes', { token })
+    await call('save sso', 'PUT', '/api/security/oidc', {
+      token,
+      body: {
+        enabled: true,
+        issuerUrl: 'https://sso.example.com',
+        clientId: 'pulse',
+        clientSecret: OIDC_CLIENT_SECRET,
+      },
+    })
+    await call('read sso', 'GET', '/api/security/oidc', { token })
     const regenerated = await server.call('POST', '/api/security/regenerate-token', { token })
     const newToken: string = regenerated.json.token
     await call('logout', 'POST', '/api/logout', {
       cookies: setupCookies,
       csrf: setupCookies.pulse_csrf,
     })
-    expect(answers.map((a) => a.answer.status)).toEqual([
-      401, 401, 200, 200, 200, 200, 401, 401, 200, 200, 200,
+    expect(answers.map((a) => [a.what, a.answer.status])).toEqual([
+      ['bad login', 401],
+      ['swapped login', 401],
+      ['login', 200],
+      ['status', 200],
+      ['state by token', 200],
+      ['state by basic', 200],
+      ['bad basic', 401],
+      ['bad token', 401],
+      ['audit', 200],
+      ['change password', 200],
+      ['add node', 201],
+      ['list nodes', 200],
+      ['save sso', 200],
+      ['read sso', 200],
+      ['logout', 200],
     ])
 
     const secrets = [
@@ -84,6 +124,8 @@ describe('secrets', () => {
       cookies.pulse_session!,
       cookies.pulse_csrf!,
       setupCookies.pulse_session!,
+      NODE_TOKEN_VALUE,
+      OIDC_CLIENT_SECRET,
     ]
     for (const { what, answer } of answers) {
       for (const secret of secrets) {
