@@ -4,7 +4,15 @@ import { proxy } from 'valtio'
 import { HttpError, apiFetch, apiJson } from '../api/http.ts'
 import { THEME_KEY, defaultDashboardState, uiState } from '../state.ts'
 import { rememberSecurityStatus } from './security-status.ts'
-import { afterLogout, captureOidcError, resetSso, setSsoOffered } from './sso.ts'
+import {
+  JUST_LOGGED_OUT_KEY,
+  afterLogout,
+  captureOidcError,
+  resetSso,
+  setSsoOffered,
+} from './sso.ts'
+
+export { JUST_LOGGED_OUT_KEY } from './sso.ts'
 
 /** What the auth gate shows. `disabled` and `authenticated` let the app through. */
 export const AUTH_PHASES = [
@@ -24,9 +32,6 @@ export interface AuthState {
   /** Why the check failed (phase 'error'). */
   error: string
 }
-
-/** sessionStorage flag set by logout: the next start shows the login screen (spec 001 §4). */
-export const JUST_LOGGED_OUT_KEY = 'pulse.justLoggedOut'
 
 /** The fields of GET /api/security/status this slice reads. */
 export interface SecurityStatus {

@@ -4,6 +4,9 @@
 import { proxy } from 'valtio'
 import { apiJson } from '../api/http.ts'
 
+/** Session-storage flag set by logout: the next start shows the login screen (spec 001 §4). */
+export const JUST_LOGGED_OUT_KEY = 'pulse.justLoggedOut'
+
 export const SSO_START_FAILED = 'Failed to start single sign-on. Please try again.'
 export const SSO_GENERIC_FAILURE = 'Single sign-on failed. Please try again.'
 
@@ -121,6 +124,12 @@ export async function startSso(returnTo: string): Promise<string | null> {
     })
     const url = answer?.authorizationUrl
     if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) return SSO_START_FAILED
+    // Signing in again: the logout flag must not send the returning page to the login screen.
+    try {
+      sessionStorage.removeItem(JUST_LOGGED_OUT_KEY)
+    } catch {
+      // Storage blocked: nothing was stored either.
+    }
     ssoNavigation.assign(url)
     return null
   } catch (error) {

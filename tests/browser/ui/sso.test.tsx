@@ -60,6 +60,20 @@ describe('login screen', () => {
       .toBeDisabled()
   })
 
+  test('leaving for the provider clears the logout flag, so the return is signed in', async () => {
+    authServer(() => SSO, {
+      'POST /api/oidc/login': () => Response.json({ authorizationUrl: AUTHORIZATION_URL }),
+    })
+    // As a logout leaves them: the flag, and the hint that SSO is on.
+    sessionStorage.setItem(JUST_LOGGED_OUT_KEY, '1')
+    sessionStorage.setItem(SSO_HINT_KEY, '1')
+    renderApp(worker())
+    await loginShown()
+    await ssoButton().click()
+    await expect.poll(() => assign.mock.calls.length).toBe(1)
+    expect(sessionStorage.getItem(JUST_LOGGED_OUT_KEY)).toBeNull()
+  })
+
   test('no button when single sign-on is off', async () => {
     authServer(() => CONFIGURED)
     renderApp(worker())

@@ -2,6 +2,7 @@ import { ChevronDown, ChevronRight, Fingerprint, Loader2, Lock } from 'lucide-re
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { refreshSecurityStatus } from '../../auth/security-status.ts'
+import { setSsoOffered } from '../../auth/sso.ts'
 import { BUTTON, FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { Switch } from '../../components/Switch.tsx'
@@ -114,6 +115,8 @@ function OidcFormView({
     try {
       const saved = await saveOidc(updateFromForm(form))
       showToast('OIDC settings updated', 'success')
+      // The login screen after a logout in this tab must offer (or stop offering) SSO at once.
+      setSsoOffered(saved.enabled && saved.issuerUrl !== '' && saved.clientId !== '')
       refreshSecurityStatus().catch(() => {})
       onSaved(saved)
     } catch (err) {

@@ -1,6 +1,8 @@
 // A real OpenID provider (oidc-provider v9) on 127.0.0.1 for the single sign-on tests. Its login
 // and consent interaction completes programmatically for the user named in `authorize()`, so a
 // test walks the browser's redirects with fetch and a cookie jar and never needs a browser.
+// With `{ browserLogin: true }` (the e2e tests) it serves oidc-provider's own development login
+// and consent pages instead, for a real browser to fill in.
 import crypto from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -38,8 +40,18 @@ function signingKey() {
   return { ...privateKey.export({ format: 'jwk' }), kid: 'test-rs256', use: 'sig', alg: 'RS256' }
 }
 
+export interface IdpOptions {
+  /**
+   * Serve oidc-provider's development interaction pages (a login form taking any login name
+   * with any password, then a consent page) for a browser, instead of completing the interaction
+   * programmatically; `authorize()` is then unavailable.
+   */
+  browserLogin?: boolean
+}
+
 /** Listen on 127.0.0.1; the provider answers once `register()` gave it the redirect URIs. */
-export async function startIdp(): Promise<TestIdp> {
+export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
+  const browserLogin = options.browserLogin === true
   const users = new Map<string, TestUser>()
   let nextUser = ''
   let provider: Provider | undefined
@@ -50,7 +62,7 @@ export async function startIdp(): Promise<TestIdp> {
       return
     }
     const idp = provider
-    if (req.url?.startsWith('/interaction/')) {
+    if (!browserLogin && req.url?.startsWith('/interaction/')) {
       void (async () => {
         const details = await idp.interactionDetails(req, res)
         const grant = new idp.Grant({ accountId: nextUser, clientId: details.params.client_id! })
@@ -112,10 +124,16 @@ export async function startIdp(): Promise<TestIdp> {
         profile: ['preferred_username', 'name', 'groups'],
         email: ['email', 'email_verified'],
       },
-      features: { devInteractions: { enabled: false } },
-      interactions: {
-        url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
-      },
+      features: { devInteractions: { enabled: browserLogin } },
+      // The development pages bring their own interaction URL.
+      ...(browserLogin
+        ? {}
+        : {
+            interactions: {
+              url: (_ctx: unknown, interaction: { uid: string }) =>
+                `/interaction/${interaction.uid}`,
+            },
+          }),
       findAccount: (_ctx: unknown, id: string): Account | undefined => {
         const user = users.get(id)
         if (!user) return undefined
@@ -127,6 +145,7 @@ export async function startIdp(): Promise<TestIdp> {
   }
 
   const authorize = async (authorizationUrl: string, userId: string): Promise<URL> => {
+    if (browserLogin) throw new Error('authorize() needs the programmatic interaction')
     nextUser = userId
     const jar = new Map<string, string>()
     let current = new URL(authorizationUrl)
