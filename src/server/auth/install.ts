@@ -14,6 +14,7 @@ import { createLockout } from './lockout.ts'
 import type { ProxyAuthConfig } from './proxy-auth.ts'
 import { createRateLimiter, type RateLimiter } from './rate-limiter.ts'
 import { installSecurityHeaders, type EmbeddingConfig } from './security-headers.ts'
+import { installRequestLimits } from './request-limits.ts'
 import { createSessionService } from './sessions.ts'
 
 export const LOGIN_RATE_LIMIT = 10
@@ -44,6 +45,7 @@ export async function installAuth(
   // Cookies are parsed in an onRequest hook of the plugin's own: it must run before the guard's.
   await app.register(fastifyCookie)
   installSecurityHeaders(app, options.embedding)
+  installRequestLimits(app, now)
   const auth = createAuthService({
     disabled: options.disabled,
     settingsRepo: createAuthSettingsRepo(db),
