@@ -3,6 +3,7 @@
 // (FIELD_READ_ONLY), and the answer shape, which never holds the client secret.
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
+import type { OidcPublicSettings } from '../../shared/model/oidc-config.ts'
 import { parseBody } from '../parse-body.ts'
 import type { OidcConfigRepo } from './oidc-config-repo.ts'
 import {
@@ -20,21 +21,9 @@ import {
 } from './oidc-settings.ts'
 
 /** GET /api/security/oidc and the PUT answer (spec 001 §3 OIDC config). */
-export interface OidcConfigView {
-  enabled: boolean
-  issuerUrl: string
-  clientId: string
+export interface OidcConfigView extends OidcPublicSettings {
   clientSecretSet: boolean
-  redirectUrl: string
   defaultRedirect: string
-  logoutUrl: string
-  scopes: string[]
-  usernameClaim: string
-  emailClaim: string
-  groupsClaim: string
-  allowedGroups: string[]
-  allowedDomains: string[]
-  allowedEmails: string[]
   envOverrides: OidcField[]
 }
 

@@ -1,68 +1,28 @@
-// Single sign-on (OIDC) settings: the fields, their defaults, list and URL rules (spec 001 §3, §5)
-// and the environment variables that override fields and make them read-only.
+// Single sign-on (OIDC) settings: list and URL rules (spec 001 §3, §5) and the environment
+// variables that override fields and make them read-only. The fields, their defaults and the
+// variable names are shared with the browser (src/shared/model/oidc-config.ts).
 
-export interface OidcSettings {
-  enabled: boolean
-  issuerUrl: string
-  clientId: string
-  /** '' when none (a public client using PKCE only). Server memory only. */
-  clientSecret: string
-  /** '' = auto-detect (`<request origin>/api/oidc/callback`). */
-  redirectUrl: string
-  /** '' = local logout only. */
-  logoutUrl: string
-  scopes: string[]
-  usernameClaim: string
-  emailClaim: string
-  groupsClaim: string
-  allowedGroups: string[]
-  /** Lower case, without '@'. */
-  allowedDomains: string[]
-  /** Lower case. */
-  allowedEmails: string[]
+import {
+  OIDC_DEFAULT_SCOPES,
+  OIDC_DEFAULTS,
+  OIDC_ENV_NAMES,
+  OIDC_FIELDS,
+  splitListItems,
+  type OidcField,
+  type OidcSettings,
+} from '../../shared/model/oidc-config.ts'
+
+export {
+  OIDC_DEFAULT_SCOPES,
+  OIDC_DEFAULTS,
+  OIDC_ENV_NAMES,
+  OIDC_FIELDS,
+  type OidcField,
+  type OidcSettings,
 }
-
-export type OidcField = keyof OidcSettings
 
 /** Fields set by the environment (only those that are set). */
 export type OidcEnvOverrides = Partial<OidcSettings>
-
-export const OIDC_DEFAULT_SCOPES: readonly string[] = ['openid', 'profile', 'email']
-
-export const OIDC_DEFAULTS: OidcSettings = {
-  enabled: false,
-  issuerUrl: '',
-  clientId: '',
-  clientSecret: '',
-  redirectUrl: '',
-  logoutUrl: '',
-  scopes: [...OIDC_DEFAULT_SCOPES],
-  usernameClaim: 'preferred_username',
-  emailClaim: 'email',
-  groupsClaim: 'groups',
-  allowedGroups: [],
-  allowedDomains: [],
-  allowedEmails: [],
-}
-
-/** The environment variable of each field. */
-export const OIDC_ENV_NAMES: Readonly<Record<OidcField, string>> = {
-  enabled: 'OIDC_ENABLED',
-  issuerUrl: 'OIDC_ISSUER_URL',
-  clientId: 'OIDC_CLIENT_ID',
-  clientSecret: 'OIDC_CLIENT_SECRET',
-  redirectUrl: 'OIDC_REDIRECT_URL',
-  logoutUrl: 'OIDC_LOGOUT_URL',
-  scopes: 'OIDC_SCOPES',
-  usernameClaim: 'OIDC_USERNAME_CLAIM',
-  emailClaim: 'OIDC_EMAIL_CLAIM',
-  groupsClaim: 'OIDC_GROUPS_CLAIM',
-  allowedGroups: 'OIDC_ALLOWED_GROUPS',
-  allowedDomains: 'OIDC_ALLOWED_DOMAINS',
-  allowedEmails: 'OIDC_ALLOWED_EMAILS',
-}
-
-export const OIDC_FIELDS = Object.keys(OIDC_ENV_NAMES) as OidcField[]
 
 const LIST_FIELDS = new Set<OidcField>([
   'scopes',
@@ -74,10 +34,7 @@ const URL_FIELDS = new Set<OidcField>(['issuerUrl', 'redirectUrl', 'logoutUrl'])
 
 /** Split a list on commas and whitespace, dropping blanks and repeats (spec 001 §5). */
 export function splitList(value: string | readonly string[]): string[] {
-  const parts = (typeof value === 'string' ? [value] : value).flatMap((item) =>
-    item.split(/[\s,]+/),
-  )
-  return [...new Set(parts.filter((part) => part !== ''))]
+  return [...new Set(splitListItems(value))]
 }
 
 /** True for localhost, 127.0.0.0/8 and ::1: the only hosts an http:// issuer may use. */

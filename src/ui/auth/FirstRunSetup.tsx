@@ -1,29 +1,10 @@
 import { Loader2, ShieldAlert } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { BUTTON } from '../components/button-classes.ts'
-import {
-  SetupSkippedError,
-  completeSetup,
-  quickSetup,
-  startAuth,
-  type SetupCredentials,
-} from './auth-store.ts'
+import { completeSetup, startAuth } from './auth-store.ts'
 import { AuthCard, ErrorPanel, Field } from './AuthCard.tsx'
 import { CredentialsPanel } from './CredentialsPanel.tsx'
-
-/** Spec 001 §9: minimum password length. */
-export const MIN_PASSWORD_LENGTH = 8
-
-export type PasswordMode = 'auto' | 'custom'
-
-/** Spec 001 §5 quick setup custom password rules; '' when valid. */
-export function customPasswordProblem(password: string, confirm: string): string {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    return `Password must be at least ${MIN_PASSWORD_LENGTH} characters`
-  }
-  if (password !== confirm) return 'Passwords do not match'
-  return ''
-}
+import { MIN_PASSWORD_LENGTH, useQuickSetupForm, type PasswordMode } from './quick-setup-form.ts'
 
 /** Auto-Generate or Custom password (shared with the Security tab's rotate credentials). */
 export function ModeChoice({
@@ -70,47 +51,28 @@ export function ModeChoice({
  * so the user creates the admin account, then sees the credentials once.
  */
 export function FirstRunSetup() {
-  const [username, setUsername] = useState('admin')
-  const [mode, setMode] = useState<PasswordMode>('auto')
-  const [password, setPassword] = useState('')
-  const [confirm, setConfirm] = useState('')
-  const [error, setError] = useState('')
   const [skipped, setSkipped] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [credentials, setCredentials] = useState<SetupCredentials | null>(null)
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (busy) return
-    const name = username.trim()
-    if (!name) {
-      setError('Username is required')
-      return
-    }
-    if (mode === 'custom') {
-      const problem = customPasswordProblem(password, confirm)
-      if (problem) {
-        setError(problem)
-        return
-      }
-    }
-    setError('')
-    setBusy(true)
-    try {
-      const request = mode === 'custom' ? { username: name, password } : { username: name }
-      setCredentials(await quickSetup(request))
-    } catch (err) {
-      if (err instanceof SetupSkippedError) {
-        setSkipped(true)
-        setError(err.message)
-      } else {
-        const reason = err instanceof Error ? err.message : String(err)
-        setError(`Failed to setup security: ${reason}`)
-      }
-    } finally {
-      setBusy(false)
-    }
-  }
+  const {
+    username,
+    setUsername,
+    mode,
+    setMode,
+    password,
+    setPassword,
+    confirm,
+    setConfirm,
+    error,
+    setError,
+    busy,
+    credentials,
+    submit,
+  } = useQuickSetupForm({
+    onSkipped: (message) => {
+      setSkipped(true)
+      setError(message)
+    },
+    onFailed: (message) => setError(message),
+  })
 
   if (credentials) {
     return (

@@ -1,9 +1,8 @@
-import { Loader2 } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
-import { MIN_PASSWORD_LENGTH } from '../../auth/FirstRunSetup.tsx'
-import { BUTTON } from '../../components/button-classes.ts'
+import { MIN_PASSWORD_LENGTH } from '../../auth/quick-setup-form.ts'
 import { Modal } from '../../components/Modal.tsx'
+import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { reloadSoon } from '../../lib/navigation.ts'
 import { TextField } from './fields.tsx'
@@ -66,25 +65,13 @@ export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       dismissible={!busy}
       footer={
-        <>
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={busy}
-            className={`${BUTTON.secondary} justify-center`}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={formId}
-            disabled={busy}
-            className={`${BUTTON.primary} justify-center disabled:opacity-60`}
-          >
-            {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
-            {busy ? 'Changing...' : 'Change password'}
-          </button>
-        </>
+        <ModalActions
+          onCancel={onClose}
+          busy={busy}
+          formId={formId}
+          submitLabel="Change password"
+          busyLabel="Changing..."
+        />
       }
     >
       <form

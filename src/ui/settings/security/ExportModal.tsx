@@ -1,9 +1,9 @@
-import { FileDown, Loader2 } from 'lucide-react'
+import { FileDown } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { downloadText } from '../../auth/download.ts'
-import { BUTTON } from '../../components/button-classes.ts'
 import { Modal } from '../../components/Modal.tsx'
+import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { Requirement, TextField } from './fields.tsx'
 import {
@@ -77,30 +77,16 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
       onClose={onClose}
       dismissible={!busy}
       footer={
-        <>
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={busy}
-            className={`${BUTTON.secondary} justify-center`}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={formId}
-            disabled={busy || problem !== ''}
-            aria-describedby={problem ? requirementId : undefined}
-            className={`${BUTTON.primary} justify-center disabled:opacity-60`}
-          >
-            {busy ? (
-              <Loader2 className="size-4 animate-spin" aria-hidden />
-            ) : (
-              <FileDown className="size-4" aria-hidden />
-            )}
-            {busy ? 'Exporting...' : 'Export'}
-          </button>
-        </>
+        <ModalActions
+          onCancel={onClose}
+          busy={busy}
+          formId={formId}
+          submitLabel="Export"
+          busyLabel="Exporting..."
+          disabled={problem !== ''}
+          describedBy={problem ? requirementId : undefined}
+          icon={<FileDown className="size-4" aria-hidden />}
+        />
       }
     >
       <form

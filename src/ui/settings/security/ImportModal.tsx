@@ -1,8 +1,8 @@
-import { FileUp, Loader2, TriangleAlert } from 'lucide-react'
+import { FileUp, TriangleAlert } from 'lucide-react'
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react'
 import { ErrorPanel, INPUT } from '../../auth/AuthCard.tsx'
-import { BUTTON } from '../../components/button-classes.ts'
 import { Modal } from '../../components/Modal.tsx'
+import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { reloadSoon } from '../../lib/navigation.ts'
 import { Notice, Requirement, TextField } from './fields.tsx'
@@ -77,30 +77,16 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       dismissible={!busy}
       footer={
-        <>
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={busy}
-            className={`${BUTTON.secondary} justify-center`}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={formId}
-            disabled={busy || problems.length > 0}
-            aria-describedby={problems.length > 0 ? requirementId : undefined}
-            className={`${BUTTON.primary} justify-center disabled:opacity-60`}
-          >
-            {busy ? (
-              <Loader2 className="size-4 animate-spin" aria-hidden />
-            ) : (
-              <FileUp className="size-4" aria-hidden />
-            )}
-            {busy ? 'Importing...' : 'Import'}
-          </button>
-        </>
+        <ModalActions
+          onCancel={onClose}
+          busy={busy}
+          formId={formId}
+          submitLabel="Import"
+          busyLabel="Importing..."
+          disabled={problems.length > 0}
+          describedBy={problems.length > 0 ? requirementId : undefined}
+          icon={<FileUp className="size-4" aria-hidden />}
+        />
       }
     >
       <form

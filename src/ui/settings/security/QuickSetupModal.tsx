@@ -1,16 +1,11 @@
-import { Loader2, TriangleAlert } from 'lucide-react'
-import { useId, useState, type FormEvent } from 'react'
+import { TriangleAlert } from 'lucide-react'
+import { useId } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
-import { SetupSkippedError, quickSetup, type SetupCredentials } from '../../auth/auth-store.ts'
 import { CredentialsPanel } from '../../auth/CredentialsPanel.tsx'
-import {
-  MIN_PASSWORD_LENGTH,
-  ModeChoice,
-  customPasswordProblem,
-  type PasswordMode,
-} from '../../auth/FirstRunSetup.tsx'
-import { BUTTON } from '../../components/button-classes.ts'
+import { ModeChoice } from '../../auth/FirstRunSetup.tsx'
+import { MIN_PASSWORD_LENGTH, useQuickSetupForm } from '../../auth/quick-setup-form.ts'
 import { Modal } from '../../components/Modal.tsx'
+import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { pageNavigation } from '../../lib/navigation.ts'
 import { Notice, TextField } from './fields.tsx'
@@ -34,49 +29,29 @@ export function QuickSetupModal({
   onSkipped?: () => void
 }) {
   const formId = useId()
-  const [username, setUsername] = useState(defaultUsername || 'admin')
-  const [mode, setMode] = useState<PasswordMode>('auto')
-  const [password, setPassword] = useState('')
-  const [confirm, setConfirm] = useState('')
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [credentials, setCredentials] = useState<SetupCredentials | null>(null)
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (busy) return
-    const name = username.trim()
-    if (!name) {
-      setError('Username is required')
-      return
-    }
-    if (mode === 'custom') {
-      const problem = customPasswordProblem(password, confirm)
-      if (problem) {
-        setError(problem)
-        return
-      }
-    }
-    setError('')
-    setBusy(true)
-    try {
-      const request: { username: string; password?: string; force?: boolean } = { username: name }
-      if (mode === 'custom') request.password = password
-      if (rotate) request.force = true
-      setCredentials(await quickSetup(request))
-      setBusy(false)
-    } catch (err) {
-      setBusy(false)
-      if (err instanceof SetupSkippedError) {
-        showToast(err.message, 'error')
-        onClose()
-        onSkipped?.()
-        return
-      }
-      const reason = err instanceof Error ? err.message : String(err)
-      showToast(`Failed to setup security: ${reason}`, 'error')
-    }
-  }
+  const {
+    username,
+    setUsername,
+    mode,
+    setMode,
+    password,
+    setPassword,
+    confirm,
+    setConfirm,
+    error,
+    busy,
+    credentials,
+    submit,
+  } = useQuickSetupForm({
+    force: rotate,
+    defaultUsername,
+    onSkipped: (message) => {
+      showToast(message, 'error')
+      onClose()
+      onSkipped?.()
+    },
+    onFailed: (message) => showToast(message, 'error'),
+  })
 
   if (credentials) {
     return (
@@ -97,25 +72,13 @@ export function QuickSetupModal({
       onClose={onClose}
       dismissible={!busy}
       footer={
-        <>
-          <button
-            type="button"
-            onClick={onClose}
-            disabled={busy}
-            className={`${BUTTON.secondary} justify-center`}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={formId}
-            disabled={busy}
-            className={`${BUTTON.primary} justify-center disabled:opacity-60`}
-          >
-            {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
-            {busy ? 'Generating...' : rotate ? 'Rotate credentials' : 'Set up security'}
-          </button>
-        </>
+        <ModalActions
+          onCancel={onClose}
+          busy={busy}
+          formId={formId}
+          submitLabel={rotate ? 'Rotate credentials' : 'Set up security'}
+          busyLabel="Generating..."
+        />
       }
     >
       <form

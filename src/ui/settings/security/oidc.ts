@@ -1,68 +1,30 @@
 // Single sign-on settings (spec 001 §3 OIDC config, §4 OIDC, §5 OIDC rules; contract
 // auth-api-2.md GET/PUT /api/security/oidc): the config, the form's text model, and the calls.
+import {
+  OIDC_DEFAULTS,
+  OIDC_ENV_NAMES,
+  splitListItems,
+  type OidcPublicSettings,
+} from '../../../shared/model/oidc-config.ts'
 import { HttpError, apiJson } from '../../api/http.ts'
 
-export interface OidcConfig {
-  enabled: boolean
-  issuerUrl: string
-  clientId: string
+export { OIDC_DEFAULTS }
+
+export interface OidcConfig extends OidcPublicSettings {
   clientSecretSet: boolean
-  redirectUrl: string
   defaultRedirect: string
-  logoutUrl: string
-  scopes: string[]
-  usernameClaim: string
-  emailClaim: string
-  groupsClaim: string
-  allowedGroups: string[]
-  allowedDomains: string[]
-  allowedEmails: string[]
   /** Fields set by environment variables (read-only here). */
   envOverrides: string[]
 }
 
 /** The PUT body: the editable fields plus a new secret or the clear mark. */
-export interface OidcUpdate {
-  enabled: boolean
-  issuerUrl: string
-  clientId: string
-  redirectUrl: string
-  logoutUrl: string
-  scopes: string[]
-  usernameClaim: string
-  emailClaim: string
-  groupsClaim: string
-  allowedGroups: string[]
-  allowedDomains: string[]
-  allowedEmails: string[]
+export interface OidcUpdate extends OidcPublicSettings {
   clientSecret?: string
   clearClientSecret?: true
 }
 
-/** Spec 001 §9 and the contract's defaults. */
-export const OIDC_DEFAULTS = {
-  scopes: ['openid', 'profile', 'email'],
-  usernameClaim: 'preferred_username',
-  emailClaim: 'email',
-  groupsClaim: 'groups',
-} as const
-
 /** The environment variable behind each field (contract auth-api-2.md). */
-export const OIDC_ENV: Record<string, string> = {
-  enabled: 'OIDC_ENABLED',
-  issuerUrl: 'OIDC_ISSUER_URL',
-  clientId: 'OIDC_CLIENT_ID',
-  clientSecret: 'OIDC_CLIENT_SECRET',
-  redirectUrl: 'OIDC_REDIRECT_URL',
-  logoutUrl: 'OIDC_LOGOUT_URL',
-  scopes: 'OIDC_SCOPES',
-  usernameClaim: 'OIDC_USERNAME_CLAIM',
-  emailClaim: 'OIDC_EMAIL_CLAIM',
-  groupsClaim: 'OIDC_GROUPS_CLAIM',
-  allowedGroups: 'OIDC_ALLOWED_GROUPS',
-  allowedDomains: 'OIDC_ALLOWED_DOMAINS',
-  allowedEmails: 'OIDC_ALLOWED_EMAILS',
-}
+const OIDC_ENV: Readonly<Record<string, string>> = OIDC_ENV_NAMES
 
 /** The variable name of an envOverrides entry (a field name, or already a variable name). */
 export function envVariable(entry: string): string {
@@ -117,10 +79,7 @@ export interface OidcForm {
 
 /** Spec 001 §5: lists split on commas and whitespace, blanks dropped. */
 export function splitList(value: string): string[] {
-  return value
-    .split(/[\s,]+/)
-    .map((item) => item.trim())
-    .filter(Boolean)
+  return splitListItems(value)
 }
 
 /** Spec 001 §5: domains are given without @. */
