@@ -28,7 +28,7 @@ function makeNode(instance: string, index: number, random: () => number): PveNod
     id: `${instance}-${name}`,
     name,
     displayName: name,
-    host: `https://10.0.${index}.1:8006`,
+    host: `https://${name}.example.com:8006`,
     instance,
     status: online ? 'online' : 'offline',
     type: 'pve',

@@ -28,7 +28,7 @@ export const STATUS = {
   hasAuditLogging: true,
   publicAccess: false,
   isPrivateNetwork: true,
-  clientIP: '192.168.1.20',
+  clientIP: '127.0.0.20',
   configuredButPendingRestart: false,
 }
 

@@ -81,7 +81,7 @@ describe('status and posture (spec 001 §2)', () => {
     const row = (term: string) => document.querySelector(`[data-status="${term}"]`)!.textContent
     expect(row('Authentication')).toBe('Enabled: password')
     expect(row('Signed in as')).toBe('admin')
-    expect(row('Your address')).toBe('192.168.1.20 (private network)')
+    expect(row('Your address')).toBe('127.0.0.20 (private network)')
     expect(row('Stored secrets')).toBe('Encrypted at rest')
     await expect.element(page.getByRole('button', { name: 'Change password' })).toBeVisible()
     await expect.element(page.getByRole('button', { name: 'Rotate credentials' })).toBeVisible()
@@ -423,7 +423,7 @@ describe('audit log', () => {
                 time: '2025-03-02T10:00:00.000Z',
                 type: 'token_regenerated',
                 username: 'admin',
-                ip: '192.168.1.20',
+                ip: '127.0.0.20',
                 detail: '',
               },
               {
@@ -439,7 +439,7 @@ describe('audit log', () => {
                 time: '2025-03-01T08:00:00.000Z',
                 type: 'something_new',
                 username: '',
-                ip: '10.0.0.1',
+                ip: '127.0.0.30',
                 detail: '',
               },
             ],
@@ -456,7 +456,7 @@ describe('audit log', () => {
       'something_new',
     ])
     expect(items[0]!.textContent).toContain('API token regenerated')
-    expect(items[0]!.textContent).toContain('192.168.1.20')
+    expect(items[0]!.textContent).toContain('127.0.0.20')
     expect(items[1]!.textContent).toMatch(/Failed login.*mallory.*203\.0\.113\.9.*bad password/)
     expect(items[2]!.textContent).toContain('something_new')
     expect(items[0]!.querySelector('time')!.getAttribute('datetime')).toBe(

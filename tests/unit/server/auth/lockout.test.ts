@@ -25,7 +25,7 @@ afterEach(() => {
   cleanup()
 })
 
-const failTimes = (n: number, user = 'admin', ip = '10.0.0.1') => {
+const failTimes = (n: number, user = 'admin', ip = '127.0.0.41') => {
   let last = lockout.recordFailure(user, ip)
   for (let i = 1; i < n; i++) last = lockout.recordFailure(user, ip)
   return last
@@ -50,27 +50,27 @@ describe('login lockout', () => {
   })
 
   it('keeps username+IP pairs apart', () => {
-    failTimes(5, 'admin', '10.0.0.1')
-    expect(lockout.check('admin', '10.0.0.2')).toEqual({ locked: false })
-    expect(lockout.check('other', '10.0.0.1')).toEqual({ locked: false })
+    failTimes(5, 'admin', '127.0.0.41')
+    expect(lockout.check('admin', '127.0.0.42')).toEqual({ locked: false })
+    expect(lockout.check('other', '127.0.0.41')).toEqual({ locked: false })
   })
 
   it('forgets failures older than the 15-minute window', () => {
     failTimes(4)
     clock += LOCKOUT_WINDOW_MS + 1
-    expect(lockout.recordFailure('admin', '10.0.0.1')).toEqual({ locked: false, remaining: 4 })
+    expect(lockout.recordFailure('admin', '127.0.0.41')).toEqual({ locked: false, remaining: 4 })
   })
 
   it('starts over after a reset (a successful login)', () => {
     failTimes(4)
-    lockout.reset('admin', '10.0.0.1')
-    expect(lockout.recordFailure('admin', '10.0.0.1')).toEqual({ locked: false, remaining: 4 })
+    lockout.reset('admin', '127.0.0.41')
+    expect(lockout.recordFailure('admin', '127.0.0.41')).toEqual({ locked: false, remaining: 4 })
   })
 
   it('survives a restart: the counters live in SQLite, keyed by a digest', () => {
     failTimes(5)
     const again = createLockout(createLoginFailureRepo(db), () => clock)
-    expect(again.check('admin', '10.0.0.1')).toMatchObject({ locked: true })
+    expect(again.check('admin', '127.0.0.41')).toMatchObject({ locked: true })
     const rows = db.prepare('SELECT * FROM login_failures').all() as Array<{ key_hash: string }>
     expect(rows).toHaveLength(1)
     expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/)

@@ -232,7 +232,7 @@ describe('node summary rows', () => {
   it('links to the host when known, adding https:// when it has no scheme', () => {
     const nodes = [
       makeNode('a', { host: 'https://10.0.0.1:8006' }),
-      makeNode('b', { host: '10.0.0.2:8006' }),
+      makeNode('b', { host: 'pve-b.example.com:8006' }),
       makeNode('c', { host: '' }),
     ]
     const rows = computeNodeSummary(
@@ -241,7 +241,7 @@ describe('node summary rows', () => {
     ).rows
     expect(rows.map((row) => row.href)).toEqual([
       'https://10.0.0.1:8006',
-      'https://10.0.0.2:8006',
+      'https://pve-b.example.com:8006',
       'https://c:8006',
       'https://vault:8007',
     ])
