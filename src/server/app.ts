@@ -93,6 +93,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // The websocket plugin first: its onRequest hook marks upgrades, and its onResponse hook closes
   // the socket of an upgrade the guard refuses (a hook that throws skips the hooks after it).
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
+  const oidc = createOidc({ db, box, env: config.oidcEnv, now, log: http.log })
   // Before any route: the guard and security headers must cover every route and plugin.
   const { auth, loginLimiter } = await installAuth(http, {
     db,
@@ -101,6 +102,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     allowedOrigins: config.allowedOrigins,
     proxyAuth: config.proxyAuth,
     embedding: config.embedding,
+    envToken: config.apiToken,
+    ssoReady: oidc.ready,
   })
   registerCoreRoutes(http, {
     live,
@@ -109,7 +112,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     startedAt: now(),
     now,
   })
-  const oidc = createOidc({ db, box, env: config.oidcEnv, now, log: http.log })
   registerAuthRoutes(http, { auth, loginLimiter, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerOidcRoutes(http, { auth, oidc, now })

@@ -3,6 +3,8 @@ import { readEmbeddingConfig, type EmbeddingConfig } from './auth/security-heade
 import path from 'node:path'
 import { readProxyAuthConfig, type ProxyAuthConfig } from './auth/proxy-auth.ts'
 import { readOidcEnv, type OidcEnvOverrides } from './auth/oidc-settings.ts'
+import type { EnvApiToken } from './auth/auth-service.ts'
+import { sha256Hex, tokenHint } from './auth/secrets.ts'
 
 export interface DemoConfig {
   seed: number
@@ -33,6 +35,20 @@ export interface ServerConfig {
   proxyAuth: ProxyAuthConfig | null
   /** OIDC_*: single sign-on fields set by the environment (read-only in the settings). */
   oidcEnv: OidcEnvOverrides
+  /** API_TOKEN, hashed: accepted as X-API-Token; alone it puts the instance in token-only mode. */
+  apiToken: EnvApiToken | null
+}
+
+/** Shortest API_TOKEN accepted: the generated ones have 48 characters. */
+export const ENV_TOKEN_MIN_LENGTH = 16
+
+function readApiToken(env: NodeJS.ProcessEnv): EnvApiToken | null {
+  const raw = (env.API_TOKEN ?? '').trim()
+  if (raw === '') return null
+  if (raw.length < ENV_TOKEN_MIN_LENGTH || raw.length > 1024) {
+    throw new Error(`API_TOKEN must have ${ENV_TOKEN_MIN_LENGTH} to 1024 characters`)
+  }
+  return { hash: sha256Hex(raw), hint: tokenHint(raw) }
 }
 
 function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
@@ -68,6 +84,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
     embedding: readEmbeddingConfig(env),
     proxyAuth: readProxyAuthConfig(env),
     oidcEnv: readOidcEnv(env),
+    apiToken: readApiToken(env),
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

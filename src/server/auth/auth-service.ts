@@ -43,7 +43,14 @@ export interface AuthService {
   readonly sessions: SessionService
   readonly audit: AuditLog
   settings(): AuthSettings | null
-  /** Constant-time check of an X-API-Token value. */
+  /** The API_TOKEN environment variable's hint, or null when it is unset. */
+  readonly envTokenHint: string | null
+  /**
+   * API-token-only mode: an API_TOKEN is set and no login exists (proxy and single sign-on are
+   * the guard's to weigh).
+   */
+  tokenOnly(): boolean
+  /** Constant-time check of an X-API-Token value (the stored token or API_TOKEN). */
   verifyToken(token: string): boolean
   /**
    * Check a username and password under the lockout rules, recording failures and lockouts in
@@ -66,8 +73,15 @@ export interface AuthService {
   regenerateToken(actor: string, ip: string): string
 }
 
+/** API_TOKEN from the environment, hashed at start; the value itself is never kept. */
+export interface EnvApiToken {
+  hash: string
+  hint: string
+}
+
 export interface AuthServiceDeps {
   disabled: boolean
+  envToken?: EnvApiToken | null
   settingsRepo: AuthSettingsRepo
   sessions: SessionService
   lockout: Lockout
@@ -85,6 +99,7 @@ export function assertPasswordLength(password: string): void {
 /** Create the authentication service. */
 export function createAuthService(deps: AuthServiceDeps): AuthService {
   const { settingsRepo, sessions, lockout, audit, now } = deps
+  const envToken = deps.envToken ?? null
 
   return {
     disabled: deps.disabled,
@@ -92,9 +107,17 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     audit,
     settings: () => settingsRepo.get(),
 
+    envTokenHint: envToken?.hint ?? null,
+
+    tokenOnly: () => envToken != null && settingsRepo.get() === null,
+
     verifyToken(token) {
+      if (token.length > 1024) return false
       const hash = settingsRepo.get()?.apiTokenHash
-      return typeof hash === 'string' && token.length <= 1024 && matchesDigest(token, hash)
+      // Both digests are compared, so the answer's timing does not say which one matched.
+      const stored = typeof hash === 'string' && matchesDigest(token, hash)
+      const fromEnv = envToken != null && matchesDigest(token, envToken.hash)
+      return stored || fromEnv
     },
 
     async checkCredentials(username, password, ip, via) {
@@ -173,7 +196,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     },
 
     regenerateToken(actor, ip) {
-      if (!settingsRepo.get()) throw new AppError('AUTH_NOT_CONFIGURED')
+      if (!settingsRepo.get()) {
+        throw new AppError(envToken ? 'API_TOKEN_FROM_ENV' : 'AUTH_NOT_CONFIGURED')
+      }
       const token = generateApiToken()
       settingsRepo.setApiToken(sha256Hex(token), tokenHint(token), now())
       audit.record({

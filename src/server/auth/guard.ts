@@ -10,7 +10,7 @@ import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, setSessionCookies } from './c
 import { authenticateProxy, type ProxyAuthConfig } from './proxy-auth.ts'
 import { generateOpaqueId, safeEqual } from './secrets.ts'
 
-export type AuthMethod = 'session' | 'token' | 'basic' | 'proxy' | 'disabled'
+export type AuthMethod = 'session' | 'token' | 'basic' | 'proxy' | 'disabled' | 'open-read'
 
 export interface RequestAuth {
   username: string
@@ -48,6 +48,19 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /api/oidc/callback',
 ]
 
+/**
+ * API-token-only mode (an `API_TOKEN` and no other way in): these reads stay open without the
+ * token, as in the reference, so the live tabs work for anyone who can reach the instance and
+ * only changes need the token. Everything else answers 'API token required'.
+ */
+export const TOKEN_ONLY_OPEN_READS: readonly string[] = [
+  'GET /api/state',
+  'GET /api/config/nodes',
+  'GET /api/guests/metadata',
+  'GET /api/guests/metadata/*',
+  'GET /ws',
+]
+
 export const SOCKET_PATH = '/ws'
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
@@ -72,6 +85,8 @@ export interface GuardOptions {
   allowedOrigins: readonly string[]
   /** Reverse-proxy authentication (PROXY_AUTH_*), or null/absent when off. */
   proxyAuth?: ProxyAuthConfig | null
+  /** Whether single sign-on is enabled and usable: its sessions protect the instance too. */
+  ssoReady?: () => boolean
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -162,6 +177,7 @@ async function authenticate(
   reply: FastifyReply,
   required: boolean,
   proxyAuth: ProxyAuthConfig | null,
+  ssoReady: () => boolean,
 ): Promise<RequestAuth | null> {
   if (auth.disabled) return { username: 'anonymous', method: 'disabled', isAdmin: true }
   const read = isReadMethod(request.method)
@@ -177,19 +193,29 @@ async function authenticate(
   }
 
   const settings = auth.settings()
-  if (!settings) {
-    // With proxy auth configured the instance is protected: a caller without it is just
-    // unauthenticated.
-    if (required) throw new AppError(proxyAuth ? 'AUTH_REQUIRED' : 'AUTH_NOT_CONFIGURED')
-    return null
-  }
-
+  const sso = ssoReady()
   const token = header(request, 'x-api-token')
   if (token !== undefined && token !== '') {
     if (auth.verifyToken(token)) {
-      return { username: settings.username, method: 'token', isAdmin: true }
+      return { username: settings?.username ?? 'api-token', method: 'token', isAdmin: true }
     }
     if (required) throw new AppError('API_TOKEN_INVALID')
+    return null
+  }
+  if (!settings && !sso) {
+    if (auth.tokenOnly()) {
+      // API-token-only mode: a few reads are open, everything else needs the token.
+      const route = `${read ? 'GET' : request.method} ${request.routeOptions.url ?? ''}`
+      if (read && TOKEN_ONLY_OPEN_READS.includes(route)) {
+        return { username: '', method: 'open-read', isAdmin: false }
+      }
+      if (!required) return null
+      reply.header('WWW-Authenticate', 'Bearer realm="API Token Required"')
+      throw new AppError('API_TOKEN_REQUIRED')
+    }
+    // With proxy auth configured the instance is protected: a caller without it is just
+    // unauthenticated.
+    if (required) throw new AppError(proxyAuth ? 'AUTH_REQUIRED' : 'AUTH_NOT_CONFIGURED')
     return null
   }
 
@@ -212,7 +238,7 @@ async function authenticate(
   }
 
   if (!required) return null
-  const basic = parseBasic(header(request, 'authorization'))
+  const basic = settings ? parseBasic(header(request, 'authorization')) : null
   if (basic) {
     const result = await auth.checkCredentials(basic.username, basic.password, request.ip, 'basic')
     if (result.ok) {
@@ -242,6 +268,7 @@ export function installAuthGuard(app: FastifyInstance, options: GuardOptions): v
       reply,
       !isPublic,
       options.proxyAuth ?? null,
+      options.ssoReady ?? (() => false),
     )
     if (routeUrl === SOCKET_PATH && request.auth) {
       const origin = header(request, 'origin')

@@ -8,7 +8,7 @@ import { createAuthSettingsRepo } from '../store/auth-settings-repo.ts'
 import { createLoginFailureRepo } from '../store/login-failure-repo.ts'
 import { createSessionRepo } from '../store/session-repo.ts'
 import { createAuditLog } from './audit.ts'
-import { createAuthService, type AuthService } from './auth-service.ts'
+import { createAuthService, type AuthService, type EnvApiToken } from './auth-service.ts'
 import { installAuthGuard } from './guard.ts'
 import { createLockout } from './lockout.ts'
 import type { ProxyAuthConfig } from './proxy-auth.ts'
@@ -34,6 +34,10 @@ export interface InstallAuthOptions {
   proxyAuth?: ProxyAuthConfig | null
   /** Who may frame the app; refused when absent. */
   embedding?: EmbeddingConfig
+  /** API_TOKEN from the environment, hashed. */
+  envToken?: EnvApiToken | null
+  /** Whether single sign-on is enabled and usable. */
+  ssoReady?: () => boolean
 }
 
 /** Register cookies, headers and the guard; return the services for the routes. */
@@ -48,6 +52,7 @@ export async function installAuth(
   installRequestLimits(app, now)
   const auth = createAuthService({
     disabled: options.disabled,
+    envToken: options.envToken ?? null,
     settingsRepo: createAuthSettingsRepo(db),
     sessions: createSessionService({ repo: createSessionRepo(db), now }),
     lockout: createLockout(createLoginFailureRepo(db), now),
@@ -58,6 +63,7 @@ export async function installAuth(
     auth,
     allowedOrigins: options.allowedOrigins,
     proxyAuth: options.proxyAuth ?? null,
+    ssoReady: options.ssoReady ?? (() => false),
   })
   if (options.disabled) app.log.warn('authentication is disabled (DISABLE_AUTH=true)')
   return {

@@ -74,9 +74,9 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
         .send(err.toJSON())
     }
     const { returnTo } = parseBody(loginSchema, request.body ?? {})
+    // Enabled single sign-on protects the instance on its own: the guard honours its sessions
+    // with or without a login password.
     if (!oidc.ready()) throw new AppError('OIDC_DISABLED')
-    // A session needs configured authentication to be honoured (the guard's rule).
-    if (!auth.disabled && !auth.settings()) throw new AppError('AUTH_NOT_CONFIGURED')
     const started = await oidc.flow.start({
       returnTo: returnTo ?? '/',
       defaultRedirect: defaultRedirectUrl(request),
@@ -110,8 +110,8 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     const outcome = await oidc.flow.finish(query, binding)
     if (!outcome.ok) return fail(outcome.code, outcome.detail, outcome.username)
     const { identity } = outcome
-    if (!auth.disabled && !auth.settings()) {
-      return fail('session_failed', 'authentication is not configured', identity.username)
+    if (!oidc.ready()) {
+      return fail('session_failed', 'single sign-on was turned off', identity.username)
     }
     let session
     try {

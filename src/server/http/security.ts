@@ -81,24 +81,29 @@ export function registerSecurityRoutes(
   options: SecurityRouteOptions = {},
 ): void {
   const proxyAuth = auth.disabled ? null : (options.proxyAuth ?? null)
+  /** Whether anything but a login password keeps strangers out (or the password itself). */
+  const isProtected = (hasLogin: boolean, ssoOn: boolean) =>
+    hasLogin || proxyAuth !== null || ssoOn || auth.envTokenHint !== null
   app.get('/api/security/status', async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
     const settings = auth.settings()
-    // A proxy secret protects the instance as much as a password does.
-    const configured = (settings !== null || proxyAuth !== null) && !auth.disabled
-    const byProxy = request.auth?.method === 'proxy' ? request.auth : null
-    const tokenConfigured = settings?.apiTokenHash != null
-    const privateNetwork = isPrivateAddress(request.ip)
     const oidcOn = !auth.disabled && options.oidc?.ready() === true
+    // A proxy secret, single sign-on or an API_TOKEN protects the instance as a password does.
+    const configured = !auth.disabled && isProtected(settings !== null, oidcOn)
+    const byProxy = request.auth?.method === 'proxy' ? request.auth : null
+    const tokenConfigured = settings?.apiTokenHash != null || auth.envTokenHint !== null
+    const tokenHint = settings?.apiTokenHash != null ? settings.apiTokenHint : auth.envTokenHint
+    const privateNetwork = isPrivateAddress(request.ip)
     return {
       hasAuthentication: configured,
+      hasPasswordLogin: settings !== null && !auth.disabled,
       requiresAuth: configured,
       disabled: auth.disabled,
       authUsername: request.auth?.username ?? '',
       authenticated: request.auth !== null,
       credentialsEncrypted: true,
       apiTokenConfigured: tokenConfigured,
-      apiTokenHint: tokenConfigured ? (settings?.apiTokenHint ?? '') : '',
+      apiTokenHint: tokenHint ?? '',
       oidcEnabled: oidcOn,
       oidcUsername: request.auth?.sessionMethod === 'oidc' ? request.auth.username : '',
       oidcLogoutURL: oidcOn && request.auth ? (options.oidc?.logoutUrl() ?? '') : '',
@@ -125,9 +130,10 @@ export function registerSecurityRoutes(
     if (configured && !rotate) {
       return SKIPPED
     }
-    // Rotation replaces the admin's credentials: only the admin may do it. Behind a reverse proxy
-    // the first setup too: the proxy already protects the instance.
-    if (rotate || proxyAuth !== null) requireAdmin(request)
+    // Rotation replaces the admin's credentials: only the admin may do it. Behind a reverse proxy,
+    // single sign-on or an API_TOKEN the first setup too: the instance is already protected.
+    const ssoOn = options.oidc?.ready() === true
+    if (rotate || isProtected(false, ssoOn)) requireAdmin(request)
     const result = await auth.setup(input, rotate, request.ip)
     if (!result) {
       return SKIPPED

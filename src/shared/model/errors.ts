@@ -26,6 +26,11 @@ export const ERRORS = {
     message: 'Authentication is not configured: complete the first-run setup',
   },
   API_TOKEN_INVALID: { status: 401, message: 'Invalid API token' },
+  API_TOKEN_REQUIRED: { status: 401, message: 'API token required' },
+  API_TOKEN_FROM_ENV: {
+    status: 409,
+    message: 'The API token is set by the API_TOKEN environment variable; change it there',
+  },
   CSRF_INVALID: { status: 403, message: 'Invalid or missing CSRF token' },
   ORIGIN_REJECTED: { status: 403, message: 'Origin not allowed: {origin}' },
   ACCOUNT_LOCKED: {

@@ -4,6 +4,7 @@ import { useSnapshot } from 'valtio'
 import { BUTTON } from '../components/button-classes.ts'
 import { login } from './auth-store.ts'
 import { AuthCard, ErrorPanel, Field } from './AuthCard.tsx'
+import { hasPasswordLogin, securityStatusState } from './security-status.ts'
 import { clearSsoError, ssoState, startSso } from './sso.ts'
 
 /** Spec 001 §5: an error containing the word locked is styled as a lockout. */
@@ -35,6 +36,9 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false)
   const [ssoBusy, setSsoBusy] = useState(false)
   const sso = useSnapshot(ssoState)
+  const { status } = useSnapshot(securityStatusState)
+  // Single sign-on as the only way in: no password form that could never succeed.
+  const passwordForm = !(sso.offered && status !== null && !hasPasswordLogin(status))
 
   // Back from the provider through the browser's history (page restored from the back/forward
   // cache): the button must not stay busy.
@@ -79,48 +83,58 @@ export function LoginPage() {
   const shown = error || sso.error
   return (
     <AuthCard title="Sign in to Pulse" subtitle="Enter your credentials to continue">
-      <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
-        <Field
-          label="Username"
-          id="login-username"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={username}
-          disabled={busy}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-        <Field
-          label="Password"
-          id="login-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          disabled={busy}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-        {shown &&
-          (isLockout(shown) ? <LockoutPanel message={shown} /> : <ErrorPanel>{shown}</ErrorPanel>)}
-        <button
-          type="submit"
-          disabled={busy || ssoBusy}
-          className={`${BUTTON.primary} justify-center py-2 disabled:opacity-60`}
-        >
-          {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
-          {busy ? 'Signing in...' : 'Sign in'}
-        </button>
-      </form>
+      {passwordForm ? (
+        <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
+          <Field
+            label="Username"
+            id="login-username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            value={username}
+            disabled={busy}
+            onChange={(event) => setUsername(event.target.value)}
+          />
+          <Field
+            label="Password"
+            id="login-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            disabled={busy}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          {shown &&
+            (isLockout(shown) ? (
+              <LockoutPanel message={shown} />
+            ) : (
+              <ErrorPanel>{shown}</ErrorPanel>
+            ))}
+          <button
+            type="submit"
+            disabled={busy || ssoBusy}
+            className={`${BUTTON.primary} justify-center py-2 disabled:opacity-60`}
+          >
+            {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
+            {busy ? 'Signing in...' : 'Sign in'}
+          </button>
+        </form>
+      ) : (
+        shown && <ErrorPanel>{shown}</ErrorPanel>
+      )}
       {sso.offered && (
         <div className="mt-4 flex flex-col gap-4">
-          <div className="flex items-center gap-3 text-xs text-gray-500 dark:text-gray-400">
-            <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" aria-hidden />
-            or
-            <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" aria-hidden />
-          </div>
+          {passwordForm && (
+            <div className="flex items-center gap-3 text-xs text-gray-500 dark:text-gray-400">
+              <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" aria-hidden />
+              or
+              <span className="h-px flex-1 bg-gray-200 dark:bg-gray-700" aria-hidden />
+            </div>
+          )}
           <button
             type="button"
             disabled={busy || ssoBusy}

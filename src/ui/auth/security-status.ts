@@ -7,6 +7,8 @@ import { apiJson } from '../api/http.ts'
 /** Every field of the status answer; all optional, so an older or partial answer still reads. */
 export interface SecurityStatusInfo {
   hasAuthentication?: boolean
+  /** A login password exists (single sign-on, a proxy or an API_TOKEN may protect without one). */
+  hasPasswordLogin?: boolean
   requiresAuth?: boolean
   disabled?: boolean
   authenticated?: boolean
@@ -29,6 +31,12 @@ export interface SecurityStatusInfo {
   isPrivateNetwork?: boolean
   clientIP?: string
   configuredButPendingRestart?: boolean
+}
+
+/** Password login is configured and in force (older answers: any configured authentication). */
+export function hasPasswordLogin(status: Readonly<SecurityStatusInfo>): boolean {
+  if (status.disabled === true) return false
+  return status.hasPasswordLogin ?? status.hasAuthentication === true
 }
 
 export interface SecurityStatusState {

@@ -3,6 +3,7 @@
 import { describe, expect, test, vi } from 'vitest'
 import { page } from 'vitest/browser'
 import {
+  API_TOKEN_STORAGE_KEY,
   defaultExportName,
   exportProblem,
   filenameFromDisposition,
@@ -12,6 +13,7 @@ import {
   STATUS,
   bodyOf,
   dialog,
+  headersOf,
   openSecurityTab,
   securityServer,
   spyReload,
@@ -182,6 +184,62 @@ describe('export modal', () => {
       .element(exportDialog().getByRole('alert'))
       .toHaveTextContent('Export requires authentication')
     await expect.element(exportDialog()).toBeVisible()
+  })
+})
+
+describe('API-token-only instance (spec 001 §6)', () => {
+  const tokenDialog = () => dialog('API token required')
+
+  test('export asks for the token, sends it as X-API-Token, and asks again when it is refused', async () => {
+    captureDownloads()
+    sessionStorage.removeItem(API_TOKEN_STORAGE_KEY)
+    const fetchMock = securityServer({
+      status: () => ({
+        hasAuthentication: true,
+        hasPasswordLogin: false,
+        authenticated: false,
+        apiTokenConfigured: true,
+      }),
+      routes: {
+        // Token-only mode leaves the live reads open: the start-up probe passes.
+        'GET /api/state': () => Response.json({}),
+        'POST /api/config/export': (_body, init) => {
+          const token = (init?.headers as Record<string, string>)['X-API-Token']
+          if (!token) return Response.json({ message: 'API token required' }, { status: 401 })
+          if (token !== 'the-right-token') {
+            return Response.json({ message: 'Invalid API token' }, { status: 401 })
+          }
+          return Response.json(EXPORTED)
+        },
+      },
+    })
+    await openSecurityTab()
+    await page.getByRole('button', { name: 'Export configuration' }).click()
+    await exportDialog().getByLabelText('Export passphrase').fill('a long passphrase')
+    await exportButton().click()
+
+    // Asked for the token; an empty one is refused with the spec's text.
+    await expect.element(tokenDialog()).toBeVisible()
+    await tokenDialog().getByRole('button', { name: 'Continue' }).click()
+    await expect
+      .element(tokenDialog().getByRole('alert'))
+      .toHaveTextContent('Please enter the API token')
+    await tokenDialog().getByLabelText('API token').fill('a-wrong-token')
+    await tokenDialog().getByRole('button', { name: 'Continue' }).click()
+    // Refused: forgotten, and asked again with the reason.
+    await expect
+      .element(tokenDialog().getByRole('alert'))
+      .toHaveTextContent('Invalid or expired API token. Please re-enter.')
+    expect(sessionStorage.getItem(API_TOKEN_STORAGE_KEY)).toBeNull()
+    await tokenDialog().getByLabelText('API token').fill('the-right-token')
+    await tokenDialog().getByRole('button', { name: 'Continue' }).click()
+
+    await expect.element(toast('Configuration exported successfully')).toBeVisible()
+    expect(headersOf(fetchMock, 'POST', '/api/config/export', 2)['X-API-Token']).toBe(
+      'the-right-token',
+    )
+    expect(sessionStorage.getItem(API_TOKEN_STORAGE_KEY)).toBe('the-right-token')
+    sessionStorage.removeItem(API_TOKEN_STORAGE_KEY)
   })
 })
 

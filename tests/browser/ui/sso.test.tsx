@@ -41,6 +41,18 @@ afterEach(() => {
 })
 
 describe('login screen', () => {
+  test('single sign-on as the only way in: no password form, just the provider button', async () => {
+    authServer(() => ({ ...SSO, hasPasswordLogin: false }), {
+      'POST /api/oidc/login': () => Response.json({ authorizationUrl: AUTHORIZATION_URL }),
+    })
+    renderApp(worker())
+    await expect.element(ssoButton()).toBeVisible()
+    expect(page.getByLabelText('Password').query()).toBeNull()
+    expect(page.getByRole('button', { name: 'Sign in', exact: true }).query()).toBeNull()
+    await ssoButton().click()
+    await expect.poll(() => assign.mock.calls.length).toBe(1)
+  })
+
   test('offers single sign-on when the status says so, and goes to the provider', async () => {
     const fetchMock = authServer(() => SSO, {
       'POST /api/oidc/login': () => Response.json({ authorizationUrl: AUTHORIZATION_URL }),

@@ -3,10 +3,12 @@ import { useId, useState, type FormEvent } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { downloadText } from '../../auth/download.ts'
 import { Modal } from '../../components/Modal.tsx'
+import { ApiTokenModal } from './ApiTokenModal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { Requirement, TextField } from './fields.tsx'
 import {
+  ApiTokenNeeded,
   MIN_PASSPHRASE_LENGTH,
   exportConfig,
   exportProblem,
@@ -27,11 +29,13 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
   const [custom, setCustom] = useState('')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
+  /** Set while the API-token modal is open (its message, possibly empty). */
+  const [tokenPrompt, setTokenPrompt] = useState<string | null>(null)
   const passphrase = mode === 'password' ? password : custom
   const problem = exportProblem(hasLogin, mode, passphrase)
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault()
     if (busy) return
     if (problem) {
       setError(problem)
@@ -46,7 +50,8 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
       onClose()
     } catch (err) {
       setBusy(false)
-      setError(err instanceof Error ? err.message : 'Failed to export configuration')
+      if (err instanceof ApiTokenNeeded) setTokenPrompt(err.message)
+      else setError(err instanceof Error ? err.message : 'Failed to export configuration')
     }
   }
 
@@ -72,86 +77,98 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
   )
 
   return (
-    <Modal
-      title="Export configuration"
-      onClose={onClose}
-      dismissible={!busy}
-      footer={
-        <ModalActions
-          onCancel={onClose}
-          busy={busy}
-          formId={formId}
-          submitLabel="Export"
-          busyLabel="Exporting..."
-          disabled={problem !== ''}
-          describedBy={problem ? requirementId : undefined}
-          icon={<FileDown className="size-4" aria-hidden />}
-        />
-      }
-    >
-      <form
-        id={formId}
-        className="flex flex-col gap-4"
-        onSubmit={(event) => void submit(event)}
-        noValidate
+    <>
+      <Modal
+        title="Export configuration"
+        onClose={onClose}
+        dismissible={!busy}
+        footer={
+          <ModalActions
+            onCancel={onClose}
+            busy={busy}
+            formId={formId}
+            submitLabel="Export"
+            busyLabel="Exporting..."
+            disabled={problem !== ''}
+            describedBy={problem ? requirementId : undefined}
+            icon={<FileDown className="size-4" aria-hidden />}
+          />
+        }
       >
-        <p className="text-sm text-gray-700 dark:text-gray-300">
-          The file holds every setting, node credentials included, encrypted with the passphrase.
-          Restoring it needs the same passphrase.
-        </p>
-        {hasLogin && (
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-1 text-sm font-medium text-gray-700 dark:text-gray-300">
-              Passphrase
-            </legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {option('password', 'Use your login password', 'The password you sign in with')}
-              {option(
-                'custom',
-                'Use a custom passphrase',
-                `At least ${MIN_PASSPHRASE_LENGTH} characters`,
-              )}
-            </div>
-          </fieldset>
-        )}
-        {mode === 'password' ? (
-          <TextField
-            key="password"
-            label="Login password"
-            data-autofocus
-            id="export-password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            disabled={busy}
-            onChange={(event) => {
-              setPassword(event.target.value)
-              setError('')
-            }}
-          />
-        ) : (
-          <TextField
-            key="custom"
-            label="Export passphrase"
-            data-autofocus
-            id="export-passphrase"
-            type="password"
-            autoComplete="new-password"
-            hint={`At least ${MIN_PASSPHRASE_LENGTH} characters. Keep it safe: the file cannot be restored without it.`}
-            value={custom}
-            disabled={busy}
-            onChange={(event) => {
-              setCustom(event.target.value)
-              setError('')
-            }}
-          />
-        )}
-        {error ? (
-          <ErrorPanel>{error}</ErrorPanel>
-        ) : (
-          problem && <Requirement id={requirementId}>{problem}</Requirement>
-        )}
-      </form>
-    </Modal>
+        <form
+          id={formId}
+          className="flex flex-col gap-4"
+          onSubmit={(event) => void submit(event)}
+          noValidate
+        >
+          <p className="text-sm text-gray-700 dark:text-gray-300">
+            The file holds every setting, node credentials included, encrypted with the passphrase.
+            Restoring it needs the same passphrase.
+          </p>
+          {hasLogin && (
+            <fieldset className="flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium text-gray-700 dark:text-gray-300">
+                Passphrase
+              </legend>
+              <div className="grid gap-2 sm:grid-cols-2">
+                {option('password', 'Use your login password', 'The password you sign in with')}
+                {option(
+                  'custom',
+                  'Use a custom passphrase',
+                  `At least ${MIN_PASSPHRASE_LENGTH} characters`,
+                )}
+              </div>
+            </fieldset>
+          )}
+          {mode === 'password' ? (
+            <TextField
+              key="password"
+              label="Login password"
+              data-autofocus
+              id="export-password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              disabled={busy}
+              onChange={(event) => {
+                setPassword(event.target.value)
+                setError('')
+              }}
+            />
+          ) : (
+            <TextField
+              key="custom"
+              label="Export passphrase"
+              data-autofocus
+              id="export-passphrase"
+              type="password"
+              autoComplete="new-password"
+              hint={`At least ${MIN_PASSPHRASE_LENGTH} characters. Keep it safe: the file cannot be restored without it.`}
+              value={custom}
+              disabled={busy}
+              onChange={(event) => {
+                setCustom(event.target.value)
+                setError('')
+              }}
+            />
+          )}
+          {error ? (
+            <ErrorPanel>{error}</ErrorPanel>
+          ) : (
+            problem && <Requirement id={requirementId}>{problem}</Requirement>
+          )}
+        </form>
+      </Modal>
+      {tokenPrompt !== null && (
+        <ApiTokenModal
+          message={tokenPrompt}
+          onClose={() => setTokenPrompt(null)}
+          onDone={() => {
+            setTokenPrompt(null)
+            void submit()
+          }}
+        />
+      )}
+    </>
   )
 }

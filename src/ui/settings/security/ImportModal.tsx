@@ -2,11 +2,12 @@ import { FileUp, TriangleAlert } from 'lucide-react'
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react'
 import { ErrorPanel, INPUT } from '../../auth/AuthCard.tsx'
 import { Modal } from '../../components/Modal.tsx'
+import { ApiTokenModal } from './ApiTokenModal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { reloadSoon } from '../../lib/navigation.ts'
 import { Notice, Requirement, TextField } from './fields.tsx'
-import { importConfig } from './security-api.ts'
+import { ApiTokenNeeded, importConfig } from './security-api.ts'
 
 export const IMPORT_DONE_TEXT = 'Configuration imported successfully. Reloading...'
 
@@ -32,6 +33,8 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
   const [password, setPassword] = useState('')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
+  /** Set while the API-token modal is open (its message, possibly empty). */
+  const [tokenPrompt, setTokenPrompt] = useState<string | null>(null)
   const problems = importProblems(picked.kind === 'ok', password)
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -50,8 +53,8 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
     }
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault()
     if (busy) return
     if (picked.kind !== 'ok' || problems.length > 0) {
       setError(picked.kind === 'bad' ? 'Invalid JSON file format' : (problems[0] ?? ''))
@@ -63,7 +66,8 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
       await importConfig(password, picked.data)
     } catch (err) {
       setBusy(false)
-      setError(err instanceof Error ? err.message : 'Failed to import configuration')
+      if (err instanceof ApiTokenNeeded) setTokenPrompt(err.message)
+      else setError(err instanceof Error ? err.message : 'Failed to import configuration')
       return
     }
     showToast(IMPORT_DONE_TEXT, 'success')
@@ -72,76 +76,88 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Modal
-      title="Restore configuration"
-      onClose={onClose}
-      dismissible={!busy}
-      footer={
-        <ModalActions
-          onCancel={onClose}
-          busy={busy}
-          formId={formId}
-          submitLabel="Import"
-          busyLabel="Importing..."
-          disabled={problems.length > 0}
-          describedBy={problems.length > 0 ? requirementId : undefined}
-          icon={<FileUp className="size-4" aria-hidden />}
-        />
-      }
-    >
-      <form
-        id={formId}
-        className="flex flex-col gap-4"
-        onSubmit={(event) => void submit(event)}
-        noValidate
-      >
-        <Notice tone="warning" icon={<TriangleAlert className="size-4" aria-hidden />}>
-          Importing replaces every setting on this server (nodes, single sign-on, login and API
-          token) and signs out every other session. The page reloads afterwards.
-        </Notice>
-        <div className="flex min-w-0 flex-col gap-1">
-          <label
-            htmlFor="import-file"
-            className="text-sm font-medium text-gray-700 dark:text-gray-300"
-          >
-            Configuration file
-          </label>
-          <input
-            id="import-file"
-            type="file"
-            accept=".json,application/json"
-            disabled={busy}
-            onChange={(event) => void pick(event)}
-            className={`${INPUT} file:mr-3 file:rounded file:border-0 file:bg-gray-100 file:px-2 file:py-1 file:text-sm file:text-gray-700 dark:file:bg-gray-700 dark:file:text-gray-200`}
+    <>
+      <Modal
+        title="Restore configuration"
+        onClose={onClose}
+        dismissible={!busy}
+        footer={
+          <ModalActions
+            onCancel={onClose}
+            busy={busy}
+            formId={formId}
+            submitLabel="Import"
+            busyLabel="Importing..."
+            disabled={problems.length > 0}
+            describedBy={problems.length > 0 ? requirementId : undefined}
+            icon={<FileUp className="size-4" aria-hidden />}
           />
-          {picked.kind === 'bad' && (
-            <p role="alert" className="text-xs text-red-700 dark:text-red-400">
-              Invalid JSON file format
-            </p>
+        }
+      >
+        <form
+          id={formId}
+          className="flex flex-col gap-4"
+          onSubmit={(event) => void submit(event)}
+          noValidate
+        >
+          <Notice tone="warning" icon={<TriangleAlert className="size-4" aria-hidden />}>
+            Importing replaces every setting on this server (nodes, single sign-on, login and API
+            token) and signs out every other session. The page reloads afterwards.
+          </Notice>
+          <div className="flex min-w-0 flex-col gap-1">
+            <label
+              htmlFor="import-file"
+              className="text-sm font-medium text-gray-700 dark:text-gray-300"
+            >
+              Configuration file
+            </label>
+            <input
+              id="import-file"
+              type="file"
+              accept=".json,application/json"
+              disabled={busy}
+              onChange={(event) => void pick(event)}
+              className={`${INPUT} file:mr-3 file:rounded file:border-0 file:bg-gray-100 file:px-2 file:py-1 file:text-sm file:text-gray-700 dark:file:bg-gray-700 dark:file:text-gray-200`}
+            />
+            {picked.kind === 'bad' && (
+              <p role="alert" className="text-xs text-red-700 dark:text-red-400">
+                Invalid JSON file format
+              </p>
+            )}
+          </div>
+          <TextField
+            label="Backup password"
+            id="import-password"
+            type="password"
+            autoComplete="off"
+            hint="The login password or custom passphrase the file was exported with."
+            value={password}
+            disabled={busy}
+            onChange={(event) => {
+              setPassword(event.target.value)
+              setError('')
+            }}
+          />
+          {error && <ErrorPanel>{error}</ErrorPanel>}
+          {problems.length > 0 && (
+            <div id={requirementId} className="flex flex-col gap-0.5">
+              {problems.map((problem) => (
+                <Requirement key={problem}>{problem}</Requirement>
+              ))}
+            </div>
           )}
-        </div>
-        <TextField
-          label="Backup password"
-          id="import-password"
-          type="password"
-          autoComplete="off"
-          hint="The login password or custom passphrase the file was exported with."
-          value={password}
-          disabled={busy}
-          onChange={(event) => {
-            setPassword(event.target.value)
-            setError('')
+        </form>
+      </Modal>
+      {tokenPrompt !== null && (
+        <ApiTokenModal
+          message={tokenPrompt}
+          onClose={() => setTokenPrompt(null)}
+          onDone={() => {
+            setTokenPrompt(null)
+            void submit()
           }}
         />
-        {error && <ErrorPanel>{error}</ErrorPanel>}
-        {problems.length > 0 && (
-          <div id={requirementId} className="flex flex-col gap-0.5">
-            {problems.map((problem) => (
-              <Requirement key={problem}>{problem}</Requirement>
-            ))}
-          </div>
-        )}
-      </form>
-    </Modal>
+      )}
+    </>
   )
 }

@@ -17,6 +17,7 @@ import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import {
   refreshSecurityStatus,
   securityStatusState,
+  hasPasswordLogin,
   type SecurityStatusInfo,
 } from '../../auth/security-status.ts'
 import { BUTTON } from '../../components/button-classes.ts'
@@ -35,8 +36,7 @@ type Dialog = 'password' | 'rotate' | 'setup' | 'export' | 'import' | null
 
 type Status = Readonly<SecurityStatusInfo>
 
-/** Password login is configured and in force. */
-const passwordLogin = (status: Status) => status.hasAuthentication === true && !status.disabled
+const passwordLogin = hasPasswordLogin
 
 /** What the status card says about authentication. */
 function authSummary(status: Status): string {

@@ -1,6 +1,6 @@
 // Security posture (spec 001 §2 Security tab, §4 Security banner, §9): the seven tiles, the score
 // out of 5 and its colour. Pure, so the banner and the tab agree.
-import type { SecurityStatusInfo } from '../../auth/security-status.ts'
+import { hasPasswordLogin, type SecurityStatusInfo } from '../../auth/security-status.ts'
 
 /** Spec 001 §9: the score is out of 5. */
 export const MAX_SCORE = 5
@@ -10,7 +10,7 @@ export const BANNER_SCORE = 4
 
 /** A sign-in method is configured: password login (not disabled), single sign-on or proxy auth. */
 export function hasSignIn(status: Readonly<SecurityStatusInfo>): boolean {
-  const password = status.hasAuthentication === true && status.disabled !== true
+  const password = hasPasswordLogin(status)
   return password || status.oidcEnabled === true || status.hasProxyAuth === true
 }
 
@@ -60,7 +60,7 @@ export interface PostureTile {
 
 /** The seven tiles in the spec's order. */
 export function postureTiles(status: Readonly<SecurityStatusInfo>): PostureTile[] {
-  const password = status.hasAuthentication === true && status.disabled !== true
+  const password = hasPasswordLogin(status)
   return [
     {
       label: 'Password login',

@@ -144,6 +144,58 @@ export function defaultExportName(now = new Date()): string {
   return `pulse-config-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.json`
 }
 
+// ---------------------------------------------------------------------------------------------
+// API-token-only instances (spec 001 §6): export and import need the token, asked for once and
+// kept for this tab's session (sessionStorage: it goes when the tab closes, not to other tabs).
+
+export const API_TOKEN_STORAGE_KEY = 'pulse.apiToken'
+export const INVALID_TOKEN_TEXT = 'Invalid or expired API token. Please re-enter.'
+/** The text the server answers when a call needs the token (the §8 "marker"). */
+const TOKEN_MARKER = /api token required/i
+
+/** The caller must supply an API token; `message` is shown in the token modal (may be empty). */
+export class ApiTokenNeeded extends Error {}
+
+export function storedApiToken(): string | null {
+  try {
+    return sessionStorage.getItem(API_TOKEN_STORAGE_KEY) || null
+  } catch {
+    return null
+  }
+}
+
+export function storeApiToken(token: string | null): void {
+  try {
+    if (token) sessionStorage.setItem(API_TOKEN_STORAGE_KEY, token)
+    else sessionStorage.removeItem(API_TOKEN_STORAGE_KEY)
+  } catch {
+    // Storage off (private mode): the token is asked for again next time.
+  }
+}
+
+/** Spec 001 §5: the token modal's check. */
+export function apiTokenProblem(token: string): string {
+  return token.trim() ? '' : 'Please enter the API token'
+}
+
+function tokenHeaders(): Record<string, string> {
+  const token = storedApiToken()
+  return token ? { 'X-API-Token': token } : {}
+}
+
+/**
+ * A 401/403 of export or import: the token modal when the server wants the token (or refused
+ * the stored one, which is then forgotten), else `text`.
+ */
+function refusal(status: number, body: string, text: string): Error {
+  if (status === 401 && storedApiToken() && /invalid api token/i.test(body)) {
+    storeApiToken(null)
+    return new ApiTokenNeeded(INVALID_TOKEN_TEXT)
+  }
+  if (TOKEN_MARKER.test(body)) return new ApiTokenNeeded('')
+  return new Error(text)
+}
+
 /** POST /api/config/export {passphrase} → the file's name (from Content-Disposition) and text. */
 export async function exportConfig(
   passphrase: string,
@@ -152,7 +204,7 @@ export async function exportConfig(
   try {
     res = await apiFetch('/api/config/export', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...tokenHeaders() },
       body: JSON.stringify({ passphrase }),
       // 5 per 5 minutes: say so at once instead of holding the dialog for the wait.
       retryRateLimit: false,
@@ -162,7 +214,9 @@ export async function exportConfig(
   }
   const text = await res.text()
   if (!res.ok) {
-    if (res.status === 401 || res.status === 403) throw new Error('Export requires authentication')
+    if (res.status === 401 || res.status === 403) {
+      throw refusal(res.status, text, 'Export requires authentication')
+    }
     const message = extractErrorText(res.status, text)
     throw new Error(message === statusText(res.status) ? 'Export failed' : message)
   }
@@ -177,11 +231,12 @@ export async function importConfig(passphrase: string, data: unknown): Promise<v
     await apiJson('/api/config/import', {
       method: 'POST',
       body: { passphrase, data },
+      headers: tokenHeaders(),
       retryRateLimit: false,
     })
   } catch (error) {
     if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-      throw new Error('Import requires authentication')
+      throw refusal(error.status, error.message, 'Import requires authentication')
     }
     throw new Error(textOf(error, 'Failed to import configuration'))
   }

@@ -100,9 +100,16 @@ export interface Credentials {
   cookies: { pulse_session: string; pulse_csrf: string }
 }
 
-/** Run the first-run quick setup and return what it handed out. */
-export async function quickSetup(server: AuthTestServer, body: object = {}): Promise<Credentials> {
-  const res = await server.call('POST', '/api/security/quick-setup', { body })
+/**
+ * Run the first-run quick setup and return what it handed out. `as` authenticates the call, for
+ * instances already protected by single sign-on, a proxy or an API_TOKEN.
+ */
+export async function quickSetup(
+  server: AuthTestServer,
+  body: object = {},
+  as: Omit<CallOptions, 'body'> = {},
+): Promise<Credentials> {
+  const res = await server.call('POST', '/api/security/quick-setup', { ...as, body })
   if (res.status !== 200 || !res.json?.success) {
     throw new Error(`quick-setup failed: ${res.status} ${res.text}`)
   }

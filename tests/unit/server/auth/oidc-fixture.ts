@@ -51,7 +51,14 @@ export async function startOidcFixture(
     { captureLogs: options.captureLogs, now: () => Date.now() + offset },
   )
   idp.register([server.base + CALLBACK_PATH])
-  const creds = await quickSetup(server)
+  // Single sign-on set by the environment protects the instance from the start: the password is
+  // then added from a single sign-on session, as an administrator would.
+  const sso = options.oidcEnv ? server.ctx.app.auth.sessions.create('sso-admin', 'oidc') : null
+  const creds = await quickSetup(
+    server,
+    {},
+    sso ? { cookies: { pulse_session: sso.id, pulse_csrf: sso.csrf }, csrf: sso.csrf } : {},
+  )
   idp.users.set('alice', {
     preferred_username: 'alice',
     email: 'Alice@Example.com',

@@ -15,6 +15,7 @@ describe('GET /api/security/status', () => {
     expect(res.status).toBe(200)
     expect(res.json).toEqual({
       hasAuthentication: false,
+      hasPasswordLogin: false,
       requiresAuth: false,
       disabled: false,
       authUsername: '',
