@@ -1,7 +1,17 @@
 // The PVE poller: every interval, polls all monitored endpoints in parallel and hands one
 // CollectedState to onState. Cycles never overlap. Owns one client per endpoint.
 import { AppError } from '../../shared/model/errors.ts'
-import type { Guest, Performance, PveNode } from '../../shared/model/state.ts'
+import type {
+  CephCluster,
+  Guest,
+  PbsBackup,
+  PbsInstance,
+  Performance,
+  PhysicalDisk,
+  PveBackups,
+  PveNode,
+  Storage,
+} from '../../shared/model/state.ts'
 import { createCallStats } from './call-stats.ts'
 import {
   createEndpointMemory,
@@ -12,12 +22,12 @@ import {
 import { createPveClient, type PveAuth, type PveClient } from './pve-client.ts'
 import { createRateTracker } from './rates.ts'
 
-/** A PVE endpoint to monitor, as the node service configures it. */
+/** A PVE or PBS endpoint to monitor, as the node service configures it. */
 export interface MonitoredEndpoint {
   id: string
   /** Instance name: prefixes ids and keys connectionHealth. */
   name: string
-  type: 'pve'
+  type: 'pve' | 'pbs'
   host: string
   auth: PveAuth
   verifySSL: boolean
@@ -29,6 +39,12 @@ export interface CollectedState {
   nodes: PveNode[]
   vms: Guest[]
   containers: Guest[]
+  storage: Storage[]
+  cephClusters: CephCluster[]
+  physicalDisks: PhysicalDisk[]
+  pveBackups: PveBackups
+  pbs: PbsInstance[]
+  pbsBackups: PbsBackup[]
   performance: Performance
   connectionHealth: Record<string, boolean>
   connectionErrors: Record<string, string>
@@ -170,6 +186,12 @@ export function createPoller(options: PollerOptions): Poller {
       nodes: [],
       vms: [],
       containers: [],
+      storage: [],
+      cephClusters: [],
+      physicalDisks: [],
+      pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+      pbs: [],
+      pbsBackups: [],
       performance: {
         apiCallDuration: stats.medians(),
         lastPollDuration,

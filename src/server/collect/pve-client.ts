@@ -17,6 +17,11 @@ export type PveAuth =
 export interface PveClientOptions {
   /** Base URL, e.g. https://pve1.example.com:8006. */
   host: string
+  /**
+   * Which Proxmox product answers: both speak /api2/json with a `data` envelope; they differ in
+   * the auth header (PVEAPIToken=id=secret vs PBSAPIToken=id:secret) and the ticket cookie.
+   */
+  product?: 'pve' | 'pbs'
   auth: PveAuth
   verifySSL: boolean
   fingerprint?: string
@@ -126,12 +131,18 @@ export function createPveClient(options: PveClientOptions): PveClient {
     return ticket
   }
 
+  const pbs = options.product === 'pbs'
   async function authHeaders(force: boolean): Promise<Record<string, string>> {
     const auth = options.auth
-    if (auth.kind === 'token')
-      return { authorization: `PVEAPIToken=${auth.tokenId}=${auth.secret}` }
+    if (auth.kind === 'token') {
+      return {
+        authorization: pbs
+          ? `PBSAPIToken=${auth.tokenId}:${auth.secret}`
+          : `PVEAPIToken=${auth.tokenId}=${auth.secret}`,
+      }
+    }
     const current = await ensureTicket(auth, force)
-    return { cookie: `PVEAuthCookie=${current.value}` }
+    return { cookie: `${pbs ? 'PBSAuthCookie' : 'PVEAuthCookie'}=${current.value}` }
   }
 
   async function get<T>(

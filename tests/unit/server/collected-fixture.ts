@@ -54,6 +54,12 @@ export function makeCollected(guests: number, tick: number, pad = 0): CollectedS
     nodes,
     vms,
     containers,
+    storage: [],
+    cephClusters: [],
+    physicalDisks: [],
+    pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+    pbs: [],
+    pbsBackups: [],
     performance: {
       apiCallDuration: {},
       lastPollDuration: 0.1,
