@@ -1,10 +1,11 @@
 // Worker pipeline and server fan-out benchmarks: `npm run bench` (all) or `npm run bench -- dashboard`.
 // Prints a table per benchmark and writes every figure to bench/results/latest.json.
 import os from 'node:os'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
+import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchStoreMerge } from './store-merge.ts'
 import { printTable, type BenchResult } from './harness.ts'
@@ -39,10 +40,22 @@ if (wanted('server-diff')) {
   results.serverDiff = diff
 }
 
+if (wanted('collector')) {
+  const collector: CollectorResult[] = []
+  for (const size of SIZES) collector.push(await benchCollector(size))
+  printCollector(collector)
+  results.collector = collector
+}
+
 const cpus = os.cpus()
 const path = fileURLToPath(new URL('./results/latest.json', import.meta.url))
 mkdirSync(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true })
+// A partial run (`npm run bench -- collector`) keeps the other benchmarks' last figures.
+const previous: Record<string, unknown> = existsSync(path)
+  ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)
+  : {}
 const body = {
+  ...previous,
   date: new Date().toISOString(),
   node: process.version,
   machine: {
