@@ -6,10 +6,17 @@ import type { SimClusterModel, SimGuest, SimNode, SimStorage } from './model.ts'
 import { TEMPLATE_NAMES, inventGuest, nameCluster, nameNode } from './names.ts'
 import { chooseHardware, chooseVersion } from './profiles.ts'
 import { allocateVmid, createGuest, createTemplate } from './guest-factory.ts'
+import { buildHardware, planCluster } from './build-hardware.ts'
+import { buildStorages } from './build-storage.ts'
+import { buildCeph } from './ceph.ts'
+import { createBackupState, emptyBackupState } from './backups.ts'
+import { seedBackupHistory } from './backup-history.ts'
+import { createTaskState } from './tasks.ts'
 
 const GIB = 1024 ** 3
-const TIB = 1024 ** 4
 const DAY = 86_400
+// Days of backups and vzdump tasks that already exist when the estate is built.
+const HISTORY_DAYS = 30
 
 /** Size of the estate to build. */
 export interface EstateShape {
@@ -37,6 +44,8 @@ function buildCluster(shape: EstateShape, index: number, nowMs: number): SimClus
   const rng = createRng(deriveSeed(shape.seed, index + 1))
   const name = nameCluster(index)
   const nodeCount = Math.max(1, shape.nodesPerCluster)
+  const nowSec = Math.floor(nowMs / 1000)
+  const seed = deriveSeed(shape.seed, 3000 + index)
   const cluster: SimClusterModel = {
     index,
     name,
@@ -51,8 +60,18 @@ function buildCluster(shape: EstateShape, index: number, nowMs: number): SimClus
     nameCounters: new Map(),
     lastTickMs: nowMs,
     revision: 0,
+    seed,
+    byVmid: new Map(),
+    builtAtSec: nowSec,
+    buildVmidLimit: 0,
+    aux: createRng(deriveSeed(shape.seed, 5000 + index)),
+    profiles: new Map(),
+    disks: [],
+    zfsPools: [],
+    ceph: undefined,
+    backups: emptyBackupState(),
+    tasks: createTaskState(nodeCount, seed),
   }
-  const nowSec = Math.floor(nowMs / 1000)
   const level = rng.pick(['', 'c', 'c', 'b', 's', 'p'])
   const profile = rng.int(0, 100)
   // Plan ~4 GiB average per guest so node memory is sized to what it hosts.
@@ -62,9 +81,29 @@ function buildCluster(shape: EstateShape, index: number, nowMs: number): SimClus
       buildNode(rng, name, n, index * nodeCount + n, level, profile, plannedMem, nowSec),
     )
   }
-  cluster.storages = buildStorages(rng, cluster.nodes)
+  buildInfrastructure(cluster, shape, nowSec)
   addGuests(cluster, shape.guestsPerNode, nowSec)
+  for (const guest of cluster.guests) cluster.byVmid.set(guest.vmid, guest)
+  cluster.buildVmidLimit = cluster.nextVmid
+  cluster.backups = createBackupState(cluster, nowSec)
+  seedBackupHistory(cluster, HISTORY_DAYS)
   return cluster
+}
+
+// Hardware, Ceph and storages come from their own stream, so they never shift the guests.
+function buildInfrastructure(cluster: SimClusterModel, shape: EstateShape, nowSec: number): void {
+  const rng = createRng(deriveSeed(shape.seed, 4000 + cluster.index))
+  const plan = planCluster(rng, cluster.index, shape.clusters, cluster.nodes.length)
+  const hardware = buildHardware(rng, plan, cluster.nodes.length, nowSec)
+  cluster.disks = hardware.disks
+  cluster.zfsPools = hardware.pools
+  let cephStorages: SimStorage[] = []
+  if (plan.ceph && hardware.osds.length > 0) {
+    const built = buildCeph(rng, cluster.nodes.length, hardware.osds, cluster.version.major, nowSec)
+    cluster.ceph = built.ceph
+    cephStorages = built.storages
+  }
+  cluster.storages = buildStorages(rng, cluster.nodes, plan, hardware, cephStorages)
 }
 
 function buildNode(
@@ -106,64 +145,6 @@ function buildNode(
   }
 }
 
-function buildStorages(rng: Rng, nodes: SimNode[]): SimStorage[] {
-  const perNode = (f: (node: SimNode) => number): number[] => nodes.map(f)
-  const same = (v: number): number[] => nodes.map(() => v)
-  // `local` lives on the root filesystem, so its numbers are the node's rootfs (kept in sync on tick).
-  const storages: SimStorage[] = [
-    {
-      storage: 'local',
-      plugintype: 'dir',
-      content: 'iso,vztmpl,backup',
-      shared: 0,
-      total: perNode((n) => n.maxdisk),
-      used: perNode((n) => n.rootUsed),
-    },
-  ]
-  const zfs = rng.chance(0.4)
-  const localTotal = rng.pick([0.5, 1, 2, 4]) * TIB
-  storages.push({
-    storage: zfs ? 'local-zfs' : 'local-lvm',
-    plugintype: zfs ? 'zfspool' : 'lvmthin',
-    content: 'images,rootdir',
-    shared: 0,
-    total: same(localTotal),
-    used: perNode(() => Math.round(localTotal * rng.range(0.3, 0.7))),
-  })
-  if (nodes.length >= 3) {
-    const total = rng.int(20, 200) * TIB
-    storages.push({
-      storage: 'ceph-vm',
-      plugintype: 'rbd',
-      content: 'images,rootdir',
-      shared: 1,
-      total: same(total),
-      used: same(Math.round(total * rng.range(0.4, 0.7))),
-    })
-  }
-  if (nodes.length > 1 && rng.chance(0.5)) {
-    const total = rng.int(2, 50) * TIB
-    storages.push({
-      storage: 'nas-backup',
-      plugintype: 'nfs',
-      content: 'backup,iso,vztmpl',
-      shared: 1,
-      total: same(total),
-      used: same(Math.round(total * rng.range(0.3, 0.8))),
-    })
-  }
-  const pbsTotal = rng.int(4, 200) * TIB
-  storages.push({
-    storage: 'pbs-main',
-    plugintype: 'pbs',
-    content: 'backup',
-    shared: 1,
-    total: same(pbsTotal),
-    used: same(Math.round(pbsTotal * rng.range(0.3, 0.85))),
-  })
-  return storages
-}
-
 function addGuests(cluster: SimClusterModel, perNode: number, nowSec: number): void {
   const { rng, nodes } = cluster
   const total = nodes.length * perNode
@@ -190,7 +171,7 @@ function addGuests(cluster: SimClusterModel, perNode: number, nowSec: number): v
     })
     if (running) seedCounters(rng, guest, Math.max(0, nowSec - startedAt))
     if (running && rng.chance(0.004)) {
-      guest.lock = rng.pick(['backup', 'snapshot', 'migrate'])
+      guest.lock = rng.pick(['snapshot', 'migrate', 'clone'])
       guest.lockUntil = (nowSec + rng.int(60, 600)) * 1000
     }
     guests.push(guest)

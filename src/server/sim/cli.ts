@@ -1,5 +1,6 @@
 // Starts the simulator from the command line: `npx tsx src/server/sim/cli.ts`.
-// Environment: SIM_SEED, SIM_CLUSTERS, SIM_NODES_PER_CLUSTER, SIM_GUESTS_PER_NODE, SIM_TICK_MS.
+// Environment: SIM_SEED, SIM_CLUSTERS, SIM_NODES_PER_CLUSTER, SIM_GUESTS_PER_NODE, SIM_TICK_MS,
+// SIM_AGENT_TIMEOUT_MS.
 
 import { startSimulator } from './index.ts'
 
@@ -18,12 +19,14 @@ const sim = await startSimulator({
   nodesPerCluster: readInt('SIM_NODES_PER_CLUSTER'),
   guestsPerNode: readInt('SIM_GUESTS_PER_NODE'),
   tickMs: readInt('SIM_TICK_MS'),
+  agentTimeoutMs: readInt('SIM_AGENT_TIMEOUT_MS'),
 })
 
 console.log(`Proxmox VE simulator: ${sim.guestCount()} guests in ${sim.clusters.length} clusters`)
 for (const c of sim.clusters) {
   console.log(`\n${c.name}${c.standalone ? ' (standalone)' : ''}: ${c.url}`)
   console.log(`  nodes:       ${c.nodeNames.join(', ')}`)
+  console.log(`  endpoints:   ${c.endpoints.map((e) => e.url).join(', ')}`)
   console.log(`  token:       PVEAPIToken=${c.tokenId}=${c.tokenSecret}`)
   console.log(`  fingerprint: ${c.fingerprint}`)
 }

@@ -6,6 +6,8 @@ import { buildEstate } from './build-estate.ts'
 import type { EstateShape } from './build-estate.ts'
 import { updateMetrics } from './metrics.ts'
 import { applyEvents, setNodeState } from './events.ts'
+import { advanceBackups } from './backups.ts'
+import { advanceCeph } from './ceph.ts'
 
 /** The model of every cluster plus the operations that change it. */
 export interface Estate {
@@ -39,6 +41,8 @@ export function createEstate(shape: EstateShape, clockMs: () => number, stepMs: 
       for (const cluster of clusters) {
         applyEvents(cluster, lastMs, dtSec, scale)
         updateMetrics(cluster, lastMs, dtSec)
+        advanceBackups(cluster, lastMs)
+        advanceCeph(cluster, lastMs, dtSec)
         cluster.lastTickMs = lastMs
         cluster.revision++
       }

@@ -5,6 +5,7 @@
 import type { SimClusterModel, SimGuest } from './model.ts'
 import { inventGuest } from './names.ts'
 import { allocateVmid, createGuest, restartGuest } from './guest-factory.ts'
+import { recordTask } from './tasks.ts'
 
 /** Mean seconds between events of each kind across an estate of REFERENCE_GUESTS or more. */
 const ESTATE_MEAN_SEC = {
@@ -44,11 +45,10 @@ export function applyEvents(
   // Creation and destruction lean towards the initial size, so the guest count wanders but returns.
   const drift = cluster.guests.length / Math.max(1, cluster.targetGuests)
   if (odds('guestCreate', 1 / Math.max(drift, 0.01))) addGuest(cluster, nowMs)
-  if (odds('guestDestroy', drift)) removeGuest(cluster)
+  if (odds('guestDestroy', drift)) removeGuest(cluster, nowMs)
   if (odds('guestPower')) toggleGuest(cluster, nowMs)
-  const hour = (nowMs / 3_600_000) % 24
-  // Backup jobs run at night, so `lock: backup` is far more common then.
-  if (odds('guestLock', hour < 4 ? 5 : 1)) lockGuest(cluster, nowMs)
+  // `lock: backup` comes from the nightly vzdump runs (backups.ts); these are the other locks.
+  if (odds('guestLock')) lockGuest(cluster, nowMs)
 }
 
 /** Takes a node down or brings it back; on return its running guests have restarted. */
@@ -101,7 +101,10 @@ function clearLocks(cluster: SimClusterModel, nowMs: number): void {
     guest.lock = undefined
     guest.lockUntil = 0
     // A guest finishes being created, then gets started.
-    if (created) restartGuest(guest, Math.floor(nowMs / 1000), cluster.rng)
+    if (created) {
+      restartGuest(guest, Math.floor(nowMs / 1000), cluster.rng)
+      recordPower(cluster, guest, 'start', nowMs)
+    }
   }
 }
 
@@ -117,13 +120,18 @@ function addGuest(cluster: SimClusterModel, nowMs: number): void {
   guest.lock = 'create'
   guest.lockUntil = nowMs + rng.int(5, 30) * 1000
   cluster.guests.push(guest)
+  cluster.byVmid.set(guest.vmid, guest)
+  recordPower(cluster, guest, 'create', nowMs)
 }
 
-function removeGuest(cluster: SimClusterModel): void {
+function removeGuest(cluster: SimClusterModel, nowMs: number): void {
   // PVE only destroys stopped guests; try a few random picks rather than scanning 100k guests.
   const victim = pickGuest(cluster, (g) => !g.running && g.template === 0 && g.lock === undefined)
   if (victim === undefined) return
   cluster.guests.splice(cluster.guests.indexOf(victim), 1)
+  cluster.byVmid.delete(victim.vmid)
+  cluster.profiles.delete(victim.vmid)
+  recordPower(cluster, victim, 'destroy', nowMs)
 }
 
 function toggleGuest(cluster: SimClusterModel, nowMs: number): void {
@@ -133,17 +141,36 @@ function toggleGuest(cluster: SimClusterModel, nowMs: number): void {
   const nowSec = Math.floor(nowMs / 1000)
   if (!guest.running || rng.chance(0.3)) {
     // Start, or reboot a running guest: counters restart from zero either way.
+    recordPower(cluster, guest, guest.running ? 'reboot' : 'start', nowMs)
     restartGuest(guest, nowSec, rng)
     return
   }
   stopGuest(guest)
+  recordPower(cluster, guest, 'shutdown', nowMs)
+}
+
+// Every power operation leaves a task on the guest's node (qmstart, vzshutdown, ...).
+function recordPower(
+  cluster: SimClusterModel,
+  guest: SimGuest,
+  action: string,
+  nowMs: number,
+): void {
+  const prefix = guest.type === 'qemu' ? 'qm' : 'vz'
+  recordTask(
+    cluster,
+    guest.node,
+    `${prefix}${action}`,
+    String(guest.vmid),
+    Math.floor(nowMs / 1000),
+  )
 }
 
 function lockGuest(cluster: SimClusterModel, nowMs: number): void {
   const { rng } = cluster
   const guest = pickGuest(cluster, (g) => g.running && g.lock === undefined)
   if (guest === undefined) return
-  guest.lock = rng.pick(['backup', 'backup', 'backup', 'snapshot', 'migrate'])
+  guest.lock = rng.pick(['snapshot', 'snapshot', 'migrate', 'clone'])
   guest.lockUntil = nowMs + rng.int(20, 180) * 1000
 }
 

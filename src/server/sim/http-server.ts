@@ -1,6 +1,7 @@
-// One HTTPS server per simulated cluster, speaking the PVE API under /api2/json. Responses are
-// cached per model revision: between ticks every request is answered from the same bytes, so a
-// 100,000-guest /cluster/resources is serialised once per tick at most.
+// The PVE API of one simulated cluster under /api2/json, served by one HTTPS listener per member
+// endpoint. Responses are cached per model revision and shared by all listeners: between ticks
+// every request is answered from the same bytes, so a 100,000-guest /cluster/resources is
+// serialised once per tick at most.
 
 import { createServer } from 'node:https'
 import type { Server } from 'node:https'
@@ -9,110 +10,89 @@ import type { SimClusterModel } from './model.ts'
 import type { Authenticator } from './auth.ts'
 import type { SimCertificate } from './tls.ts'
 import { sendError, sendJson, wrapData } from './reply.ts'
-import { RESOURCE_TYPES, renderResources } from './render-resources.ts'
-import type { ResourceType } from './render-resources.ts'
-import {
-  renderClusterStatus,
-  renderNodeStatus,
-  renderNodes,
-  renderVersion,
-} from './render-nodes.ts'
 import { handleTicketLogin } from './ticket-route.ts'
+import { PveError } from './route-kit.ts'
+import type { DelayedReply, Route, RouteKit } from './route-kit.ts'
+import { clusterRoutes } from './routes-cluster.ts'
+import { guestRoutes } from './routes-guests.ts'
+import { storageRoutes } from './routes-storage.ts'
+import { hardwareRoutes } from './routes-hardware.ts'
 
 const API_PREFIX = '/api2/json'
 const UNKNOWN_PARAM =
   'property is not defined in schema and the schema does not allow additional properties'
 
-/** What a cluster server needs: its model, the shared authenticator and certificate, a request counter. */
+/** What a cluster's API needs: its model, the authenticator and certificate, a request counter. */
 export interface ClusterServerDeps {
   cluster: SimClusterModel
   auth: Authenticator
   certificate: SimCertificate
+  /** How long a hanging guest agent blocks before PVE reports a timeout. */
+  agentTimeoutMs: number
   onRequest(): void
 }
 
-interface Route {
-  pattern: RegExp
-  params: readonly string[]
-  /** Returns the serialised reply, or sends an error itself and returns undefined. */
-  handle(match: RegExpExecArray, query: URLSearchParams, res: ServerResponse): Buffer | undefined
+/** The request handling of one cluster, shared by all of its member endpoints. */
+export interface ClusterApi {
+  /** Handles a request that arrived at the endpoint of node `local`. */
+  handle(req: IncomingMessage, res: ServerResponse, local: number): void
+  /** Drops replies still waiting on a slow or hanging guest agent (on stop). */
+  cancelPending(): void
 }
 
-/** Creates (does not start) the HTTPS server of one simulated cluster. */
-export function createClusterServer(deps: ClusterServerDeps): Server {
-  const { cluster, auth, certificate } = deps
+/** Creates the API of one simulated cluster. */
+export function createClusterApi(deps: ClusterServerDeps): ClusterApi {
+  const { cluster, auth } = deps
   const cache = new Map<string, Buffer>()
   let cachedRevision = -1
-  const cached = (key: string, build: () => unknown): Buffer => {
-    if (cachedRevision !== cluster.revision) {
-      cache.clear()
-      cachedRevision = cluster.revision
+  const kit: RouteKit = {
+    cluster,
+    certificate: deps.certificate,
+    agentTimeoutMs: deps.agentTimeoutMs,
+    cached(key, build) {
+      if (cachedRevision !== cluster.revision) {
+        cache.clear()
+        cachedRevision = cluster.revision
+      }
+      let body = cache.get(key)
+      if (body === undefined) {
+        body = wrapData(build())
+        cache.set(key, body)
+      }
+      return body
+    },
+  }
+  const routes: Route[] = [
+    ...clusterRoutes(kit),
+    ...guestRoutes(kit),
+    ...storageRoutes(kit),
+    ...hardwareRoutes(kit),
+  ]
+  const pending = new Set<NodeJS.Timeout>()
+
+  const deliver = (res: ServerResponse, result: Buffer | DelayedReply): void => {
+    if (Buffer.isBuffer(result)) {
+      sendJson(res, 200, 'OK', result)
+      return
     }
-    let body = cache.get(key)
-    if (body === undefined) {
-      body = wrapData(build())
-      cache.set(key, body)
-    }
-    return body
+    // The agent's answer (or PVE's timeout) comes later; a client that gives up cancels it.
+    const timer = setTimeout(() => {
+      pending.delete(timer)
+      if (res.destroyed || res.writableEnded) return
+      try {
+        sendJson(res, 200, 'OK', result.reply())
+      } catch (err) {
+        sendFailure(res, err)
+      }
+    }, result.delayMs)
+    pending.add(timer)
+    res.on('close', () => {
+      clearTimeout(timer)
+      pending.delete(timer)
+    })
   }
 
-  const routes: Route[] = [
-    {
-      pattern: /^\/version$/,
-      params: [],
-      handle: () => cached('version', () => renderVersion(cluster)),
-    },
-    {
-      pattern: /^\/cluster\/status$/,
-      params: [],
-      handle: () => cached('status', () => renderClusterStatus(cluster)),
-    },
-    {
-      pattern: /^\/cluster\/resources$/,
-      params: ['type'],
-      handle(_match, query, res) {
-        const type = query.get('type') ?? undefined
-        if (type !== undefined && !(RESOURCE_TYPES as readonly string[]).includes(type)) {
-          sendError(res, 400, 'Parameter verification failed.', {
-            type: `value '${type}' does not have a value in the enumeration '${RESOURCE_TYPES.join(', ')}'`,
-          })
-          return undefined
-        }
-        return cached(`resources:${type ?? ''}`, () =>
-          renderResources(cluster, type as ResourceType | undefined),
-        )
-      },
-    },
-    {
-      pattern: /^\/nodes$/,
-      params: [],
-      handle: () => cached('nodes', () => renderNodes(cluster, certificate.fingerprint)),
-    },
-    {
-      pattern: /^\/nodes\/([^/]+)\/status$/,
-      params: [],
-      handle(match, _query, res) {
-        const name = decodeURIComponent(match[1] ?? '')
-        const node = cluster.nodes.find((n) => n.name === name)
-        if (node === undefined) {
-          sendError(
-            res,
-            500,
-            `hostname lookup '${name}' failed - failed to get address info for: ${name}: Name or service not known`,
-          )
-          return undefined
-        }
-        // The receiving node cannot proxy to a dead member: AnyEvent's pseudo-status 595.
-        if (!node.online) {
-          sendError(res, 595, 'Connection refused')
-          return undefined
-        }
-        return cached(`node-status:${name}`, () => renderNodeStatus(cluster, node))
-      },
-    },
-  ]
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse, local: number): void => {
     deps.onRequest()
     const method = req.method ?? 'GET'
     const url = new URL(req.url ?? '/', 'https://127.0.0.1')
@@ -144,20 +124,58 @@ export function createClusterServer(deps: ClusterServerDeps): Server {
         sendError(res, 400, 'Parameter verification failed.', errors)
         return
       }
-      const body = route.handle(match, url.searchParams, res)
-      if (body !== undefined) sendJson(res, 200, 'OK', body)
+      deliver(res, route.handle({ match, query: url.searchParams, local }))
       return
     }
     sendError(res, 501, `Method '${method} ${rel}' not implemented`)
   }
 
-  return createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
-    try {
-      handle(req, res)
-    } catch (err) {
-      // A simulator bug must not kill the process the demo runs in; report it like PVE would.
-      if (!res.headersSent) sendError(res, 500, `internal error: ${(err as Error).message}`)
-      else res.destroy()
+  return {
+    handle(req, res, local) {
+      try {
+        dispatch(req, res, local)
+      } catch (err) {
+        sendFailure(res, err)
+      }
+    },
+    cancelPending() {
+      for (const timer of pending) clearTimeout(timer)
+      pending.clear()
+    },
+  }
+}
+
+// A PveError becomes its status and reason; anything else is a simulator bug, reported like PVE
+// would report an internal failure instead of killing the process the demo runs in.
+function sendFailure(res: ServerResponse, err: unknown): void {
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  if (err instanceof PveError) sendError(res, err.status, err.reason, err.errors)
+  else sendError(res, 500, `internal error: ${(err as Error).message}`)
+}
+
+/**
+ * Creates (does not start) the HTTPS listener of member `local`. While that member is offline its
+ * endpoint answers nothing: connections are dropped, as with a dead host.
+ */
+export function createClusterServer(
+  api: ClusterApi,
+  certificate: SimCertificate,
+  cluster: SimClusterModel,
+  local: number,
+): Server {
+  const online = (): boolean => cluster.nodes[local]?.online ?? false
+  const server = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+    if (!online()) {
+      req.socket.destroy()
+      return
     }
+    api.handle(req, res, local)
   })
+  server.on('connection', (socket: { destroy(): void }) => {
+    if (!online()) socket.destroy()
+  })
+  return server
 }

@@ -3,6 +3,10 @@
 // Plain mutable objects: at 100,000 guests a tick updates them in place without allocating.
 
 import type { Rng } from './prng.ts'
+import type { GuestProfile } from './guest-profile.ts'
+import type { BackupState } from './backups.ts'
+import type { TaskState } from './tasks.ts'
+import type { SimCeph } from './ceph.ts'
 
 /** PVE guest kinds as they appear in `type`. */
 export type GuestType = 'qemu' | 'lxc'
@@ -95,6 +99,66 @@ export interface SimStorage {
   total: number[]
   /** Used bytes per node index. */
   used: number[]
+  /** zfspool storages: the ZFS pool (`rpool/data` lives on rpool) whose health backs it. */
+  pool?: string
+}
+
+/** A physical disk of a node, as /nodes/{n}/disks/list and disks/smart show it. */
+export interface SimDisk {
+  devpath: string
+  type: 'nvme' | 'ssd' | 'hdd' | 'usb'
+  model: string
+  serial: string
+  /** Space-padded like the kernel's sysfs value ('ATA     '), or 'unknown' for NVMe. */
+  vendor: string
+  wwn: string
+  size: number
+  /** 0 for flash; HDDs report their speed, sometimes as a string (Perl regex capture). */
+  rpm: number | string
+  health: 'PASSED' | 'OK' | 'FAILED' | 'UNKNOWN'
+  /** Percent of life left; 'N/A' for spinning disks. */
+  wearout: number | 'N/A'
+  /** What uses the disk ('ZFS', 'LVM', 'partitions'); '' when unused (the key is then omitted). */
+  used: string
+  /** SAS drives answer SMART as text with health 'OK'. */
+  sas: boolean
+  /** Ceph OSD id, -1 when the disk is no OSD. */
+  osdid: number
+  /** Celsius at rest; the reading wanders a few degrees around it. */
+  tempBase: number
+  powerOnHours: number
+  /** The name ZFS uses for this disk in pool trees (its /dev/disk/by-id name). */
+  byId: string
+}
+
+/** One vdev of a ZFS pool tree: a mirror or raidz group, or a leaf disk. */
+export interface SimZfsVdev {
+  name: string
+  state: string
+  read: number
+  write: number
+  cksum: number
+  msg: string
+  children?: SimZfsVdev[]
+}
+
+/** A ZFS pool of a node; its allocation follows the storage it backs. */
+export interface SimZfsPool {
+  name: string
+  /** Raw pool size in bytes, as `zpool list` reports it. */
+  size: number
+  /** Raw bytes per usable byte (2 for a mirror shown raw, n/(n-1) for raidz1). */
+  rawFactor: number
+  /** Bytes allocated besides the storage's volumes (root filesystem, metadata). */
+  baseAlloc: number
+  frag: number
+  state: 'ONLINE' | 'DEGRADED'
+  status?: string
+  action?: string
+  scan: string
+  errors: string
+  /** The top-level vdevs (children of the pool's own entry). */
+  vdevs: SimZfsVdev[]
 }
 
 /** The PVE release a cluster runs. */
@@ -126,4 +190,24 @@ export interface SimClusterModel {
   lastTickMs: number
   /** Bumped on every change; response caches are keyed on it. */
   revision: number
+  /** Seed of this cluster's derived streams (guest profiles, hardware, backups). */
+  seed: number
+  /** Guests by vmid, so per-guest endpoints are O(1) at 100,000 guests. */
+  byVmid: Map<number, SimGuest>
+  /** Epoch seconds the estate was built; seeded history ends here. */
+  builtAtSec: number
+  /** Guests with a vmid below this existed at build time (they carry snapshots and history). */
+  buildVmidLimit: number
+  /** Separate random stream for backups, tasks and Ceph, so they never shift guest events. */
+  aux: Rng
+  /** Lazily derived per-guest traits, by vmid. */
+  profiles: Map<number, GuestProfile>
+  /** Physical disks per node index. */
+  disks: SimDisk[][]
+  /** ZFS pools per node index (empty on LVM nodes). */
+  zfsPools: SimZfsPool[][]
+  /** The Ceph cluster this PVE cluster runs, if any. */
+  ceph: SimCeph | undefined
+  backups: BackupState
+  tasks: TaskState
 }

@@ -70,3 +70,25 @@ export function createHex(rng: Rng, length: number): string {
   for (let i = 0; i < length; i++) out += rng.int(0, 15).toString(16)
   return out
 }
+
+/** Mixes a seed with up to three integers into a 32-bit hash without allocating (hot paths). */
+export function hashInt(seed: number, a: number, b = 0, c = 0): number {
+  let h = seed >>> 0
+  h = avalanche(h ^ Math.imul(a | 0, 0xcc9e2d51))
+  h = avalanche(h ^ Math.imul(b | 0, 0x1b873593))
+  h = avalanche(h ^ Math.imul(c | 0, 0xe6546b64))
+  return h
+}
+
+/** Like hashInt, scaled to a float in [0, 1): a stable per-object coin. */
+export function hash01(seed: number, a: number, b = 0, c = 0): number {
+  return hashInt(seed, a, b, c) / 4294967296
+}
+
+// murmur3's finaliser: every input bit affects every output bit.
+function avalanche(x: number): number {
+  let h = x >>> 0
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
+}

@@ -11,10 +11,10 @@ export function renderVersion(cluster: SimClusterModel): object {
 }
 
 /**
- * `data` of GET /cluster/status. The API is served by node 1, so that one is `local`.
+ * `data` of GET /cluster/status as member `local` (the node whose endpoint answered) sees it.
  * A standalone host has a single node entry with nodeid 0 and no cluster entry.
  */
-export function renderClusterStatus(cluster: SimClusterModel): object[] {
+export function renderClusterStatus(cluster: SimClusterModel, local = 0): object[] {
   if (cluster.standalone) {
     const node = cluster.nodes[0]
     if (node === undefined) return []
@@ -49,7 +49,7 @@ export function renderClusterStatus(cluster: SimClusterModel): object[] {
       name: node.name,
       nodeid: node.nodeid,
       ip: node.ip,
-      local: i === 0 ? 1 : 0,
+      local: i === local ? 1 : 0,
       online: node.online ? 1 : 0,
       level: node.online ? node.level : '',
     })

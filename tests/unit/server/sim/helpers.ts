@@ -27,10 +27,25 @@ export async function callApi(
     noToken?: boolean
   } = {},
 ): Promise<SimReply> {
+  return callAt(cluster.url, cluster, path, init)
+}
+
+/** Like callApi, against one specific endpoint of the cluster (a member's own URL). */
+export async function callAt(
+  baseUrl: string,
+  cluster: SimCluster,
+  path: string,
+  init: {
+    method?: string
+    headers?: Record<string, string>
+    body?: string
+    noToken?: boolean
+  } = {},
+): Promise<SimReply> {
   const headers: Record<string, string> = init.noToken
     ? {}
     : { Authorization: `PVEAPIToken=${cluster.tokenId}=${cluster.tokenSecret}` }
-  const res = await fetch(`${cluster.url}/api2/json${path}`, {
+  const res = await fetch(`${baseUrl}/api2/json${path}`, {
     method: init.method ?? 'GET',
     headers: { ...headers, ...init.headers },
     body: init.body,
@@ -54,6 +69,46 @@ export async function getData<T = Record<string, unknown>[]>(
   const reply = await callApi(cluster, path)
   if (reply.status !== 200) throw new Error(`GET ${path}: ${reply.status} ${reply.statusText}`)
   return (reply.body as { data: T }).data
+}
+
+/**
+ * The network error code of a request that never got an HTTP answer (ECONNREFUSED, ...), or
+ * undefined when an HTTP answer came. A fresh dispatcher per call: a pooled keep-alive socket
+ * would report the server's earlier hang-up instead of what a new connection meets.
+ */
+export async function connectionError(url: string): Promise<string | undefined> {
+  const agent = new Agent({ connect: { rejectUnauthorized: false } })
+  try {
+    await fetch(`${url}/api2/json/version`, { dispatcher: agent })
+    return undefined
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause
+    return cause?.code ?? String(err)
+  } finally {
+    await agent.close()
+  }
+}
+
+/** Walks a JSON value and returns every string that looks like an IPv4 or IPv6 address. */
+export function findAddresses(value: unknown): string[] {
+  if (typeof value === 'string') {
+    const v4 = value.match(/\b\d{1,3}(\.\d{1,3}){3}\b/g) ?? []
+    // IPv6 needs '::' here: every simulated IPv6 address is compressed, and MACs never are.
+    const v6 = /^[0-9a-f:]+(\/\d+)?$/i.test(value) && value.includes('::') ? [value] : []
+    return [...v4, ...v6]
+  }
+  if (Array.isArray(value)) return value.flatMap(findAddresses)
+  if (value !== null && typeof value === 'object')
+    return Object.values(value).flatMap(findAddresses)
+  return []
+}
+
+/** True for the only addresses the simulator may invent: loopback, documentation, link-local. */
+export function isSafeAddress(address: string): boolean {
+  const bare = address.replace(/\/\d+$/, '')
+  if (/^\d/.test(bare) && bare.includes('.')) return bare.startsWith('127.')
+  const lower = bare.toLowerCase()
+  return lower === '::1' || lower.startsWith('fe80:') || lower.startsWith('2001:db8:')
 }
 
 /** A clock the test moves by hand. */

@@ -37,6 +37,33 @@ describe('simulator at 100,000 guests', () => {
     expect(vmids.size).toBe(100_000)
   })
 
+  it('answers per-guest endpoints by vmid at this size', async () => {
+    const cluster = sim.clusters[7]!
+    const guests = await getData(cluster, '/cluster/resources?type=vm')
+    const vm = guests.find((g) => g.type === 'qemu' && g.status === 'running' && g.template === 0)!
+    const ct = guests.find((g) => g.type === 'lxc' && g.status === 'running')!
+    const vmStatus = await getData<Record<string, unknown>>(
+      cluster,
+      `/nodes/${String(vm.node)}/qemu/${String(vm.vmid)}/status/current`,
+    )
+    expect(vmStatus).toMatchObject({ vmid: vm.vmid, netin: vm.netin, status: 'running' })
+    const ctStatus = await getData<Record<string, unknown>>(
+      cluster,
+      `/nodes/${String(ct.node)}/lxc/${String(ct.vmid)}/status/current`,
+    )
+    expect(ctStatus).toMatchObject({ vmid: ct.vmid, disk: ct.disk })
+    const snapshots = await getData(
+      cluster,
+      `/nodes/${String(ct.node)}/lxc/${String(ct.vmid)}/snapshot`,
+    )
+    expect(snapshots[snapshots.length - 1]).toMatchObject({ name: 'current' })
+    const backups = await getData(
+      cluster,
+      `/nodes/${String(vm.node)}/storage/local/content?content=backup&vmid=${String(vm.vmid)}`,
+    )
+    expect(backups.every((b) => b.vmid === vm.vmid)).toBe(true)
+  })
+
   it('keeps serving a consistent estate after ticks', async () => {
     sim.tick(START_MS + 10_000)
     sim.tick(START_MS + 20_000)

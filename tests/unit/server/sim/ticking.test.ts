@@ -71,6 +71,10 @@ describe('simulator ticking model', () => {
       '/nodes',
       '/nodes/alpha-pve2/status',
       '/version',
+      '/nodes/alpha-pve1/tasks?limit=500',
+      '/nodes/alpha-pve1/disks/list',
+      '/nodes/alpha-pve1/storage/pbs-main/content',
+      '/nodes/alpha-pve2/storage/local/content',
     ]) {
       const ra = await callApi(a.clusters[0]!, path)
       const rb = await callApi(b.clusters[0]!, path)
