@@ -59,6 +59,7 @@ interface Ticket {
 export function createPveClient(options: PveClientOptions): PveClient {
   const baseUrl = parseBaseUrl(options.host)
   const label = new URL(baseUrl).host
+  const pbs = options.product === 'pbs'
   const timeoutMs = options.timeoutMs ?? 10_000
   const maxConcurrency = options.maxConcurrency ?? 4
   const now = options.now ?? Date.now
@@ -92,8 +93,10 @@ export function createPveClient(options: PveClientOptions): PveClient {
         signal,
       })
       if (res.statusCode < 200 || res.statusCode >= 300) {
-        await res.body.dump()
-        throw toHttpError(label, res.statusCode, res.statusText)
+        // PVE puts its reason in the status line; PBS in a plain-text (or JSON) body.
+        const reason = pbs ? errorBodyText(await res.body.text()) : ''
+        if (!pbs) await res.body.dump()
+        throw toHttpError(label, res.statusCode, reason || res.statusText)
       }
       return parseEnvelope(label, await res.body.text())
     } catch (err) {
@@ -131,7 +134,6 @@ export function createPveClient(options: PveClientOptions): PveClient {
     return ticket
   }
 
-  const pbs = options.product === 'pbs'
   async function authHeaders(force: boolean): Promise<Record<string, string>> {
     const auth = options.auth
     if (auth.kind === 'token') {
@@ -198,6 +200,18 @@ function parseBaseUrl(host: string): string {
     throw new AppError('FIELD_INVALID', { field: 'host', problem: 'must use https' })
   }
   return `${url.protocol}//${url.host}`
+}
+
+/** The reason in a PBS error body: plain text, or JSON with `message`/`errors`; at most 300 chars. */
+function errorBodyText(text: string): string {
+  let reason = text.trim()
+  try {
+    const body = JSON.parse(reason) as unknown
+    if (isRecord(body) && typeof body.message === 'string') reason = body.message
+  } catch {
+    // plain text
+  }
+  return reason.replace(/\s+/g, ' ').slice(0, 300)
 }
 
 function toQueryString(query: Record<string, string | number>): string {
