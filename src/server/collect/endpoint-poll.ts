@@ -1,36 +1,79 @@
 // One poll of one PVE endpoint: /cluster/resources every time, /cluster/status from a small
-// cache, /nodes/{n}/status per online node with bounded concurrency and a short budget each.
+// cache, /nodes/{n}/status per online node with bounded concurrency and a short budget each, and
+// the guest details (pve-agent.ts) refreshed in the background and merged from their cache.
 import { AppError } from '../../shared/model/errors.ts'
 import type { Guest, PveNode } from '../../shared/model/state.ts'
-import { isRecord } from './coerce.ts'
+import { isRecord, toBool, toOptionalString } from './coerce.ts'
 import { mapLimited } from './limiter.ts'
+import {
+  createDetailCache,
+  pruneDetails,
+  refreshDetails,
+  type DetailCache,
+  type DetailPolicy,
+} from './pve-agent.ts'
 import { STANDALONE_CLUSTER, toClusterInfo, type ClusterInfo } from './pve-cluster.ts'
-import { toGuestSample } from './pve-guests.ts'
+import { mergeGuestDetails } from './pve-guest-details.ts'
+import { readGuestNode, toGuestSample, toInactiveGuest } from './pve-guests.ts'
 import { readNodeName, toPveNode } from './pve-nodes.ts'
+import {
+  createPveSlowMemory,
+  pollPveSlow,
+  type PveSlowMemory,
+  type PveSlowResult,
+} from './pve-slow.ts'
 import type { RateTracker } from './rates.ts'
+
+/** A GET with query parameters, for the slower collectors (pve-slow.ts). */
+export type QueryCall = (
+  path: string,
+  query?: Record<string, string | number>,
+  signal?: AbortSignal,
+) => Promise<unknown>
 
 /** What survives between cycles for one endpoint. */
 export interface EndpointMemory {
   cluster?: ClusterInfo
   /** Cycle number of the last /cluster/status attempt. */
   clusterCycle: number
+  /** The member that called itself `local` in /cluster/status, and the URL we had asked. */
+  local?: { url: string; name: string }
   /** Last good /nodes/{n}/status per node name. */
   details: Map<string, unknown>
+  guestDetails: DetailCache
   nodes: PveNode[]
   vms: Guest[]
   containers: Guest[]
+  /** Storage, ZFS, Ceph, disks and backups (pve-slow.ts): their memory and last result. */
+  slow: PveSlowMemory
+  slowResult?: PveSlowResult
+  /** The slow refresh running in the background, if any. */
+  slowRun?: Promise<void>
 }
 
-/** Creates empty memory for a new endpoint. */
-export function createEndpointMemory(): EndpointMemory {
-  return { clusterCycle: -Infinity, details: new Map(), nodes: [], vms: [], containers: [] }
+/** Creates empty memory for a new endpoint; `detailConcurrency` bounds its guest-detail calls. */
+export function createEndpointMemory(detailConcurrency = 8): EndpointMemory {
+  return {
+    clusterCycle: -Infinity,
+    details: new Map(),
+    guestDetails: createDetailCache(detailConcurrency),
+    nodes: [],
+    vms: [],
+    containers: [],
+    slow: createPveSlowMemory(),
+  }
 }
 
 /** Everything pollEndpoint needs. `call` is the client's get, wrapped for accounting. */
 export interface EndpointPollContext {
   instance: string
+  /** The configured URL: what nodes report as their host. */
   host: string
+  /** The URL polled this time (the configured one or a cluster member's). */
+  url?: string
   call: (path: string, signal?: AbortSignal) => Promise<unknown>
+  /** Guest-detail calls; a separate client keeps them from queueing ahead of the cycle's calls. */
+  detailCall?: (path: string, signal?: AbortSignal) => Promise<unknown>
   memory: EndpointMemory
   rates: RateTracker
   now: number
@@ -39,6 +82,13 @@ export interface EndpointPollContext {
   clusterEvery: number
   detailTimeoutMs: number
   detailConcurrency: number
+  /** Guest details; omit to skip them. */
+  guestDetails?: { policy: DetailPolicy; budgetMs: number }
+  /**
+   * Storage, ZFS, Ceph, disks and backups on their slower cadences; omit to skip them. The cycle
+   * waits at most `budgetMs` (longer while nothing has been read yet) and takes what has landed.
+   */
+  slow?: { call: QueryCall; budgetMs: number; firstBudgetMs: number }
   onCache: (hit: boolean) => void
   warn: (obj: object, msg: string) => void
 }
@@ -54,7 +104,7 @@ export async function pollEndpoint(ctx: EndpointPollContext): Promise<void> {
   ])
   if (!Array.isArray(resources)) {
     throw new AppError('PVE_BAD_RESPONSE', {
-      host: ctx.host,
+      host: ctx.url ?? ctx.host,
       reason: '/cluster/resources is not a list',
     })
   }
@@ -64,42 +114,86 @@ export async function pollEndpoint(ctx: EndpointPollContext): Promise<void> {
     (e): e is Record<string, unknown> => readNodeName(e) !== undefined,
   )
   const online = nodeEntries.filter((e) => e.status === 'online').map((e) => readNodeName(e)!)
-  const failedDetails = new Set<string>()
-  await mapLimited(online, ctx.detailConcurrency, async (name) => {
-    try {
-      memory.details.set(
-        name,
-        await callWithBudget(ctx, `/nodes/${encodeURIComponent(name)}/status`),
-      )
-    } catch (err) {
-      // A slow or broken node must not cost us the cycle: keep its last good detail.
-      failedDetails.add(name)
-      ctx.warn(
-        { instance: ctx.instance, node: name, code: (err as AppError).code },
-        'node status failed',
-      )
-    }
-  })
+  const { failed, unreachable } = await readNodeStatuses(ctx, online)
   const present = new Set(nodeEntries.map((e) => readNodeName(e)!))
   for (const name of memory.details.keys()) if (!present.has(name)) memory.details.delete(name)
 
   memory.nodes = nodeEntries.map((entry) => {
     const name = readNodeName(entry)!
-    const node = toPveNode(entry, memory.details.get(name), {
-      instance: ctx.instance,
-      host: ctx.host,
-      cluster: clusterInfo,
-      now: ctx.now,
-    })
+    // 595 from the proxy: the node we asked cannot reach it, so for us it is offline.
+    const node = toPveNode(
+      unreachable.has(name) ? { ...entry, status: 'offline' } : entry,
+      memory.details.get(name),
+      { instance: ctx.instance, host: ctx.host, cluster: clusterInfo, now: ctx.now },
+    )
     node.connectionHealth =
-      node.status !== 'online' ? 'error' : failedDetails.has(name) ? 'degraded' : 'healthy'
+      node.status !== 'online' ? 'error' : failed.has(name) ? 'degraded' : 'healthy'
     return node
   })
+  // Only a node we know to be down silences its guests: a token without Sys.Audit may not see
+  // node entries at all, and its guests must not all turn 'unknown' for that.
+  const down = new Set(memory.nodes.filter((n) => n.status !== 'online').map((n) => n.name))
 
-  const vms: Guest[] = []
-  const containers: Guest[] = []
+  const guests = mapGuests(ctx, resources, down)
+  if (ctx.guestDetails) await applyGuestDetails(ctx, guests, ctx.guestDetails)
+  memory.vms = guests.filter((g) => g.type === 'qemu')
+  memory.containers = guests.filter((g) => g.type === 'lxc')
+  if (ctx.slow) await refreshSlow(ctx, ctx.slow, resources, guests)
+}
+
+// One slow refresh at a time, in the background: a hanging NFS storage or a big PBS listing costs
+// the cycle at most the budget; its result lands in a later cycle.
+async function refreshSlow(
+  ctx: EndpointPollContext,
+  slow: NonNullable<EndpointPollContext['slow']>,
+  resources: unknown[],
+  guests: Guest[],
+): Promise<void> {
+  const { memory } = ctx
+  memory.slowRun ??= pollPveSlow({
+    instance: ctx.instance,
+    call: slow.call,
+    nodes: memory.nodes.map((n) => ({ name: n.name, online: n.status === 'online' })),
+    guests: guests.map((g) => ({ vmid: g.vmid, node: g.node, type: g.type, template: g.template })),
+    resources,
+    memory: memory.slow,
+    cycle: ctx.cycle,
+    now: ctx.now,
+    warn: ctx.warn,
+    onCache: ctx.onCache,
+  })
+    .then((result) => {
+      memory.slowResult = result
+    })
+    .catch((err: unknown) => ctx.warn({ instance: ctx.instance, err }, 'slow collectors failed'))
+    .finally(() => {
+      memory.slowRun = undefined
+    })
+  await settleWithin(memory.slowRun, memory.slowResult ? slow.budgetMs : slow.firstBudgetMs)
+}
+
+/** Marks what we last knew about a failing endpoint as offline instead of dropping it. */
+export function markEndpointDown(memory: EndpointMemory): void {
+  memory.nodes = memory.nodes.map((n) => ({ ...n, status: 'offline', connectionHealth: 'error' }))
+  // Old rates and agent data would read as live; the guests stay listed, inactive.
+  memory.vms = memory.vms.map(toInactiveGuest)
+  memory.containers = memory.containers.map(toInactiveGuest)
+  // Storage we cannot see any more is of unknown state; disks, Ceph and backups stay as last read.
+  if (memory.slowResult) {
+    memory.slowResult = {
+      ...memory.slowResult,
+      storage: memory.slowResult.storage.map((s) => ({ ...s, status: 'unknown' })),
+    }
+  }
+}
+
+// Guests of a node that is offline or does not answer are inactive: zero rates (the tracker
+// resets them) and no details.
+function mapGuests(ctx: EndpointPollContext, resources: unknown[], down: Set<string>) {
+  const guests: Guest[] = []
   for (const entry of resources) {
-    const sample = toGuestSample(entry, ctx.instance, ctx.now)
+    const node = readGuestNode(entry)
+    const sample = node && toGuestSample(entry, ctx.instance, ctx.now, !down.has(node))
     if (!sample) continue
     const { guest, counters } = sample
     const rates = ctx.rates.update(`${ctx.instance}/${guest.vmid}`, {
@@ -113,25 +207,64 @@ export async function pollEndpoint(ctx: EndpointPollContext): Promise<void> {
     guest.networkOut = rates.netOut
     guest.diskRead = rates.diskRead
     guest.diskWrite = rates.diskWrite
-    ;(guest.type === 'qemu' ? vms : containers).push(guest)
+    guests.push(guest)
   }
-  memory.vms = vms
-  memory.containers = containers
+  return guests
 }
 
-/** Marks what we last knew about a failing endpoint as offline instead of dropping it. */
-export function markEndpointDown(memory: EndpointMemory): void {
-  memory.nodes = memory.nodes.map((n) => ({ ...n, status: 'offline', connectionHealth: 'error' }))
-  // Old rates would read as live traffic; the guests stay listed with no I/O.
-  const still = (g: Guest): Guest => ({
-    ...g,
-    diskRead: 0,
-    diskWrite: 0,
-    networkIn: 0,
-    networkOut: 0,
+// Starts the due refreshes, lets the ones that finish within a tiny budget land in this cycle,
+// and merges whatever the cache holds. Never waits longer than the budget.
+async function applyGuestDetails(
+  ctx: EndpointPollContext,
+  guests: Guest[],
+  options: { policy: DetailPolicy; budgetMs: number },
+): Promise<void> {
+  const cache = ctx.memory.guestDetails
+  const active = guests.filter((g) => g.status === 'running' && !g.template)
+  pruneDetails(cache, active)
+  const started = refreshDetails(cache, active, {
+    call: ctx.detailCall ?? ctx.call,
+    host: ctx.url ?? ctx.host,
+    cycle: ctx.cycle,
+    policy: options.policy,
+    onCache: ctx.onCache,
   })
-  memory.vms = memory.vms.map(still)
-  memory.containers = memory.containers.map(still)
+  if (started.length > 0) await settleWithin(Promise.all(started), options.budgetMs)
+  for (const guest of active) {
+    const entry = cache.entries.get(guest.vmid)
+    if (entry && entry.type === guest.type) mergeGuestDetails(guest, entry.details)
+  }
+}
+
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  try {
+    await Promise.race([work.then(() => undefined), budget])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+// A slow or broken node must not cost us the cycle: keep its last good detail. A proxy failure
+// (PVE_UNREACHABLE, i.e. 595) means that node is down as seen from the cluster.
+async function readNodeStatuses(ctx: EndpointPollContext, online: string[]) {
+  const failed = new Set<string>()
+  const unreachable = new Set<string>()
+  await mapLimited(online, ctx.detailConcurrency, async (name) => {
+    try {
+      ctx.memory.details.set(
+        name,
+        await callWithBudget(ctx, `/nodes/${encodeURIComponent(name)}/status`),
+      )
+    } catch (err) {
+      const code = err instanceof AppError ? err.code : 'INTERNAL'
+      failed.add(name)
+      if (code === 'PVE_UNREACHABLE') unreachable.add(name)
+      ctx.warn({ instance: ctx.instance, node: name, code }, 'node status failed')
+    }
+  })
+  return { failed, unreachable }
 }
 
 // Membership changes rarely; /cluster/status is refreshed every few cycles. A token without
@@ -148,6 +281,9 @@ async function readCluster(ctx: EndpointPollContext): Promise<ClusterInfo | unde
     const raw = await ctx.call('/cluster/status')
     if (!Array.isArray(raw) || !raw.some(isRecord)) return undefined
     memory.cluster = toClusterInfo(raw)
+    const local = raw.find((e) => isRecord(e) && e.type === 'node' && toBool(e.local))
+    const name = isRecord(local) ? toOptionalString(local.name) : undefined
+    if (name) memory.local = { url: ctx.url ?? ctx.host, name }
     return memory.cluster
   } catch (err) {
     ctx.warn({ instance: ctx.instance, code: (err as AppError).code }, 'cluster status failed')
@@ -159,7 +295,9 @@ async function callWithBudget(ctx: EndpointPollContext, path: string): Promise<u
   const controller = new AbortController()
   const timer = setTimeout(
     () =>
-      controller.abort(new AppError('PVE_TIMEOUT', { host: ctx.host, ms: ctx.detailTimeoutMs })),
+      controller.abort(
+        new AppError('PVE_TIMEOUT', { host: ctx.url ?? ctx.host, ms: ctx.detailTimeoutMs }),
+      ),
     ctx.detailTimeoutMs,
   )
   try {

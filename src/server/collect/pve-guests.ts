@@ -32,11 +32,21 @@ export function readGuestType(entry: unknown): GuestType | undefined {
   return entry.type === 'qemu' || entry.type === 'lxc' ? entry.type : undefined
 }
 
-/** Maps one resources entry; undefined when it is not a guest or lacks a vmid or node. */
+/** The node name of a guest entry, or undefined when it is not a usable guest entry. */
+export function readGuestNode(entry: unknown): string | undefined {
+  return readGuestType(entry) && isRecord(entry) ? toOptionalString(entry.node) : undefined
+}
+
+/**
+ * Maps one resources entry; undefined when it is not a guest or lacks a vmid or node.
+ * `nodeOnline: false` (its node is offline or does not answer) turns a guest PVE still lists as
+ * running into 'unknown': nobody can vouch for it, so it carries no live values.
+ */
 export function toGuestSample(
   entry: unknown,
   instance: string,
   now: number,
+  nodeOnline = true,
 ): GuestSample | undefined {
   const type = readGuestType(entry)
   if (!type || !isRecord(entry)) return undefined
@@ -44,7 +54,8 @@ export function toGuestSample(
   const vmid = toOptionalNumber(entry.vmid)
   const node = toOptionalString(entry.node)
   if (vmid === undefined || !Number.isInteger(vmid) || !node) return undefined
-  const status = toOptionalString(entry.status) ?? 'unknown'
+  const listed = toOptionalString(entry.status) ?? 'unknown'
+  const status = !nodeOnline && listed === 'running' ? 'unknown' : listed
   const running = status === 'running'
   const lock = toOptionalString(entry.lock)
   const diskInfo = readDisk(type, status, entry)
@@ -91,7 +102,8 @@ export function toGuestSample(
 }
 
 // QEMU `disk` is always 0 in /cluster/resources (usage needs the guest agent), so a VM's disk is
-// unknown (-1) until the agent collector fills it. LXC reports real rootfs usage while running.
+// unknown (-1) until the guest details fill it. LXC reports real rootfs usage while running.
+// A guest in another state ('unknown' on a dead node) gets no reason: none of §8 fits.
 function readDisk(
   type: GuestType,
   status: string,
@@ -100,11 +112,43 @@ function readDisk(
   const total = toNumber(entry.maxdisk)
   const used = toNumber(entry.disk)
   if (type === 'qemu') {
-    return {
-      disk: { used: 0, total, usage: -1 },
-      reason: status === 'running' ? 'no-data' : 'vm-stopped',
-    }
+    const reason =
+      status === 'running' ? 'no-data' : status === 'stopped' ? 'vm-stopped' : undefined
+    return { disk: { used: 0, total, usage: -1 }, ...(reason ? { reason } : {}) }
   }
   if (status !== 'running' && used === 0) return { disk: { used: 0, total, usage: -1 } }
   return { disk: { used, total, free: Math.max(0, total - used), usage: toPercent(used, total) } }
+}
+
+/**
+ * What we still show of a guest nobody can vouch for (its endpoint stopped answering): identity
+ * and sizes, no live values and no agent data, a running guest as 'unknown'.
+ */
+export function toInactiveGuest(guest: Guest): Guest {
+  const {
+    disks: _disks,
+    ipAddresses: _ips,
+    networkInterfaces: _nics,
+    osName: _osName,
+    osVersion: _osVersion,
+    diskStatusReason: _reason,
+    ...rest
+  } = guest
+  const total = guest.memory.total
+  return {
+    ...rest,
+    status: guest.status === 'running' ? 'unknown' : guest.status,
+    uptime: 0,
+    cpu: 0,
+    memory: { usage: 0, used: 0, total, free: total },
+    disk:
+      guest.type === 'qemu' ? { used: 0, total: guest.disk.total, usage: -1 } : { ...guest.disk },
+    ...(guest.type === 'qemu' && guest.status === 'stopped'
+      ? { diskStatusReason: 'vm-stopped' }
+      : {}),
+    diskRead: 0,
+    diskWrite: 0,
+    networkIn: 0,
+    networkOut: 0,
+  }
 }

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
 import {
   createPoller,
@@ -14,6 +14,13 @@ import {
   type StubPve,
   type TestCert,
 } from './stub-pve.ts'
+import type { DetailPolicy } from '../../../../src/server/collect/pve-agent.ts'
+import { readFixture } from './fixtures.ts'
+
+// A recorded answer as the wire carries it, with the `data` envelope.
+function readFixtureBody(name: string): unknown {
+  return { data: readFixture(name) }
+}
 
 const GOOD = { kind: 'token' as const, tokenId: 'monitor@pve!dash', secret: 'good-secret' }
 const BAD = { kind: 'token' as const, tokenId: 'monitor@pve!dash', secret: 'revoked-secret' }
@@ -161,10 +168,22 @@ function endpoint(id: string, name: string, auth = GOOD): MonitoredEndpoint {
   }
 }
 
-function setup(options: { createClient?: (e: MonitoredEndpoint) => PveClient } = {}) {
+function setup(
+  options: {
+    createClient?: (e: MonitoredEndpoint) => PveClient
+    guestDetails?: Partial<DetailPolicy>
+  } = {},
+) {
   let clock = 1_000_000
   const states: CollectedState[] = []
-  const poller = createPoller({ now: () => clock, onState: (s) => states.push(s), ...options })
+  // These cases count the cycle's own calls on the stub: the slower collectors (storage, disks,
+  // backups) have their own tests (pve-slow.test.ts, poller-sim.test.ts).
+  const poller = createPoller({
+    now: () => clock,
+    onState: (s) => states.push(s),
+    slowCollectors: false,
+    ...options,
+  })
   pollers.push(poller)
   return {
     poller,
@@ -247,14 +266,45 @@ describe('createPoller', () => {
     const t = setup()
     t.poller.setEndpoints([endpoint('pve-0', 'lab')])
     await t.poller.pollNow()
-    detailAnswer = () => ({ status: 595, reason: 'Connection timed out' })
+    const failedBefore = t.last().performance.failedApiCalls
+    detailAnswer = () => ({ status: 500, reason: 'pvestatd not responding' })
     t.advance(10_000)
     await t.poller.pollNow()
     const pve1 = t.last().nodes[0]!
+    expect(pve1.status).toBe('online')
     expect(pve1.pveVersion).toBe('pve-manager/8.4.14/b502d23c55afcba1')
     expect(pve1.connectionHealth).toBe('degraded')
     expect(t.last().connectionHealth.lab).toBe(true)
-    expect(t.last().performance.failedApiCalls).toBe(1)
+    expect(t.last().performance.failedApiCalls).toBe(failedBefore + 1)
+    expect(t.last().vms.find((g) => g.vmid === 100)?.status).toBe('running')
+  })
+
+  it('takes a node whose status the cluster cannot proxy (595) offline, with its guests', async () => {
+    counters = 0
+    detailAnswer = () => DETAIL
+    const t = setup()
+    t.poller.setEndpoints([endpoint('pve-0', 'lab')])
+    await t.poller.pollNow()
+    t.advance(10_000)
+    await t.poller.pollNow()
+    expect(t.last().vms.find((g) => g.vmid === 100)?.networkIn).toBe(1000)
+
+    detailAnswer = () => ({ status: 595, reason: 'Connection refused' })
+    t.advance(10_000)
+    await t.poller.pollNow()
+    const state = t.last()
+    expect(state.nodes[0]).toMatchObject({
+      name: 'pve1',
+      status: 'offline',
+      connectionHealth: 'error',
+    })
+    expect(state.connectionHealth.lab).toBe(true)
+    const web = state.vms.find((g) => g.vmid === 100)!
+    expect(web).toMatchObject({ status: 'unknown', cpu: 0, uptime: 0, networkIn: 0, diskWrite: 0 })
+    expect(web.memory.used).toBe(0)
+    expect(state.containers[0]).toMatchObject({ status: 'unknown', networkIn: 0 })
+    // A stopped guest stays stopped.
+    expect(state.vms.find((g) => g.vmid === 101)?.status).toBe('stopped')
   })
 
   it('keeps the nodes as offline and the guests of an endpoint that starts failing', async () => {
@@ -293,7 +343,8 @@ describe('createPoller', () => {
     expect(Object.keys(t.last().connectionHealth).sort()).toEqual(['lab', 'other'])
 
     t.poller.setEndpoints([endpoint('pve-1', 'other')])
-    expect(closed).toEqual(['pve-0'])
+    // Its cycle client and its guest-detail client, once background work has settled.
+    await vi.waitFor(() => expect(closed).toEqual(['pve-0', 'pve-0']))
     await t.poller.pollNow()
     expect(Object.keys(t.last().connectionHealth)).toEqual(['other'])
     expect(t.last().nodes.every((n) => n.instance === 'other')).toBe(true)
@@ -330,16 +381,127 @@ describe('createPoller', () => {
     for (let i = 0; i < 4; i++) await t.poller.pollNow()
     const perf = t.last().performance
     expect(stub.requests.filter((r) => r.path === '/api2/json/cluster/status')).toHaveLength(2)
-    expect(perf.cacheMisses).toBe(2)
-    expect(perf.cacheHits).toBe(2)
-    expect(perf.totalApiCalls).toBe(4 + 2 + 4)
-    expect(perf.failedApiCalls).toBe(0)
+    // The two running guests: status/current once (this stub answers 501), then from the cache.
+    const guestCalls = stub.requests.filter((r) => r.path.endsWith('/status/current'))
+    expect(guestCalls.map((r) => r.path).sort()).toEqual([
+      '/api2/json/nodes/pve1/lxc/200/status/current',
+      '/api2/json/nodes/pve1/qemu/100/status/current',
+    ])
+    // Cluster status: 2 misses, 2 hits. Guest details: 2 misses, then 2 hits in 3 cycles.
+    expect(perf.cacheMisses).toBe(2 + 2)
+    expect(perf.cacheHits).toBe(2 + 6)
+    expect(perf.totalApiCalls).toBe(4 + 2 + 4 + 2)
+    expect(perf.failedApiCalls).toBe(2)
     expect(Object.keys(perf.apiCallDuration).sort()).toEqual([
       'cluster/resources',
       'cluster/status',
       'nodes/status',
     ])
     expect(perf.pollingStartTime).toBe(1_000_000)
+  })
+
+  it('merges guest details into the guests: VM agent data and container swap and addresses', async () => {
+    counters = 0
+    detailAnswer = () => DETAIL
+    const t = setup()
+    stub.handler = (req) => {
+      const path = req.path.replace('/api2/json', '')
+      const base = '/nodes/pve1'
+      if (path === `${base}/qemu/100/status/current`) {
+        return { body: { data: { status: 'running', uptime: 100, agent: 1 } } }
+      }
+      if (path === `${base}/qemu/100/agent/get-fsinfo`) {
+        return { body: readFixtureBody('qemu-agent-get-fsinfo-windows__pulse-issue1319.json') }
+      }
+      if (path === `${base}/qemu/100/agent/network-get-interfaces`) {
+        return {
+          body: readFixtureBody(
+            'qemu-agent-network-get-interfaces__unidentified-pve9-capture.json',
+          ),
+        }
+      }
+      if (path === `${base}/qemu/100/agent/get-osinfo`) {
+        return { body: { data: { result: { 'pretty-name': 'Debian GNU/Linux 12 (bookworm)' } } } }
+      }
+      if (path === `${base}/lxc/200/status/current`) {
+        return { body: { data: { status: 'running', uptime: 100, swap: 5, maxswap: 50 } } }
+      }
+      if (path === `${base}/lxc/200/interfaces`) {
+        return { body: readFixtureBody('lxc-interfaces__go-proxmox.json') }
+      }
+      return answerLikePve(req)
+    }
+    t.poller.setEndpoints([endpoint('pve-0', 'lab')])
+    await vi.waitFor(async () => {
+      await t.poller.pollNow()
+      expect(t.last().vms.find((g) => g.vmid === 100)?.disks).toHaveLength(3)
+    })
+    const web = t.last().vms.find((g) => g.vmid === 100)!
+    expect(web.disk.usage).toBe(83.71)
+    expect(web.diskStatusReason).toBeUndefined()
+    expect(web.osName).toBe('Debian GNU/Linux 12 (bookworm)')
+    expect(web.networkInterfaces?.map((n) => n.name)).toEqual(['ens18'])
+    const dns = t.last().containers[0]!
+    expect(dns.memory).toMatchObject({ swapUsed: 5, swapTotal: 50 })
+    expect(dns.networkInterfaces?.map((n) => n.name)).toEqual(['eth0'])
+    // The stopped VM is never asked.
+    expect(stub.requests.some((r) => r.path.includes('/qemu/101/'))).toBe(false)
+    const perf = t.last().performance
+    expect(perf.apiCallDuration).toBeDefined()
+    expect(perf.totalApiCalls).toBeGreaterThanOrEqual(6 + 3)
+  })
+
+  it('keeps guests live when the token cannot see node entries at all', async () => {
+    counters = 0
+    detailAnswer = () => DETAIL
+    stub.handler = async (req) => {
+      const answer = await answerLikePve(req)
+      if (!req.path.endsWith('/cluster/resources')) return answer
+      const data = (answer.body as { data: Array<{ type: string }> }).data
+      return { body: { data: data.filter((e) => e.type !== 'node') } }
+    }
+    const t = setup()
+    t.poller.setEndpoints([endpoint('pve-0', 'lab')])
+    await t.poller.pollNow()
+    expect(t.last().nodes).toEqual([])
+    expect(t.last().vms.find((g) => g.vmid === 100)?.status).toBe('running')
+    expect(t.last().containers[0]?.status).toBe('running')
+  })
+
+  it('finishes its cycles while a guest agent hangs, then reports agent-timeout', async () => {
+    counters = 0
+    detailAnswer = () => DETAIL
+    let answered = 0
+    stub.handler = (req) => {
+      const path = req.path.replace('/api2/json', '')
+      if (path === '/nodes/pve1/qemu/100/status/current') {
+        return { body: { data: { status: 'running', uptime: 100, agent: 1 } } }
+      }
+      // The agent never answers; only the per-call budget ends the request.
+      if (path.includes('/agent/')) return new Promise<StubAnswer>(() => {})
+      answered++
+      return answerLikePve(req)
+    }
+    const t = setup({ guestDetails: { timeoutMs: 1_500 } })
+    t.poller.setEndpoints([endpoint('pve-0', 'lab')])
+    await t.poller.pollNow()
+    await t.poller.pollNow()
+    await t.poller.pollNow()
+    // Three cycles done while the one get-fsinfo call was still hanging.
+    const fsinfo = () => stub.requests.filter((r) => r.path.endsWith('/agent/get-fsinfo'))
+    expect(t.last().pollingCycles).toBe(3)
+    expect(fsinfo()).toHaveLength(1)
+    expect(t.last().vms.find((g) => g.vmid === 100)?.diskStatusReason).toBe('no-data')
+    expect(answered).toBeGreaterThan(0)
+    await vi.waitFor(
+      async () => {
+        await t.poller.pollNow()
+        expect(t.last().vms.find((g) => g.vmid === 100)?.diskStatusReason).toBe('agent-timeout')
+      },
+      { timeout: 10_000, interval: 50 },
+    )
+    // The cycles went on meanwhile (the backoff itself is covered in pve-agent.test.ts).
+    expect(t.last().pollingCycles).toBeGreaterThan(3)
   })
 
   it('reports every endpoint as unhealthy when a host is not a valid URL, without throwing', async () => {
