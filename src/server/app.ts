@@ -12,7 +12,12 @@ import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
+import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
+import { registerSetupScriptRoutes } from './http/setup-script.ts'
+import { registerSystemSettingsRoutes } from './http/system-settings.ts'
+import { createDiscoveryService } from './discovery/discovery-service.ts'
+import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
 import { registerOidcRoutes } from './http/oidc.ts'
 import { registerSecurityRoutes } from './http/security.ts'
 import { registerSocketRoute } from './http/socket.ts'
@@ -81,10 +86,27 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     repo,
     now,
     status: (id) => poller.endpointStatus(id),
+    lastError: (id) => poller.endpointError(id),
+    clusterInfo: (id) => {
+      const info = poller.endpointInfo(id)
+      if (!info || !info.isCluster) return info && { isCluster: false }
+      return {
+        isCluster: true,
+        clusterName: info.clusterName,
+        clusterEndpoints: info.members.map((m) => ({
+          nodeName: m.nodeName,
+          host: m.host ?? '',
+          ip: m.ip ?? '',
+          online: m.online,
+        })),
+      }
+    },
     onChange: () => {
       poller.setEndpoints(nodes.endpoints())
       void poller.pollNow()
     },
+    // The hub is created just below; changes happen only once requests are served.
+    broadcast: (type, data) => hubRef.current?.broadcast(type, data),
   })
   const hub = createHub({ live, now, version: config.version, log: http.log })
   hubRef.current = hub
@@ -124,6 +146,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     onImported: () => nodes.reload(),
   })
   registerNodeRoutes(http, nodes)
+  registerSetupScriptRoutes(http, { now })
+  const discovery = createDiscoveryService({
+    settings: createSystemSettingsRepo(db),
+    now,
+    broadcast: (type, data) => hub.broadcast(type, data),
+    log: http.log,
+  })
+  registerDiscoveryRoutes(http, discovery)
+  registerSystemSettingsRoutes(http, { discovery, allowedOrigins: config.allowedOrigins })
   registerMetadataRoutes(http, createMetadataRepo(db), now)
   registerSocketRoute(http, hub)
   await registerSpa(http, config.staticDir)

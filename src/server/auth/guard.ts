@@ -46,6 +46,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'POST /api/security/quick-setup',
   'POST /api/oidc/login',
   'GET /api/oidc/callback',
+  // Answers without credentials only to a valid one-time setup code (checked in the route).
+  'GET /api/setup-script',
 ]
 
 /**

@@ -5,6 +5,7 @@ import { parseBody } from '../parse-body.ts'
 import { NODE_TYPES, type NodeType } from '../../shared/model/node-config.ts'
 
 const TOKEN_ID = /^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9._-]*$/
+const USER_ID = /^[^\s@!:]+(@[^\s@!:]+)?$/
 const FINGERPRINT = /^([0-9a-f]{2}:?){31}[0-9a-f]{2}$/i
 
 const optionalText = z
@@ -14,32 +15,54 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined))
 
+const flag = z.boolean({ error: 'must be true or false' }).default(true)
+
 export const nodeInputSchema = z.object({
   type: z.enum(NODE_TYPES, { error: 'must be "pve" or "pbs"' }),
   name: optionalText,
   host: z.string({ error: 'is required' }).trim().min(1, 'is required').max(512),
   user: optionalText,
-  password: z.string().max(512).optional(),
+  // Passwords keep their spaces; an empty one is "not given".
+  password: z
+    .string()
+    .max(512)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   tokenName: optionalText,
-  tokenValue: z.string().trim().max(512).optional(),
+  tokenValue: optionalText,
   fingerprint: optionalText.refine((v) => v === undefined || FINGERPRINT.test(v), {
     message: 'must be a SHA-256 fingerprint (64 hex digits, colons optional)',
   }),
   verifySSL: z.boolean({ error: 'must be true or false' }).default(true),
-  monitorVMs: z.boolean().default(true),
-  monitorContainers: z.boolean().default(true),
-  monitorStorage: z.boolean().default(true),
-  monitorBackups: z.boolean().default(true),
+  monitorVMs: flag,
+  monitorContainers: flag,
+  monitorStorage: flag,
+  monitorBackups: flag,
+  monitorDatastores: flag,
+  monitorSyncJobs: flag,
+  monitorVerifyJobs: flag,
+  monitorPruneJobs: flag,
+  monitorGarbageJobs: flag,
+  /** test-connection only: the stored node whose secrets fill blank secret fields. */
+  id: optionalText,
 })
 
 export type NodeInput = z.output<typeof nodeInputSchema>
 
 /** Parse a request body; throws FIELD_INVALID naming the first bad field. */
 export function parseNodeInput(body: unknown): NodeInput {
-  return parseBody(nodeInputSchema, body)
+  // A client that sends `null` for an empty optional field means "not given".
+  const cleaned =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
+      : body
+  return parseBody(nodeInputSchema, cleaned)
 }
 
-/** Normalise a host to `https://host:port` (default port 8006 for PVE, 8007 for PBS). */
+/**
+ * Normalise a host to `https://host:port` (default port 8006 for PVE, 8007 for PBS). Both APIs
+ * speak HTTPS only, and the client refuses anything else, so http:// is refused here already.
+ */
 export function normalizeHost(raw: string, type: NodeType): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`
   let url: URL
@@ -48,15 +71,15 @@ export function normalizeHost(raw: string, type: NodeType): string {
   } catch {
     throw new AppError('FIELD_INVALID', {
       field: 'host',
-      problem: `"${raw}" is not a valid host or URL`,
+      problem: `"${raw.slice(0, 100)}" is not a valid host or URL`,
     })
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && type === 'pve')) {
-    throw new AppError('FIELD_INVALID', {
-      field: 'host',
-      problem:
-        type === 'pbs' ? 'Proxmox Backup Server requires https://' : 'must use https:// or http://',
-    })
+  if (url.protocol !== 'https:') {
+    const problem =
+      url.protocol === 'http:'
+        ? `${type === 'pbs' ? 'PBS' : 'Proxmox VE'} requires HTTPS`
+        : 'must use https://'
+    throw new AppError('FIELD_INVALID', { field: 'host', problem })
   }
   if (!url.hostname)
     throw new AppError('FIELD_INVALID', { field: 'host', problem: 'has no hostname' })
@@ -67,11 +90,37 @@ export function normalizeHost(raw: string, type: NodeType): string {
   return `${url.protocol}//${url.hostname}:${port}`
 }
 
-/** Check credentials: a token (id user@realm!name plus value) or a username with a password. */
-export function checkCredentials(
-  input: NodeInput,
-  existing?: { hasToken: boolean; hasPassword: boolean },
-) {
+/** A user id with its realm: `root` becomes root@pam on PVE and root@pbs on PBS. */
+export function withRealm(user: string, type: NodeType): string {
+  if (!USER_ID.test(user)) {
+    throw new AppError('FIELD_INVALID', {
+      field: 'user',
+      problem: 'must look like user@realm (for example root@pam or admin@pbs)',
+    })
+  }
+  return user.includes('@') ? user : `${user}@${type === 'pbs' ? 'pbs' : 'pam'}`
+}
+
+/** A fingerprint in the GUI's format: upper-case hex pairs joined by colons. */
+export function formatFingerprint(value: string): string {
+  const hex = value.replace(/:/g, '').toUpperCase()
+  return hex.match(/../g)!.join(':')
+}
+
+/** Resolved credentials of a node: exactly one of token or password is set. */
+export interface NodeCredentials {
+  user: string | null
+  password: string | null
+  tokenName: string | null
+  tokenValue: string | null
+}
+
+/**
+ * Work out the credentials of a payload. Blank secrets take the stored ones (`stored`, when
+ * editing or testing a stored node); a token clears the password and a password the token.
+ * With neither a token ID nor a username, a stored node keeps what it has.
+ */
+export function resolveCredentials(input: NodeInput, stored?: NodeCredentials): NodeCredentials {
   if (input.tokenName) {
     if (!TOKEN_ID.test(input.tokenName)) {
       throw new AppError('FIELD_INVALID', {
@@ -79,31 +128,29 @@ export function checkCredentials(
         problem: 'must look like user@realm!tokenname',
       })
     }
-    if (!input.tokenValue && !existing?.hasToken) {
+    const tokenValue = input.tokenValue ?? stored?.tokenValue ?? null
+    if (!tokenValue) {
       throw new AppError('FIELD_INVALID', {
         field: 'tokenValue',
-        problem: 'is required with a token ID',
+        problem: 'Token ID and token value are required',
       })
     }
-    return 'token' as const
+    return { user: null, password: null, tokenName: input.tokenName, tokenValue }
   }
   if (input.user) {
-    if (!input.user.includes('@')) {
-      throw new AppError('FIELD_INVALID', {
-        field: 'user',
-        problem: 'needs a realm, like root@pam',
-      })
-    }
-    if (!input.password && !existing?.hasPassword) {
+    const user = withRealm(input.user, input.type)
+    const password = input.password ?? stored?.password ?? null
+    if (!password) {
       throw new AppError('FIELD_INVALID', {
         field: 'password',
-        problem: 'is required with a username',
+        problem: 'Username and password are required',
       })
     }
-    return 'password' as const
+    return { user, password, tokenName: null, tokenValue: null }
   }
+  if (stored && (stored.tokenValue || stored.password)) return stored
   throw new AppError('FIELD_INVALID', {
     field: 'tokenName',
-    problem: 'give an API token (tokenName and tokenValue) or a username and password',
+    problem: 'give an API token (Token ID and token value) or a username and password',
   })
 }

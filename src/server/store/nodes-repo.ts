@@ -2,7 +2,12 @@
 import crypto from 'node:crypto'
 import type { Db } from './db.ts'
 import type { SecretBox } from './secret-box.ts'
-import type { NodeType } from '../../shared/model/node-config.ts'
+import {
+  PBS_MONITOR_FLAGS,
+  type NodeType,
+  type PbsMonitorFlag,
+  type PbsMonitorFlags,
+} from '../../shared/model/node-config.ts'
 
 /** A stored node with its secrets opened: server memory only, never serialised to a client. */
 export interface StoredNode {
@@ -27,6 +32,40 @@ export interface StoredNode {
 }
 
 export type NewNode = Omit<StoredNode, 'id' | 'createdAt' | 'updatedAt'>
+
+// The PBS feature flags live in columns added after the first release. They are kept out of
+// StoredNode on purpose: the configuration export (backup/config-sections.ts) validates
+// StoredNode with a strict schema, and a new key would make its files unreadable on import.
+const PBS_COLUMNS: Record<PbsMonitorFlag, string> = {
+  monitorDatastores: 'monitor_datastores',
+  monitorSyncJobs: 'monitor_sync_jobs',
+  monitorVerifyJobs: 'monitor_verify_jobs',
+  monitorPruneJobs: 'monitor_prune_jobs',
+  monitorGarbageJobs: 'monitor_garbage_jobs',
+}
+
+/** All PBS flags on: the default for new and migrated nodes. */
+export const ALL_PBS_FLAGS: PbsMonitorFlags = {
+  monitorDatastores: true,
+  monitorSyncJobs: true,
+  monitorVerifyJobs: true,
+  monitorPruneJobs: true,
+  monitorGarbageJobs: true,
+}
+
+/** Add the PBS flag columns to an existing table (additive: existing rows get 1). Idempotent. */
+export function migrateNodeColumns(db: Db): void {
+  const columns = db.prepare('PRAGMA table_info(nodes)').all() as Array<{ name: string }>
+  const present = new Set(columns.map((c) => c.name))
+  if (present.size === 0) return
+  db.transaction(() => {
+    for (const column of Object.values(PBS_COLUMNS)) {
+      if (!present.has(column)) {
+        db.exec(`ALTER TABLE nodes ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 1`)
+      }
+    }
+  })()
+}
 
 interface Row {
   id: string
@@ -55,10 +94,15 @@ export interface NodesRepo {
   insert(node: NewNode, now: number): StoredNode
   update(id: string, node: NewNode, now: number): StoredNode
   remove(id: string): boolean
+  /** PBS feature flags of every node, by id. */
+  pbsFlags(): Map<string, PbsMonitorFlags>
+  /** Store a node's PBS feature flags. */
+  setPbsFlags(id: string, flags: PbsMonitorFlags): void
 }
 
 /** Repository over the `nodes` table. */
 export function createNodesRepo(db: Db, box: SecretBox): NodesRepo {
+  migrateNodeColumns(db)
   const open = (sealed: string | null) => (sealed ? box.decrypt(sealed) : null)
   const seal = (plain: string | null) => (plain ? box.encrypt(plain) : null)
   const toNode = (row: Row): StoredNode => ({
@@ -111,6 +155,11 @@ export function createNodesRepo(db: Db, box: SecretBox): NodesRepo {
     monitor_storage = @monitor_storage, monitor_backups = @monitor_backups, source = @source,
     updated_at = @now WHERE id = @id`)
   const deleteStmt = db.prepare('DELETE FROM nodes WHERE id = ?')
+  const pbsColumns = PBS_MONITOR_FLAGS.map((f) => PBS_COLUMNS[f])
+  const selectFlags = db.prepare(`SELECT id, ${pbsColumns.join(', ')} FROM nodes`)
+  const updateFlags = db.prepare(
+    `UPDATE nodes SET ${pbsColumns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`,
+  )
 
   return {
     list: () => (selectAll.all() as Row[]).map(toNode),
@@ -133,5 +182,19 @@ export function createNodesRepo(db: Db, box: SecretBox): NodesRepo {
       return toNode(selectOne.get(id) as Row)
     },
     remove: (id) => deleteStmt.run(id).changes > 0,
+    pbsFlags() {
+      const out = new Map<string, PbsMonitorFlags>()
+      for (const row of selectFlags.all() as Array<Record<string, string | number>>) {
+        const flags = { ...ALL_PBS_FLAGS }
+        for (const f of PBS_MONITOR_FLAGS) flags[f] = row[PBS_COLUMNS[f]] === 1
+        out.set(String(row.id), flags)
+      }
+      return out
+    },
+    setPbsFlags(id, flags) {
+      const values: Record<string, string | number> = { id }
+      for (const f of PBS_MONITOR_FLAGS) values[PBS_COLUMNS[f]] = flags[f] ? 1 : 0
+      updateFlags.run(values)
+    },
   }
 }

@@ -219,8 +219,8 @@ describe('POST /api/config/import', () => {
     expect(stored.find((n) => n.name === 'backup')?.password).toBe(NODE_PASSWORD)
     expect(setEndpoints).toHaveBeenCalled()
     const handed = setEndpoints.mock.calls.at(-1)![0]
-    expect(handed.map((e) => e.name)).toEqual(['lab'])
-    expect(handed[0]!.auth).toEqual({
+    expect(handed.map((e) => e.name).sort()).toEqual(['backup', 'lab'])
+    expect(handed.find((e) => e.name === 'lab')!.auth).toEqual({
       kind: 'token',
       tokenId: 'monitor@pve!dashboard',
       secret: NODE_TOKEN,

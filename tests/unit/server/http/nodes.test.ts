@@ -64,7 +64,7 @@ describe('POST /api/config/nodes', () => {
     [{ ...valid, fingerprint: 'abc' }, 'fingerprint'],
     [{ ...valid, host: 'ftp://pve.example.com' }, 'host'],
     [{ type: 'pve', host: 'pve.example.com' }, 'tokenName'],
-    [{ type: 'pve', host: 'pve.example.com', user: 'root' }, 'user'],
+    [{ type: 'pve', host: 'pve.example.com', user: 'root' }, 'password'],
     [{ type: 'pve', host: 'pve.example.com', user: 'root@pam' }, 'password'],
   ])('rejects %j with 400 naming %s and stores nothing', async (payload, field) => {
     const res = await post(payload)
@@ -128,7 +128,15 @@ describe('core routes', () => {
 describe('demo mode', () => {
   it('marks every answer with X-Demo-Mode', async () => {
     const demo = await buildTestApp({
-      demo: { seed: 1, clusters: 1, nodesPerCluster: 1, guestsPerNode: 1, basePort: 0, tickMs: 0 },
+      demo: {
+        seed: 1,
+        clusters: 1,
+        nodesPerCluster: 1,
+        guestsPerNode: 1,
+        basePort: 0,
+        tickMs: 0,
+        pbsInstances: 0,
+      },
     })
     try {
       const res = await demo.app.http.inject({ method: 'GET', url: '/api/health' })

@@ -1,0 +1,73 @@
+// Setup-script routes: an admin asks for a one-time URL, and a PVE/PBS node fetches the script
+// with `curl | bash`. GET /api/setup-script is in PUBLIC_ROUTES: without credentials it answers
+// only to a valid, unexpired one-time code for the requested type.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { AppError } from '../../shared/model/errors.ts'
+import { NODE_TYPES, type SetupScriptUrl } from '../../shared/model/node-config.ts'
+import { requireAdmin } from '../auth/guard.ts'
+import { normalizeHost } from '../nodes/node-input.ts'
+import { parseBody } from '../parse-body.ts'
+import { buildSetupScript } from '../setup/setup-script.ts'
+import { createSetupTokens } from '../setup/setup-tokens.ts'
+
+const urlRequestSchema = z.object({
+  type: z.enum(NODE_TYPES, { error: 'must be "pve" or "pbs"' }),
+  host: z.string({ error: 'is required' }).trim().min(1, 'is required').max(512),
+  backupPerms: z.boolean({ error: 'must be true or false' }).default(false),
+})
+
+const scriptQuerySchema = z.object({
+  type: z.enum(NODE_TYPES, { error: 'must be "pve" or "pbs"' }),
+  host: z.string().max(512).default(''),
+  pulse_url: z.string().max(512).default(''),
+  backup_perms: z.string().max(8).default('false'),
+  setup_token: z.string().max(128).optional(),
+})
+
+/** This server's origin as the caller reached it (the address the node will fetch from). */
+function originOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`
+}
+
+/** Register POST /api/setup-script-url and GET /api/setup-script. */
+export function registerSetupScriptRoutes(app: FastifyInstance, deps: { now: () => number }): void {
+  const tokens = createSetupTokens(deps.now)
+
+  app.post('/api/setup-script-url', async (request): Promise<SetupScriptUrl> => {
+    requireAdmin(request)
+    const body = parseBody(urlRequestSchema, request.body)
+    const host = normalizeHost(body.host, body.type)
+    const { token, expiresAt } = tokens.issue(body.type)
+    const origin = originOf(request)
+    const query = new URLSearchParams({
+      type: body.type,
+      host,
+      pulse_url: origin,
+      backup_perms: String(body.backupPerms),
+      setup_token: token,
+    })
+    // URLSearchParams encodes ' as %27, so the URL is safe inside single quotes.
+    const url = `${origin}/api/setup-script?${query.toString()}`
+    return { url, command: `curl -fsSL '${url}' | bash`, expires: Math.floor(expiresAt / 1000) }
+  })
+
+  app.get('/api/setup-script', async (request, reply) => {
+    const query = parseBody(scriptQuerySchema, request.query ?? {})
+    // Authenticated callers (the UI's download button) need no code; anyone else needs one.
+    if (!request.auth && !(query.setup_token && tokens.consume(query.setup_token, query.type))) {
+      throw new AppError('AUTH_REQUIRED')
+    }
+    const script = buildSetupScript({
+      type: query.type,
+      host: query.host,
+      pulseUrl: query.pulse_url,
+      backupPerms: query.backup_perms === 'true',
+    })
+    return reply
+      .type('text/x-shellscript; charset=utf-8')
+      .header('content-disposition', `attachment; filename="pulse-setup-${query.type}.sh"`)
+      .header('cache-control', 'no-store')
+      .send(script)
+  })
+}
