@@ -1,4 +1,5 @@
 import { Redirect } from 'wouter'
+import { NodesTab } from '../settings/nodes/NodesTab.tsx'
 import { SecurityTab } from '../settings/security/SecurityTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
@@ -32,7 +33,10 @@ export function SettingsPage({ tab }: { tab: string | undefined }) {
   return (
     <div>
       <SubTabs label="Settings" tabs={NAV} active={`/settings/${tab}`} />
-      {tab === 'security' ? (
+      {tab === 'pve' || tab === 'pbs' ? (
+        // Keyed by type: switching tabs starts the other list afresh.
+        <NodesTab key={tab} type={tab} />
+      ) : tab === 'security' ? (
         <SecurityTab />
       ) : (
         <Placeholder title={`Settings ${info.label}`} description={info.text} />

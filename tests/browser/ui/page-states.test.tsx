@@ -62,7 +62,7 @@ describe('dashboard page states', () => {
       .toBeVisible()
     await page.getByRole('button', { name: 'Go to Settings' }).click()
     await expect.poll(() => location.history.at(-1)).toBe('/settings/pve')
-    await expect.element(page.getByText('Settings PVE Nodes: coming soon')).toBeVisible()
+    await expect.element(page.getByRole('heading', { name: 'Proxmox VE nodes' })).toBeVisible()
   })
 
   test('guests that do not match the search show the search term', async () => {

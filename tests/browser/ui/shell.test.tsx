@@ -46,13 +46,13 @@ describe('theme', () => {
 describe('routes', () => {
   test('/settings redirects, replacing the entry, to /settings/pve', async () => {
     const { location } = renderApp(dashboardWorker(), '/settings')
-    await expect.element(page.getByText('Settings PVE Nodes: coming soon')).toBeVisible()
+    await expect.element(page.getByRole('heading', { name: 'Proxmox VE nodes' })).toBeVisible()
     expect(location.history).toEqual(['/settings/pve'])
   })
 
   test('an unknown settings sub-path falls back to the PVE tab', async () => {
     const { location } = renderApp(dashboardWorker(), '/settings/nope')
-    await expect.element(page.getByText('Settings PVE Nodes: coming soon')).toBeVisible()
+    await expect.element(page.getByRole('heading', { name: 'Proxmox VE nodes' })).toBeVisible()
     expect(location.history.at(-1)).toBe('/settings/pve')
   })
 
