@@ -14,6 +14,8 @@ export interface DemoConfig {
   /** First simulator port; clusters use consecutive ports. 0 = ephemeral. */
   basePort: number
   tickMs: number
+  /** Simulated Proxmox Backup Servers (DEMO_PBS). */
+  pbsInstances: number
 }
 
 export interface ServerConfig {
@@ -93,6 +95,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
           guestsPerNode: readInt(env, 'DEMO_GUESTS_PER_NODE', 225, 0, 10_000),
           basePort: readInt(env, 'DEMO_SIM_PORT', 0, 0, 65535),
           tickMs: readInt(env, 'DEMO_TICK_MS', 10_000, 0, 3_600_000),
+          pbsInstances: readInt(env, 'DEMO_PBS', 1, 0, 10),
         }
       : null,
   }

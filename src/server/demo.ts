@@ -1,10 +1,18 @@
 // Demo mode: start the simulator on loopback and register its clusters as configured nodes.
 import { startSimulator, type Simulator } from './sim/index.ts'
+import { startPbsSimulator, type PbsSimulator } from './sim/pbs/index.ts'
 import type { App } from './app.ts'
 import type { DemoConfig } from './config.ts'
 
-/** Start the simulated estate and point the app at it. */
-export async function startDemo(demo: DemoConfig, app: App): Promise<Simulator> {
+/** The running simulators of the demo. */
+export interface DemoSimulators {
+  pve: Simulator
+  pbs: PbsSimulator | null
+  stop(): Promise<void>
+}
+
+/** Start the simulated estate (PVE clusters and a backup server) and point the app at it. */
+export async function startDemo(demo: DemoConfig, app: App): Promise<DemoSimulators> {
   const sim = await startSimulator({
     seed: demo.seed,
     clusters: demo.clusters,
@@ -36,8 +44,45 @@ export async function startDemo(demo: DemoConfig, app: App): Promise<Simulator> 
       source: 'demo',
     })
   }
+  // The backup server holds backups of the first cluster's guests.
+  const first = sim.clusters[0]
+  const pbs =
+    demo.pbsInstances > 0
+      ? await startPbsSimulator({
+          seed: demo.seed,
+          instances: demo.pbsInstances,
+          tickMs: demo.tickMs,
+          host: '127.0.0.1',
+          guests: first ? sim.guestsOf(first.name) : [],
+        })
+      : null
+  for (const server of pbs?.servers ?? []) {
+    app.nodes.upsert({
+      type: 'pbs',
+      name: server.name,
+      host: server.url,
+      user: null,
+      password: null,
+      tokenName: server.tokenId,
+      tokenValue: server.tokenSecret,
+      fingerprint: server.fingerprint,
+      verifySSL: false,
+      monitorVMs: true,
+      monitorContainers: true,
+      monitorStorage: true,
+      monitorBackups: true,
+      source: 'demo',
+    })
+  }
   app.http.log.info(
-    `demo: simulating ${sim.clusters.length} clusters, ${sim.guestCount()} guests on 127.0.0.1`,
+    `demo: simulating ${sim.clusters.length} clusters, ${sim.guestCount()} guests and ` +
+      `${pbs?.servers.length ?? 0} backup servers on 127.0.0.1`,
   )
-  return sim
+  return {
+    pve: sim,
+    pbs,
+    stop: async () => {
+      await Promise.all([sim.stop(), pbs?.stop()])
+    },
+  }
 }
