@@ -163,9 +163,11 @@ function usedOf(used: number, total: number): string {
   return `${formatBytes(used)} / ${formatBytes(total)}`
 }
 
+/** "Debian GNU/Linux" + "12 (bookworm)"; a name that already says its version is shown alone. */
 function joinText(a: unknown, b: unknown): string {
   const first = text(a)
   const second = text(b)
+  if (first && second && first.toLowerCase().includes(second.toLowerCase())) return first
   return first && second ? `${first} ${second}` : first || second
 }
 

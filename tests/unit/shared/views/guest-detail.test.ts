@@ -34,6 +34,14 @@ describe('guest detail sections', () => {
     expect(detail.diskReason).toBe('')
   })
 
+  it('does not repeat a version that the pretty name already carries', () => {
+    const guest = makeGuest(100, {
+      osName: 'Debian GNU/Linux 12 (bookworm)',
+      osVersion: '12 (bookworm)',
+    })
+    expect(buildGuestDetail(guest)!.os).toBe('Debian GNU/Linux 12 (bookworm)')
+  })
+
   it('shows an OS name alone without a trailing space', () => {
     expect(buildGuestDetail(makeGuest(100, { osName: 'Debian' }))!.os).toBe('Debian')
   })
