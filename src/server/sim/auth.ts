@@ -93,7 +93,8 @@ function checkToken(config: AuthConfig, value: string): AuthResult {
   return { ok: true }
 }
 
-function readCookie(header: string | undefined, name: string): string | undefined {
+/** A cookie's value from a Cookie header, URL-decoded when it was encoded. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined
   for (const part of header.split(';')) {
     const eq = part.indexOf('=')
@@ -109,7 +110,8 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined
 }
 
-function safeEqual(a: string, b: string): boolean {
+/** Constant-time string equality. */
+export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a)
   const y = Buffer.from(b)
   return x.length === y.length && timingSafeEqual(x, y)

@@ -3,7 +3,6 @@
 // so failover between members can be exercised. Used by the demo mode and by the tests.
 
 import type { Server } from 'node:https'
-import type { AddressInfo } from 'node:net'
 import { createRng, createUuid, deriveSeed } from './prng.ts'
 import { createEstate } from './estate.ts'
 import { createAuthenticator } from './auth.ts'
@@ -12,6 +11,7 @@ import type { SimCertificate } from './tls.ts'
 import { createClusterApi, createClusterServer } from './http-server.ts'
 import type { ClusterApi } from './http-server.ts'
 import type { SimClusterModel } from './model.ts'
+import { assertLoopback, close, listen } from './listen.ts'
 
 /** How to build and serve the simulated estate. */
 export interface SimulatorOptions {
@@ -265,30 +265,4 @@ async function setReachable(
       })
     }
   }
-}
-// Network safety rule: the simulator never listens anywhere but loopback.
-function assertLoopback(host: string): void {
-  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host)
-  if (m === null || m.slice(1).some((octet) => Number(octet) > 255)) {
-    throw new Error(`Simulator host must be an IPv4 address in 127.0.0.0/8, got '${host}'`)
-  }
-}
-
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve()
-    server.close(() => resolve())
-    // Keep-alive connections from clients would otherwise hold close() open.
-    server.closeAllConnections()
-  })
 }

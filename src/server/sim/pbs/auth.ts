@@ -2,8 +2,9 @@
 // checked on every request, or a `PBSAuthCookie` ticket from POST /access/ticket (2 h lifetime;
 // non-GET requests under a ticket also need the CSRFPreventionToken header).
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
+import { readCookie, safeEqual } from '../auth.ts'
 
 const TICKET_LIFETIME_SEC = 2 * 3600
 const CLOCK_SKEW_SEC = 300
@@ -89,26 +90,4 @@ function checkToken(config: PbsAuthConfig, value: string): PbsAuthResult {
     return { ok: false, reason: 'authentication failed - invalid token' }
   }
   return { ok: true }
-}
-
-function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=')
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue
-    const raw = part.slice(eq + 1).trim()
-    // Clients often URL-encode the ticket (':' and '@').
-    try {
-      return decodeURIComponent(raw)
-    } catch {
-      return raw
-    }
-  }
-  return undefined
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
 }

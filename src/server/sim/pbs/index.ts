@@ -2,13 +2,13 @@
 // rendering a seeded model whose backups follow a nightly schedule as the clock moves.
 
 import type { Server } from 'node:https'
-import type { AddressInfo } from 'node:net'
 import { createRng, createUuid, deriveSeed } from '../prng.ts'
 import { loadCertificate } from '../tls.ts'
 import { createPbsAuthenticator } from './auth.ts'
 import { buildPbsModel } from './build.ts'
 import { createPbsServer } from './http-server.ts'
 import type { PbsSimModel, SimPbsGuest } from './model.ts'
+import { assertLoopback, close, listen } from '../listen.ts'
 
 export type { SimPbsGuest } from './model.ts'
 
@@ -161,31 +161,4 @@ export async function startPbsSimulator(options: PbsSimulatorOptions = {}): Prom
       await Promise.all(instances.map((i) => close(i.server)))
     },
   }
-}
-
-// Network safety rule: the simulator never listens anywhere but loopback.
-function assertLoopback(host: string): void {
-  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host)
-  if (m === null || m.slice(1).some((octet) => Number(octet) > 255)) {
-    throw new Error(`Simulator host must be an IPv4 address in 127.0.0.0/8, got '${host}'`)
-  }
-}
-
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve()
-    server.close(() => resolve())
-    // Keep-alive connections from clients would otherwise hold close() open.
-    server.closeAllConnections()
-  })
 }
