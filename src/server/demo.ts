@@ -24,26 +24,9 @@ export async function startDemo(demo: DemoConfig, app: App): Promise<DemoSimulat
       ? { ports: Array.from({ length: demo.clusters }, (_, i) => demo.basePort + i) }
       : {}),
   })
-  for (const cluster of sim.clusters) {
-    // Upsert by name: the certificate and ports are new on every start, so the stored
-    // fingerprint and URL are refreshed; the token is pinned by fingerprint, not verified by CA.
-    app.nodes.upsert({
-      type: 'pve',
-      name: cluster.name,
-      host: cluster.url,
-      user: null,
-      password: null,
-      tokenName: cluster.tokenId,
-      tokenValue: cluster.tokenSecret,
-      fingerprint: cluster.fingerprint,
-      verifySSL: false,
-      monitorVMs: true,
-      monitorContainers: true,
-      monitorStorage: true,
-      monitorBackups: true,
-      source: 'demo',
-    })
-  }
+  // Upsert by name: the certificate and ports are new on every start, so the stored fingerprint
+  // and URL are refreshed; the token is pinned by fingerprint, not verified by CA.
+  for (const cluster of sim.clusters) registerDemoNode(app, 'pve', cluster)
   // The backup server holds backups of the first cluster's guests.
   const first = sim.clusters[0]
   const pbs =
@@ -56,24 +39,7 @@ export async function startDemo(demo: DemoConfig, app: App): Promise<DemoSimulat
           guests: first ? sim.guestsOf(first.name) : [],
         })
       : null
-  for (const server of pbs?.servers ?? []) {
-    app.nodes.upsert({
-      type: 'pbs',
-      name: server.name,
-      host: server.url,
-      user: null,
-      password: null,
-      tokenName: server.tokenId,
-      tokenValue: server.tokenSecret,
-      fingerprint: server.fingerprint,
-      verifySSL: false,
-      monitorVMs: true,
-      monitorContainers: true,
-      monitorStorage: true,
-      monitorBackups: true,
-      source: 'demo',
-    })
-  }
+  for (const server of pbs?.servers ?? []) registerDemoNode(app, 'pbs', server)
   app.http.log.info(
     `demo: simulating ${sim.clusters.length} clusters, ${sim.guestCount()} guests and ` +
       `${pbs?.servers.length ?? 0} backup servers on 127.0.0.1`,
@@ -85,4 +51,34 @@ export async function startDemo(demo: DemoConfig, app: App): Promise<DemoSimulat
       await Promise.all([sim.stop(), pbs?.stop()])
     },
   }
+}
+
+/** Store a simulated endpoint as a configured node (token auth, pinned fingerprint). */
+function registerDemoNode(
+  app: App,
+  type: 'pve' | 'pbs',
+  endpoint: {
+    name: string
+    url: string
+    tokenId: string
+    tokenSecret: string
+    fingerprint: string
+  },
+): void {
+  app.nodes.upsert({
+    type,
+    name: endpoint.name,
+    host: endpoint.url,
+    user: null,
+    password: null,
+    tokenName: endpoint.tokenId,
+    tokenValue: endpoint.tokenSecret,
+    fingerprint: endpoint.fingerprint,
+    verifySSL: false,
+    monitorVMs: true,
+    monitorContainers: true,
+    monitorStorage: true,
+    monitorBackups: true,
+    source: 'demo',
+  })
 }

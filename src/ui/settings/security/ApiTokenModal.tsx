@@ -1,10 +1,10 @@
 import { KeyRound } from 'lucide-react'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { TextField } from './fields.tsx'
-import { apiTokenProblem, storeApiToken } from './security-api.ts'
+import { ApiTokenNeeded, apiTokenProblem, storeApiToken } from './security-api.ts'
 
 /**
  * "API token required" (spec 001 §2 Modals, §6): on an instance protected only by an API token,
@@ -72,4 +72,32 @@ export function ApiTokenModal({
       </form>
     </Modal>
   )
+}
+
+/**
+ * For export and import: `ask(error)` opens the token modal when `error` is ApiTokenNeeded (and
+ * says so by returning true); once a token is entered, `retry` runs again. Render `modal`.
+ */
+export function useApiTokenPrompt(retry: () => void): {
+  ask: (error: unknown) => boolean
+  modal: ReactNode
+} {
+  const [message, setMessage] = useState<string | null>(null)
+  const ask = (error: unknown) => {
+    if (!(error instanceof ApiTokenNeeded)) return false
+    setMessage(error.message)
+    return true
+  }
+  const modal =
+    message === null ? null : (
+      <ApiTokenModal
+        message={message}
+        onClose={() => setMessage(null)}
+        onDone={() => {
+          setMessage(null)
+          retry()
+        }}
+      />
+    )
+  return { ask, modal }
 }

@@ -3,12 +3,11 @@ import { useId, useState, type FormEvent } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { downloadText } from '../../auth/download.ts'
 import { Modal } from '../../components/Modal.tsx'
-import { ApiTokenModal } from './ApiTokenModal.tsx'
+import { useApiTokenPrompt } from './ApiTokenModal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { Requirement, TextField } from './fields.tsx'
 import {
-  ApiTokenNeeded,
   MIN_PASSPHRASE_LENGTH,
   exportConfig,
   exportProblem,
@@ -29,8 +28,6 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
   const [custom, setCustom] = useState('')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
-  /** Set while the API-token modal is open (its message, possibly empty). */
-  const [tokenPrompt, setTokenPrompt] = useState<string | null>(null)
   const passphrase = mode === 'password' ? password : custom
   const problem = exportProblem(hasLogin, mode, passphrase)
 
@@ -50,8 +47,8 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
       onClose()
     } catch (err) {
       setBusy(false)
-      if (err instanceof ApiTokenNeeded) setTokenPrompt(err.message)
-      else setError(err instanceof Error ? err.message : 'Failed to export configuration')
+      if (!token.ask(err))
+        setError(err instanceof Error ? err.message : 'Failed to export configuration')
     }
   }
 
@@ -75,6 +72,8 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
       </span>
     </label>
   )
+
+  const token = useApiTokenPrompt(() => void submit())
 
   return (
     <>
@@ -159,16 +158,7 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
           )}
         </form>
       </Modal>
-      {tokenPrompt !== null && (
-        <ApiTokenModal
-          message={tokenPrompt}
-          onClose={() => setTokenPrompt(null)}
-          onDone={() => {
-            setTokenPrompt(null)
-            void submit()
-          }}
-        />
-      )}
+      {token.modal}
     </>
   )
 }

@@ -2,12 +2,12 @@ import { FileUp, TriangleAlert } from 'lucide-react'
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react'
 import { ErrorPanel, INPUT } from '../../auth/AuthCard.tsx'
 import { Modal } from '../../components/Modal.tsx'
-import { ApiTokenModal } from './ApiTokenModal.tsx'
+import { useApiTokenPrompt } from './ApiTokenModal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { reloadSoon } from '../../lib/navigation.ts'
 import { Notice, Requirement, TextField } from './fields.tsx'
-import { ApiTokenNeeded, importConfig } from './security-api.ts'
+import { importConfig } from './security-api.ts'
 
 export const IMPORT_DONE_TEXT = 'Configuration imported successfully. Reloading...'
 
@@ -33,8 +33,6 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
   const [password, setPassword] = useState('')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
-  /** Set while the API-token modal is open (its message, possibly empty). */
-  const [tokenPrompt, setTokenPrompt] = useState<string | null>(null)
   const problems = importProblems(picked.kind === 'ok', password)
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -66,14 +64,16 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
       await importConfig(password, picked.data)
     } catch (err) {
       setBusy(false)
-      if (err instanceof ApiTokenNeeded) setTokenPrompt(err.message)
-      else setError(err instanceof Error ? err.message : 'Failed to import configuration')
+      if (!token.ask(err))
+        setError(err instanceof Error ? err.message : 'Failed to import configuration')
       return
     }
     showToast(IMPORT_DONE_TEXT, 'success')
     onClose()
     reloadSoon()
   }
+
+  const token = useApiTokenPrompt(() => void submit())
 
   return (
     <>
@@ -148,16 +148,7 @@ export function ImportModal({ onClose }: { onClose: () => void }) {
           )}
         </form>
       </Modal>
-      {tokenPrompt !== null && (
-        <ApiTokenModal
-          message={tokenPrompt}
-          onClose={() => setTokenPrompt(null)}
-          onDone={() => {
-            setTokenPrompt(null)
-            void submit()
-          }}
-        />
-      )}
+      {token.modal}
     </>
   )
 }
