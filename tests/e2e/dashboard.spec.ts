@@ -1,7 +1,7 @@
 // The Dashboard tab end to end: the built app, the real server and the simulator in Chromium,
 // driven as a new user would (spec 000 §2.1, §2.2, §4, §5 search history, §8 dashboard texts).
-// Alert highlight/Ack and the agent-sourced detail sections need data the demo does not produce
-// yet; the browser component tests in tests/browser/ui cover them.
+// Alert highlight/Ack need alerts the demo does not raise yet; the browser component tests in
+// tests/browser/ui cover them, and the agent-sourced detail sections too.
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { createServerProcess, type ServerProcess } from './server-process.ts'
 

@@ -260,7 +260,7 @@ export function isLinkLocal(ip: string): boolean {
   return ip.startsWith('169.254.') || /^fe[89ab][0-9a-f]:/i.test(ip)
 }
 
-/** Maps the get-osinfo `result`: osName from pretty-name or name, osVersion from version or version-id. */
+/** Maps the get-osinfo `result`: osName from pretty-name or name, osVersion from version-id (short: '12', '2022') or version. */
 export function toOsInfo(result: unknown): Pick<GuestDetails, 'osName' | 'osVersion'> {
   if (!isRecord(result)) return {}
   const pick = (...keys: string[]): string | undefined => {
@@ -271,7 +271,7 @@ export function toOsInfo(result: unknown): Pick<GuestDetails, 'osName' | 'osVers
     return undefined
   }
   const osName = pick('pretty-name', 'name')
-  const osVersion = pick('version', 'version-id')
+  const osVersion = pick('version-id', 'version')
   return { ...(osName ? { osName } : {}), ...(osVersion ? { osVersion } : {}) }
 }
 

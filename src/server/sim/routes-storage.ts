@@ -25,6 +25,19 @@ export function storageRoutes(kit: RouteKit): Route[] {
   const { cluster, cached } = kit
   return [
     {
+      // The cluster-wide storage configuration (Datastore.Audit): where a zfspool's pool is named.
+      pattern: /^\/storage$/,
+      params: ['type'],
+      handle({ query }) {
+        const type = query.get('type') ?? undefined
+        return cached(`storage-config:${type ?? ''}`, () =>
+          cluster.storages
+            .filter((s) => type === undefined || s.plugintype === type)
+            .map(renderStorageConfig),
+        )
+      },
+    },
+    {
       pattern: /^\/nodes\/([^/]+)\/storage$/,
       params: ['content', 'enabled', 'format', 'storage', 'target'],
       handle({ match, query }) {
@@ -98,4 +111,21 @@ function checkContent(value: string): void {
       content: `invalid format - invalid content type '${value}'`,
     })
   }
+}
+
+/** One entry of GET /storage, in PVE's shape (digest, and type-specific keys such as `pool`). */
+function renderStorageConfig(storage: SimStorage): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    storage: storage.storage,
+    type: storage.plugintype,
+    content: storage.content,
+    digest: 'b3c9a1e45f0d7e2a61c8b0f4d2e9a7c3b5d1f8e0',
+  }
+  if (storage.shared) entry.shared = 1
+  if (storage.pool !== undefined) {
+    entry.pool = storage.pool
+    entry.sparse = 1
+  }
+  if (storage.plugintype === 'dir') entry.path = '/var/lib/vz'
+  return entry
 }

@@ -269,7 +269,7 @@ describe('toOsInfo', () => {
         version: '12 (bookworm)',
         'version-id': '12',
       }),
-    ).toEqual({ osName: 'Debian GNU/Linux 12 (bookworm)', osVersion: '12 (bookworm)' })
+    ).toEqual({ osName: 'Debian GNU/Linux 12 (bookworm)', osVersion: '12' })
     expect(toOsInfo({ id: 'mswindows', name: 'Microsoft Windows', 'version-id': '2022' })).toEqual({
       osName: 'Microsoft Windows',
       osVersion: '2022',

@@ -65,6 +65,16 @@ describe('simulated storage, backups and tasks', () => {
     }
   })
 
+  it('serves the storage configuration, naming the pool of every zfspool storage', async () => {
+    const config = await getData(alpha, '/storage')
+    const names = (await getData(alpha, '/cluster/resources?type=storage')).map((r) => r.storage)
+    expect(new Set(config.map((s) => s.storage))).toEqual(new Set(names))
+    const zfs = config.filter((s) => s.type === 'zfspool')
+    expect(zfs.length).toBeGreaterThan(0)
+    for (const s of zfs) expect(String(s.pool)).toMatch(/^\w+(\/\w+)?$/)
+    expect((await getData(alpha, '/storage?type=zfspool')).length).toBe(zfs.length)
+  })
+
   it('filters the storage list by content and answers one storage status', async () => {
     const backup = await getData(alpha, '/nodes/alpha-pve1/storage?content=backup')
     expect(backup.length).toBeGreaterThan(0)
