@@ -109,6 +109,9 @@ test.describe('node summary table', () => {
     page,
   }) => {
     await openDashboard(page)
+    // Both clusters must have reported before the state is the truth to compare against:
+    // the first guest rows can arrive while the second cluster's first poll is still running.
+    await expect.poll(async () => (await liveState()).nodes.length).toBe(4)
     const state = await liveState()
     await expect(nodeTable(page)).toBeVisible()
     await expect(nodeRows(page)).toHaveCount(state.nodes.length)
