@@ -1,4 +1,4 @@
-// Worker pipeline and server fan-out benchmarks: `npm run bench` (all) or `npm run bench -- dashboard`.
+// Worker pipeline and server fan-out benchmarks: `npm run bench` (all) or `npm run bench -- dashboard` (or backups).
 // Prints a table per benchmark and writes every figure to bench/results/latest.json.
 import os from 'node:os'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
+import { benchBackups } from './backups.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchStoreMerge } from './store-merge.ts'
 import { printTable, type BenchResult } from './harness.ts'
@@ -38,6 +39,11 @@ if (wanted('server-diff')) {
   const diff = SIZES.flatMap((size) => benchServerDiff(size))
   printTable('Server: one poll to the delta frame', diff)
   results.serverDiff = diff
+}
+if (wanted('backups')) {
+  const backups = SIZES.flatMap((size) => benchBackups(size))
+  printTable('Backups view (size = backup records): normalise + filter + group + chart', backups)
+  results.backups = backups
 }
 
 if (wanted('collector')) {

@@ -1,0 +1,206 @@
+// Benchmark: the backups view (normalise + filter + group + chart buckets + window) at 1k, 10k
+// and 100k backup records, seeded and realistic (see README.md "Backups").
+import type {
+  Guest,
+  GuestSnapshot,
+  PbsBackup,
+  PbsInstance,
+  PveBackups,
+  PveNode,
+  StorageBackup,
+} from '../src/shared/model/state.ts'
+import {
+  DEFAULT_BACKUPS_VIEW_REQUEST,
+  type BackupsViewRequest,
+} from '../src/shared/views/backups-types.ts'
+import {
+  createBackupsViewPipeline,
+  type BackupsViewInput,
+} from '../src/shared/views/backups-view.ts'
+import { createRandom } from './fixtures.ts'
+import { getIterations, measure, type BenchResult } from './harness.ts'
+
+const DAY = 86_400
+const GIB = 1024 ** 3
+const ROLES = ['web', 'db', 'cache', 'api', 'worker', 'mail', 'dns', 'proxy', 'ci', 'backup']
+const NOTES = ['nightly', 'weekly full', 'before upgrade', 'pre-migration', '']
+
+/** A backup estate with `size` records: 55 % PBS, 35 % PVE storage (a tenth of them duplicates of PBS backups), 10 % snapshots, over a year. */
+export function createBackupEstate(size: number, now: number): BackupsViewInput {
+  const random = createRandom(size + 11)
+  const guestCount = Math.max(10, Math.round(size / 20))
+  const nodeCount = Math.max(1, Math.round(guestCount / 100))
+  const nodes: PveNode[] = []
+  for (let n = 0; n < nodeCount; n++) {
+    const name = `pve${n + 1}`
+    nodes.push({ id: `lab-${name}`, name, instance: 'lab' } as PveNode)
+  }
+  const guests: Guest[] = []
+  for (let g = 0; g < guestCount; g++) {
+    const node = nodes[g % nodeCount]!
+    guests.push({
+      instance: 'lab',
+      node: node.name,
+      vmid: 100 + g,
+      name: `${ROLES[g % ROLES.length]}-${g}`,
+      type: random() < 0.6 ? 'qemu' : 'lxc',
+    } as Guest)
+  }
+  const pbsCount = Math.max(1, Math.round(size / 50_000))
+  const pbs = Array.from({ length: pbsCount }, (_, i) => makePbs(`pbs${i + 1}`, random))
+  const pbsBackups: PbsBackup[] = []
+  const storageBackups: StorageBackup[] = []
+  const guestSnapshots: GuestSnapshot[] = []
+  const pbsTarget = Math.round(size * 0.55)
+  const storageTarget = Math.round(size * 0.35)
+  const at = () => Math.floor(now - random() * 365 * DAY)
+  const guestOf = () => guests[Math.floor(random() * guests.length)]!
+  for (let i = 0; i < pbsTarget; i++) {
+    const guest = guestOf()
+    const instance = pbs[i % pbs.length]!
+    const datastore = random() < 0.7 ? 'main' : 'offsite'
+    const namespace = random() < 0.5 ? '' : random() < 0.5 ? 'prod' : 'prod/eu'
+    const backupTime = at()
+    pbsBackups.push({
+      id: `${instance.name}-${datastore}-${namespace}-vm-${guest.vmid}-${backupTime}`,
+      instance: instance.name,
+      datastore,
+      namespace,
+      backupType: guest.type === 'qemu' ? 'vm' : 'ct',
+      vmid: String(guest.vmid),
+      backupTime,
+      size: Math.floor(random() * 80 * GIB),
+      protected: random() < 0.05,
+      verified: random() < 0.8,
+      verification: 'ok',
+      encrypted: random() < 0.2,
+      comment: NOTES[i % NOTES.length],
+      owner: 'backup@pbs',
+      files: ['index.json.blob'],
+    })
+  }
+  for (let i = 0; i < storageTarget; i++) {
+    // Every tenth one is the PVE side of a PBS backup: skipped by normalisation.
+    const twin = i % 10 === 0 ? pbsBackups[i % pbsBackups.length] : undefined
+    const guest = guestOf()
+    const vmid = twin ? Number(twin.vmid) : guest.vmid
+    const ctime = twin ? twin.backupTime : at()
+    const volid = `local:backup/vzdump-${guest.type}-${vmid}-${ctime}.vma.zst`
+    storageBackups.push({
+      id: `lab-${guest.node}-${volid}`,
+      storage: random() < 0.5 ? 'local' : 'nas-backups',
+      node: guest.node,
+      instance: 'lab',
+      type: guest.type,
+      vmid,
+      ctime,
+      size: Math.floor(random() * 40 * GIB),
+      format: 'vma.zst',
+      notes: NOTES[i % NOTES.length],
+      protected: false,
+      volid,
+      isPBS: Boolean(twin),
+      verified: false,
+    })
+  }
+  for (let i = 0; guestSnapshots.length < size - pbsTarget - storageTarget; i++) {
+    const guest = guestOf()
+    guestSnapshots.push({
+      id: `lab-${guest.node}-${guest.vmid}-snap${i}`,
+      name: `snap${i}`,
+      node: guest.node,
+      instance: 'lab',
+      type: guest.type,
+      vmid: guest.vmid,
+      time: at(),
+      description: NOTES[i % NOTES.length],
+      vmstate: false,
+    })
+  }
+  const pveBackups: PveBackups = { backupTasks: [], storageBackups, guestSnapshots }
+  return { pveBackups, pbsBackups, pbs, guests, nodes, now: now * 1000 }
+}
+
+function makePbs(name: string, random: () => number): PbsInstance {
+  const store = (ds: string) => ({
+    name: ds,
+    total: 100 * GIB,
+    used: 50 * GIB,
+    free: 50 * GIB,
+    usage: 50,
+    status: 'available',
+    namespaces: [],
+    deduplicationFactor: 1 + random() * 5,
+  })
+  const partial = { name, id: `pbs-${name}`, datastores: [store('main'), store('offsite')] }
+  return partial as unknown as PbsInstance
+}
+
+const request = (patch: Partial<BackupsViewRequest>): BackupsViewRequest => ({
+  ...DEFAULT_BACKUPS_VIEW_REQUEST,
+  ...patch,
+})
+
+/** Run the backups cases at one size. */
+export function benchBackups(size: number): BenchResult[] {
+  const now = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000)
+  const input = createBackupEstate(size, now)
+  const counts = getIterations(size)
+  const results: BenchResult[] = []
+  // Cold: a new data set (fresh source arrays) through a fresh pipeline: normalise and everything.
+  let fresh = input
+  results.push(
+    measure({
+      name: 'backups: data change (normalise + all)',
+      size,
+      ...counts,
+      before: () => {
+        fresh = { ...input, pbsBackups: [...input.pbsBackups] }
+      },
+      run: () => void createBackupsViewPipeline().compute(fresh, request({})),
+    }),
+  )
+  // The first search after a data change also builds the search text of every record.
+  let loaded = createBackupsViewPipeline()
+  let loadedInput = input
+  results.push(
+    measure({
+      name: 'backups: first search after a data change',
+      size,
+      ...counts,
+      before: () => {
+        loaded = createBackupsViewPipeline()
+        loadedInput = { ...input, pbsBackups: [...input.pbsBackups] }
+        loaded.compute(loadedInput, request({}))
+      },
+      run: () => void loaded.compute(loadedInput, request({ search: 'web' })),
+    }),
+  )
+  // Warm: data loaded, filters change as a user clicks or types.
+  const pipeline = createBackupsViewPipeline()
+  pipeline.compute(input, request({}))
+  const steps: [string, BackupsViewRequest, BackupsViewRequest][] = [
+    ['backups: type a search term', request({ search: 'web' }), request({ search: 'web-1' })],
+    ['backups: view mode change', request({ viewMode: 'all' }), request({ viewMode: 'pbs' })],
+    ['backups: pbs: term', request({}), request({ search: 'pbs:pbs1:main:prod' })],
+    ['backups: chart range 30 → 365', request({ range: 30 }), request({ range: 365 })],
+    ['backups: group by guest', request({}), request({ grouping: 'guest' })],
+    [
+      'backups: scroll (window only)',
+      request({ window: { start: 0, count: 60 } }),
+      request({ window: { start: 5000, count: 60 } }),
+    ],
+  ]
+  for (const [name, from, to] of steps) {
+    results.push(
+      measure({
+        name,
+        size,
+        ...counts,
+        before: () => void pipeline.compute(input, from),
+        run: () => void pipeline.compute(input, to),
+      }),
+    )
+  }
+  return results
+}

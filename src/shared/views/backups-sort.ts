@@ -1,0 +1,209 @@
+// Sorting and grouping of the backups list (spec 000 §9 sort options, §5 empty values last,
+// §2.4 date group labels). Pure; sorted orders are permutations, records are never moved.
+import { dateGroupLabel } from './backups-dates.ts'
+import type { NormalisedBackups } from './backups-normalize.ts'
+import {
+  DESCENDING_FIRST,
+  type BackupGrouping,
+  type BackupRecord,
+  type BackupSortKey,
+} from './backups-types.ts'
+import type { SortDirection } from './guest-view-types.ts'
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
+
+/** Header click (spec 000 §9): same key flips; a new key starts descending for time and size. */
+export function nextBackupSort(
+  current: { key: BackupSortKey; direction: SortDirection },
+  key: BackupSortKey,
+): { key: BackupSortKey; direction: SortDirection } {
+  if (current.key === key) {
+    return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' }
+  }
+  return { key, direction: DESCENDING_FIRST.has(key) ? 'desc' : 'asc' }
+}
+
+/** Text of a record for a text sort key; '' sorts last. */
+function textOf(record: BackupRecord, key: BackupSortKey): string {
+  switch (key) {
+    case 'name':
+      return record.name
+    case 'node':
+      return record.node
+    case 'backupType':
+      return record.backupType
+    case 'storage':
+      return record.storage || record.datastore
+    case 'type':
+      return record.type
+    case 'owner':
+      return record.owner
+    default:
+      return ''
+  }
+}
+
+/** Ranks of texts: equal texts get equal ranks, '' gets NaN (last). */
+function rankTexts(texts: readonly string[]): Float64Array {
+  const unique = [...new Set(texts)].filter((text) => text !== '').sort(collator.compare)
+  const rank = new Map(unique.map((text, i) => [text, i]))
+  const out = new Float64Array(texts.length)
+  for (let i = 0; i < texts.length; i++) out[i] = rank.get(texts[i]!) ?? NaN
+  return out
+}
+
+/** One comparable number per record for `key`; NaN is an empty value. */
+export function getBackupSortValues(data: NormalisedBackups, key: BackupSortKey): Float64Array {
+  const { records } = data
+  const out = new Float64Array(records.length)
+  switch (key) {
+    case 'backupTime':
+      // The shared column: sortBackups recognises it and takes the packed-key path.
+      return data.times
+    case 'size':
+      // Snapshots have no size: empty, not zero.
+      for (let i = 0; i < records.length; i++)
+        out[i] = records[i]!.size > 0 ? records[i]!.size : NaN
+      return out
+    case 'verified':
+      for (let i = 0; i < records.length; i++) out[i] = records[i]!.verified ? 1 : 0
+      return out
+    case 'vmid':
+      return vmidValues(records)
+    default:
+      return rankTexts(records.map((record) => textOf(record, key)))
+  }
+}
+
+/** Numeric VMIDs by value, then host names in text order after every number. */
+function vmidValues(records: readonly BackupRecord[]): Float64Array {
+  const hosts = rankTexts(records.map((r) => (/^\d+$/.test(r.vmid) ? '' : r.vmid)))
+  const out = new Float64Array(records.length)
+  for (let i = 0; i < records.length; i++) {
+    const vmid = records[i]!.vmid
+    out[i] = /^\d+$/.test(vmid) ? Number(vmid) : vmid === '' ? NaN : 1e15 + hosts[i]!
+  }
+  return out
+}
+
+/** All records sorted by `values` in `direction`; empty last, ties newest first, then by index. */
+export function sortBackups(
+  data: NormalisedBackups,
+  values: Float64Array,
+  direction: SortDirection,
+): Uint32Array {
+  const { records } = data
+  if (values === data.times) return sortByTime(data.times, direction)
+  const order = new Uint32Array(records.length)
+  for (let i = 0; i < order.length; i++) order[i] = i
+  const sign = direction === 'asc' ? 1 : -1
+  order.sort((a, b) => {
+    const va = values[a]!
+    const vb = values[b]!
+    const ea = Number.isNaN(va)
+    const eb = Number.isNaN(vb)
+    if (ea !== eb) return ea ? 1 : -1
+    if (!ea && va !== vb) return (va - vb) * sign
+    return records[b]!.backupTime - records[a]!.backupTime || a - b
+  })
+  return order
+}
+
+const INDEX_BITS = 2 ** 21
+/** Latest time a packed key can hold: (time + 1) * 2^21 stays below 2^53. */
+const MAX_PACKED_TIME = 2 ** 31
+
+/**
+ * The default sort (time, ties by position) without a comparator: each record becomes one number,
+ * time and index packed together, and a native typed-array sort orders them. A comparator sort of
+ * 100k records was most of a data change's sort cost. Falls back when the values do not fit.
+ */
+function sortByTime(times: Float64Array, direction: SortDirection): Uint32Array {
+  const n = times.length
+  const order = new Uint32Array(n)
+  const fits =
+    n < INDEX_BITS && times.every((t) => Number.isInteger(t) && t >= 0 && t < MAX_PACKED_TIME)
+  if (!fits) {
+    for (let i = 0; i < n; i++) order[i] = i
+    const sign = direction === 'asc' ? 1 : -1
+    return order.sort((a, b) => (times[a]! - times[b]!) * sign || a - b)
+  }
+  const keys = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const time = direction === 'asc' ? times[i]! : MAX_PACKED_TIME - 1 - times[i]!
+    keys[i] = time * INDEX_BITS + i
+  }
+  keys.sort()
+  for (let k = 0; k < n; k++) order[k] = keys[k]! % INDEX_BITS
+  return order
+}
+
+/** Grouped layout: `entries` holds a record index, or -(group + 1) for a header. */
+export interface BackupLayout {
+  entries: Int32Array
+  groups: { key: string; label: string; count: number }[]
+}
+
+/**
+ * Group a sorted order. Guests appear in the order of their first record; days newest first,
+ * except when sorting by time, where the days follow the sort. Rows keep the sort inside a group.
+ */
+export function groupBackups(
+  data: NormalisedBackups,
+  order: Uint32Array,
+  grouping: BackupGrouping,
+  sortKey: BackupSortKey,
+  today: number,
+): BackupLayout {
+  const byDate = grouping === 'date'
+  const keyOf = byDate ? data.days : data.guestGroups
+  const slot = new Map<number, number>()
+  const keys: number[] = []
+  const counts: number[] = []
+  const firsts: number[] = []
+  const groupOf = new Int32Array(order.length)
+  for (let k = 0; k < order.length; k++) {
+    const key = keyOf[order[k]!]!
+    let g = slot.get(key)
+    if (g === undefined) {
+      g = keys.length
+      slot.set(key, g)
+      keys.push(key)
+      counts.push(0)
+      firsts.push(order[k]!)
+    }
+    counts[g]!++
+    groupOf[k] = g
+  }
+  const rank = keys.map((_, g) => g)
+  if (byDate && sortKey !== 'backupTime') rank.sort((a, b) => keys[b]! - keys[a]!)
+  // Offsets of each group's header in the entries, in display order.
+  const offset = new Int32Array(keys.length)
+  let at = 0
+  for (const g of rank) {
+    offset[g] = at
+    at += counts[g]! + 1
+  }
+  const entries = new Int32Array(at)
+  const fill = new Int32Array(keys.length)
+  for (let g = 0; g < keys.length; g++) entries[offset[g]!] = -(g + 1)
+  for (let k = 0; k < order.length; k++) {
+    const g = groupOf[k]!
+    entries[offset[g]! + 1 + fill[g]!++] = order[k]!
+  }
+  const groups = keys.map((key, g) => {
+    const first = data.records[firsts[g]!]!
+    return {
+      key: byDate ? `d:${key}` : `g:${key}`,
+      label: byDate ? dateGroupLabel(key, today) : guestLabel(first),
+      count: counts[g]!,
+    }
+  })
+  return { entries, groups }
+}
+
+/** 'VM 101 · web-1', 'Host backup-host'. */
+function guestLabel(record: BackupRecord): string {
+  const head = `${record.type} ${record.vmid}`
+  return record.name && record.name !== record.vmid ? `${head} · ${record.name}` : head
+}
