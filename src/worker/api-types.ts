@@ -1,6 +1,8 @@
 // The worker's Comlink API as the UI sees it. Imports only src/shared.
+import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
+import type { StorageViewModel, StorageViewRequest } from '../shared/views/storage-types.ts'
 
 /** Socket lifecycle (spec 000 §4 live connection). */
 export const CONNECTION_STATUSES = [
@@ -53,6 +55,14 @@ export interface WorkerApi {
   ): number
   /** Change the sort of a node summary subscription. */
   updateNodeSummary(subscriptionId: number, request: NodeSummaryRequest): void
+  /** Subscribe to the storage tab view (spec 000 §2.3); a model now and on every change. */
+  subscribeStorage(request: StorageViewRequest, onModel: (model: StorageViewModel) => void): number
+  /** Change the filters, sort or layout of a storage subscription. */
+  updateStorage(subscriptionId: number, request: StorageViewRequest): void
+  /** Subscribe to the backups tab view (spec 000 §2.4); a model now and on every change. */
+  subscribeBackups(request: BackupsViewRequest, onModel: (model: BackupsViewModel) => void): number
+  /** Change the filters, sort, chart range or window of a backups subscription. */
+  updateBackups(subscriptionId: number, request: BackupsViewRequest): void
   /** End any subscription or connection watch by its id. */
   unsubscribe(subscriptionId: number): void
 }

@@ -56,6 +56,8 @@ export interface StateStore {
   getLastUpdate(): number
   /** Server version from stats, '' until known. */
   getServerVersion(): string
+  /** A scalar as the server last sent it (replaced whole, so its identity is a version). */
+  getScalar<K extends ScalarKey>(key: K): State[K] | undefined
   /** A plain State built from the index (tests, diagnostics). */
   toState(): State
 }
@@ -247,6 +249,7 @@ export function createStateStore(): StateStore {
       const version = (scalars.stats as { version?: unknown } | undefined)?.version
       return typeof version === 'string' ? version : ''
     },
+    getScalar: (key) => scalars[key],
     toState() {
       const state = { ...scalars } as Record<string, unknown>
       for (const key of ENTITY_COLLECTIONS) state[key] = [...getCollection(key)]

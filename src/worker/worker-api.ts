@@ -7,8 +7,10 @@ import {
   type GuestViewResult,
 } from '../shared/views/guest-view.ts'
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
+import { createBackupsSubscriptions } from './backups-subscription.ts'
 import { createNodeSummarySubscriptions } from './node-summary-subscription.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
+import { createStorageSubscriptions } from './storage-subscription.ts'
 import { createStateStore, type StateStore } from './store.ts'
 
 /** Injectable environment of the API (tests); defaults are the browser's. */
@@ -37,6 +39,12 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   const watchers = new Map<number, (snapshot: ConnectionSnapshot) => void>()
   const guestSubs = new Map<number, GuestSubscription>()
   const nodeSummaries = createNodeSummarySubscriptions(store, (onModel, model) =>
+    invoke(onModel, model, socketDeps),
+  )
+  const storageViews = createStorageSubscriptions(store, (onModel, model) =>
+    invoke(onModel, model, socketDeps),
+  )
+  const backupViews = createBackupsSubscriptions(store, (onModel, model) =>
     invoke(onModel, model, socketDeps),
   )
   let nextId = 1
@@ -85,6 +93,8 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     flushPending = false
     for (const sub of guestSubs.values()) pushGuests(sub)
     nodeSummaries.flush()
+    backupViews.flush()
+    storageViews.flush()
     pushConnection()
   }
 
@@ -137,10 +147,28 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     updateNodeSummary(subscriptionId, request) {
       nodeSummaries.update(subscriptionId, request)
     },
+    subscribeStorage(request, onModel) {
+      const id = nextId++
+      storageViews.add(id, request, onModel)
+      return id
+    },
+    updateStorage(subscriptionId, request) {
+      storageViews.update(subscriptionId, request)
+    },
+    subscribeBackups(request, onModel) {
+      const id = nextId++
+      backupViews.add(id, request, onModel)
+      return id
+    },
+    updateBackups(subscriptionId, request) {
+      backupViews.update(subscriptionId, request)
+    },
     unsubscribe(subscriptionId) {
       watchers.delete(subscriptionId)
       guestSubs.delete(subscriptionId)
       nodeSummaries.remove(subscriptionId)
+      backupViews.remove(subscriptionId)
+      storageViews.remove(subscriptionId)
     },
   }
 }
