@@ -10,6 +10,8 @@ import type {
   NodeSummaryRequest,
   NodeSummaryResult,
 } from '../shared/views/node-summary-types.ts'
+import type { PbsBackup } from '../shared/model/state.ts'
+import { readPveBackups } from './backups-subscription.ts'
 import type { StateStore } from './store.ts'
 
 type OnModel = (model: NodeSummaryModel) => void
@@ -52,6 +54,8 @@ export function createNodeSummarySubscriptions(
     pbs: store.getCollection('pbs'),
     storage: store.getCollection('storage'),
     physicalDisks: store.getCollection('physicalDisks'),
+    pveBackups: readPveBackups(store),
+    pbsBackups: store.getCollection('pbsBackups') as unknown as readonly PbsBackup[],
   })
 
   const push = (sub: Subscription, input: NodeSummaryInput) => {

@@ -1,10 +1,11 @@
 // Rows of the node summary (spec 000 §2.1): counts per node and one formatted row per hypervisor
 // node or backup server. Pure.
-import type { Entity, Guest, PveNode } from '../model/state.ts'
+import type { Entity, Guest, PbsBackup, PveBackups, PveNode } from '../model/state.ts'
 import { formatBytes } from '../format/bytes.ts'
 import { formatPercent, toPercent } from '../format/percent.ts'
 import { getNodeTemperatureColour } from '../format/thresholds.ts'
 import { formatUptime, isShortUptime } from '../format/uptime.ts'
+import { createPbsDuplicateCheck, isIgnoredStorageBackup } from './backups-normalize.ts'
 import { findGuestNode, isNodeOnline, type GuestNodeIndex } from './guest-nodes.ts'
 import type { NodeCountKey, NodeSummaryRow, NodeSummaryTab } from './node-summary-types.ts'
 
@@ -22,19 +23,27 @@ export interface NodeSummaryEntry {
 const PVE_PORT = 8006
 const PBS_PORT = 8007
 
+/** The collections the count columns read; each tab passes only its own (others stay empty). */
+export interface CountSources {
+  guests: readonly Guest[]
+  storage: readonly Entity[]
+  disks: readonly Entity[]
+  pveBackups: PveBackups | undefined
+  pbsBackups: readonly PbsBackup[]
+}
+
 /**
  * Count what the tab shows per node, in one pass over each collection: dashboard VMs and
- * containers, storage tab storage entries and physical disks. Entries matched to no known node are
- * ignored. The backups tab counts nothing yet: backups per node come with the backups view (issue 6),
- * until then every node shows 0.
+ * containers, storage tab storage entries and physical disks, backups tab the records the backups
+ * list holds for the node (its snapshots and storage backups, by the §5 rules) or for the backup
+ * server (its PBS backups). Entries matched to no known node are ignored.
  */
 export function countByNode(
   tab: NodeSummaryTab,
-  guests: readonly Guest[],
-  storage: readonly Entity[],
-  disks: readonly Entity[],
+  sources: CountSources,
   index: GuestNodeIndex,
 ): NodeCounts {
+  const { guests, storage, disks } = sources
   const counts = new Map<string, Partial<Record<NodeCountKey, number>>>()
   const bump = (nodeId: string, key: NodeCountKey) => {
     let entry = counts.get(nodeId)
@@ -76,8 +85,47 @@ export function countByNode(
       const node = findGuestNode(index, locate(disk))
       if (node) bump(node.id, 'disks')
     }
+  } else {
+    countBackups(sources, index, counts)
   }
   return counts
+}
+
+/** Backups per node and per backup server (`pbs-<instance>`, the backup server's id). */
+function countBackups(
+  sources: CountSources,
+  index: GuestNodeIndex,
+  counts: Map<string, Partial<Record<NodeCountKey, number>>>,
+): void {
+  // Backups arrive node by node: look the node up only when it changes.
+  let lastNode: string | undefined
+  let lastInstance: string | undefined
+  let current: { backups: number } | undefined
+  const add = (item: { node: string; instance: string }) => {
+    if (item.node !== lastNode || item.instance !== lastInstance) {
+      lastNode = item.node
+      lastInstance = item.instance
+      const node = findGuestNode(index, item)
+      current = undefined
+      if (node) {
+        current = counts.get(node.id) as typeof current
+        if (!current) counts.set(node.id, (current = { backups: 0 }))
+      }
+    }
+    if (current) current.backups++
+  }
+  const pve = sources.pveBackups
+  for (const snapshot of pve?.guestSnapshots ?? []) add(snapshot)
+  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups)
+  for (const backup of pve?.storageBackups ?? []) {
+    if (!isIgnoredStorageBackup(backup) && !isDuplicate(backup)) add(backup)
+  }
+  for (const backup of sources.pbsBackups) {
+    const id = `pbs-${backup.instance}`
+    const entry = counts.get(id)
+    if (entry) entry.backups = (entry.backups ?? 0) + 1
+    else counts.set(id, { backups: 1 })
+  }
 }
 
 /** A hypervisor node as a row; offline nodes show '-' for every metric. */

@@ -1,6 +1,6 @@
 // The node summary view (spec 000 §2.1): count → rows → sort → model, each stage memoized on input
 // identity. Pure: the worker owns one view per subscription and calls `compute` on every flush.
-import type { Entity, Guest, PveNode } from '../model/state.ts'
+import type { Entity, Guest, PbsBackup, PveBackups, PveNode } from '../model/state.ts'
 import type { SortDirection } from './guest-view-types.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
 import { memoizeStage } from './memo.ts'
@@ -22,6 +22,7 @@ import type {
 } from './node-summary-types.ts'
 
 const EMPTY: readonly never[] = Object.freeze([])
+const NO_PBS_BACKUPS: readonly PbsBackup[] = EMPTY
 
 /** Count columns per tab. */
 export const NODE_COUNT_COLUMNS: Readonly<Record<NodeSummaryTab, readonly NodeCountColumn[]>> = {
@@ -49,6 +50,9 @@ export interface NodeSummaryInput {
   pbs: readonly Entity[]
   storage: readonly Entity[]
   physicalDisks: readonly Entity[]
+  /** Absent until the server sent any PVE backup data. */
+  pveBackups?: PveBackups | undefined
+  pbsBackups?: readonly PbsBackup[]
 }
 
 /** A memoized view; `runs` counts how often each stage actually ran (tests and benches). */
@@ -90,8 +94,10 @@ export function createNodeSummaryView(): NodeSummaryView {
       guests: readonly Guest[],
       storage: readonly Entity[],
       disks: readonly Entity[],
+      pveBackups: PveBackups | undefined,
+      pbsBackups: readonly PbsBackup[],
       _signature: string,
-    ) => countByNode(tab, guests, storage, disks, currentIndex!),
+    ) => countByNode(tab, { guests, storage, disks, pveBackups, pbsBackups }, currentIndex!),
   )
   const build = counted('rows', buildEntries)
   const sort = counted('sort', sortEntries)
@@ -120,6 +126,8 @@ export function createNodeSummaryView(): NodeSummaryView {
         tab === 'dashboard' ? input.guests : EMPTY,
         tab === 'storage' ? input.storage : EMPTY,
         tab === 'storage' ? input.physicalDisks : EMPTY,
+        tab === 'backups' ? input.pveBackups : undefined,
+        tab === 'backups' ? (input.pbsBackups ?? NO_PBS_BACKUPS) : NO_PBS_BACKUPS,
         nodes.signature,
       )
       const built = build(tab, input.nodes, tab === 'backups' ? input.pbs : EMPTY, counts)

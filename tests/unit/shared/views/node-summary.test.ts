@@ -15,6 +15,7 @@ import type {
   NodeSummarySort,
 } from '../../../../src/shared/views/node-summary-types.ts'
 import type { Entity, PveNode } from '../../../../src/shared/model/state.ts'
+import { makePbsBackup, makeSnapshot, makeStorageBackup } from './backups-fixtures.ts'
 import { makeGuest, makeNode } from './guest-fixtures.ts'
 
 function input(patch: Partial<NodeSummaryInput> = {}): NodeSummaryInput {
@@ -227,6 +228,42 @@ describe('node summary rows', () => {
       counts: { backups: 0 },
       badges: { type: 'PBS', version: '3.3.2', cluster: null, displayName: null },
     })
+  })
+
+  it('counts on the backups tab what the backups list holds for each node and backup server', () => {
+    const nodes = [makeNode('pve1'), makeNode('pve2')]
+    const pveBackups = {
+      backupTasks: [],
+      guestSnapshots: [makeSnapshot(101, 1000), makeSnapshot(102, 1000, { node: 'pve2' })],
+      storageBackups: [
+        makeStorageBackup(101, 2000),
+        makeStorageBackup(102, 2000, { node: 'pve2' }),
+        // A template and an ISO are not backups (spec 000 §5).
+        makeStorageBackup(0, 2000, {
+          type: 'vztmpl' as never,
+          volid: 'local:vztmpl/debian.tar.zst',
+        }),
+        makeStorageBackup(0, 2000, { volid: 'local:iso/debian.iso' }),
+        // The same backup as the PBS one below (same vmid and time): counted once, on the PBS.
+        makeStorageBackup(101, 3000, { storage: 'pbs-main', isPBS: true }),
+        // A node nobody knows: not counted anywhere.
+        makeStorageBackup(103, 2000, { node: 'gone' }),
+      ],
+    }
+    const pbsBackups = [
+      makePbsBackup('101', 3000),
+      makePbsBackup('102', 3000),
+      makePbsBackup('103', 3000),
+    ]
+    const data = input({ nodes, pbs: [pbs('pbs1')], pveBackups, pbsBackups })
+    const result = computeNodeSummary(data, request({ tab: 'backups' }))
+    expect(result.rows.map((row) => [row.name, row.counts])).toEqual([
+      ['pve1', { backups: 2 }],
+      ['pve2', { backups: 2 }],
+      ['pbs1', { backups: 3 }],
+    ])
+    // Other tabs do not count backups.
+    expect(computeNodeSummary(data, request()).rows[0]!.counts).toEqual({ vms: 0, containers: 0 })
   })
 
   it('links to the host when known, adding https:// when it has no scheme', () => {
