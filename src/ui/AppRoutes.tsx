@@ -1,9 +1,10 @@
 import { Route, Switch } from 'wouter'
+import { BackupsPage } from './backups/BackupsPage.tsx'
 import { DashboardPage } from './dashboard/DashboardPage.tsx'
 import { AlertsPage } from './pages/AlertsPage.tsx'
 import { NotFoundPage } from './pages/NotFoundPage.tsx'
-import { Placeholder } from './pages/Placeholder.tsx'
 import { SettingsPage } from './pages/SettingsPage.tsx'
+import { StoragePage } from './storage/StoragePage.tsx'
 
 /** Routes of spec 001 §2. */
 export function AppRoutes() {
@@ -13,16 +14,10 @@ export function AppRoutes() {
         <DashboardPage />
       </Route>
       <Route path="/storage">
-        <Placeholder
-          title="Storage"
-          description="Storage pools and physical disks per node, with usage, health and Ceph status."
-        />
+        <StoragePage />
       </Route>
       <Route path="/backups">
-        <Placeholder
-          title="Backups"
-          description="Snapshots, PVE and PBS backups with a daily activity chart and filters."
-        />
+        <BackupsPage />
       </Route>
       <Route path="/alerts/*?">{(params) => <AlertsPage tab={tabOf(params['*'])} />}</Route>
       <Route path="/settings/*?">{(params) => <SettingsPage tab={tabOf(params['*'])} />}</Route>

@@ -5,7 +5,9 @@
 // of the default view, no second request). The value is a few hundred bytes of JSON.
 import { subscribe } from 'valtio'
 import { checkPrefs, defaultPrefs, type Prefs } from '../shared/prefs/schema.ts'
+import { backupsState } from './backups/backups-state.ts'
 import { uiState } from './state.ts'
+import { storageState } from './storage/storage-state.ts'
 
 /** localStorage key of the saved preferences (JSON). */
 export const PREFS_KEY = 'pulse.prefs'
@@ -23,6 +25,14 @@ function prefsFromState(base: Prefs): Prefs {
     dashboardSortKey: dashboard.sort.key,
     dashboardSortDirection: dashboard.sort.direction,
     dashboardSearchHistory: [...dashboard.searchHistory],
+    storageViewMode: storageState.viewMode,
+    storageSortKey: storageState.sort.key,
+    storageSortDirection: storageState.sort.direction,
+    storageSearchHistory: [...storageState.searchHistory],
+    backupsSortKey: backupsState.sort.key,
+    backupsSortDirection: backupsState.sort.direction,
+    backupsUseRelativeTime: backupsState.useRelativeTime,
+    backupsSearchHistory: [...backupsState.searchHistory],
   }
 }
 
@@ -36,6 +46,12 @@ export function applyPrefs(prefs: Prefs): void {
   dashboard.showFilters = prefs.dashboardShowFilters
   dashboard.sort = { key: prefs.dashboardSortKey, direction: prefs.dashboardSortDirection }
   dashboard.searchHistory = prefs.dashboardSearchHistory
+  storageState.viewMode = prefs.storageViewMode
+  storageState.sort = { key: prefs.storageSortKey, direction: prefs.storageSortDirection }
+  storageState.searchHistory = prefs.storageSearchHistory
+  backupsState.sort = { key: prefs.backupsSortKey, direction: prefs.backupsSortDirection }
+  backupsState.useRelativeTime = prefs.backupsUseRelativeTime
+  backupsState.searchHistory = prefs.backupsSearchHistory
 }
 
 /**
@@ -78,7 +94,7 @@ export function startPrefs(storage: Storage | null = safeLocalStorage()): () => 
   let warned = false
   // valtio batches changes into one notification per tick, so no extra debounce is needed; the
   // string compare skips writes for changes that are not preferences (search text, theme).
-  return subscribe(uiState, () => {
+  const save = () => {
     const next = prefsFromState(base)
     const text = JSON.stringify(next)
     if (text === saved) return
@@ -91,7 +107,15 @@ export function startPrefs(storage: Storage | null = safeLocalStorage()): () => 
       if (!warned) console.warn('Preferences could not be saved.', error)
       warned = true
     }
-  })
+  }
+  const stopUi = subscribe(uiState, save)
+  const stopStorage = subscribe(storageState, save)
+  const stopBackups = subscribe(backupsState, save)
+  return () => {
+    stopUi()
+    stopStorage()
+    stopBackups()
+  }
 }
 
 /** localStorage, or null where merely touching it throws (sandboxed frames). */

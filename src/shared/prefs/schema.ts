@@ -24,6 +24,31 @@ export const DASHBOARD_SORT_KEYS = [
   'networkIn',
   'networkOut',
 ] as const
+/** Storage pool layouts (spec 000 §4 Storage); mirrors src/shared/views/storage-types.ts. */
+export const STORAGE_VIEW_MODES = ['node', 'storage'] as const
+/** Storage sort options (spec 000 §9); mirrors src/shared/views/storage-types.ts. */
+export const STORAGE_SORT_KEYS = [
+  'name',
+  'node',
+  'type',
+  'status',
+  'usage',
+  'free',
+  'total',
+] as const
+/** Backup sort options (spec 000 §9); mirrors src/shared/views/backups-types.ts. */
+export const BACKUPS_SORT_KEYS = [
+  'backupTime',
+  'name',
+  'node',
+  'vmid',
+  'backupType',
+  'size',
+  'storage',
+  'verified',
+  'type',
+  'owner',
+] as const
 /** Sort directions. */
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const
 
@@ -79,8 +104,14 @@ export const PREF_FIELDS = {
   dashboardSortKey: oneOf(DASHBOARD_SORT_KEYS, 'vmid'),
   dashboardSortDirection: oneOf(SORT_DIRECTIONS, 'asc'),
   dashboardSearchHistory: history(),
+  storageViewMode: oneOf(STORAGE_VIEW_MODES, 'node'),
+  storageSortKey: oneOf(STORAGE_SORT_KEYS, 'name'),
+  storageSortDirection: oneOf(SORT_DIRECTIONS, 'asc'),
   storageSearchHistory: history(),
   backupsSearchHistory: history(),
+  backupsSortKey: oneOf(BACKUPS_SORT_KEYS, 'backupTime'),
+  backupsSortDirection: oneOf(SORT_DIRECTIONS, 'desc'),
+  backupsUseRelativeTime: flag(false),
 } as const
 
 /** Name of a persisted preference. */

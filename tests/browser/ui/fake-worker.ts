@@ -13,6 +13,14 @@ import type {
   NodeSummaryModel,
   NodeSummaryRequest,
 } from '../../../src/shared/views/node-summary-types.ts'
+import type {
+  StorageViewModel,
+  StorageViewRequest,
+} from '../../../src/shared/views/storage-types.ts'
+import type {
+  BackupsViewModel,
+  BackupsViewRequest,
+} from '../../../src/shared/views/backups-types.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
 export const CONNECTED: ConnectionSnapshot = {
@@ -40,6 +48,17 @@ export class FakeWorker implements WorkerPort {
   /** Every node summary request the UI sent, in order (subscribe and update). */
   summaryRequests: NodeSummaryRequest[] = []
   private summaries = new Map<number, (model: NodeSummaryModel) => void>()
+  /** Latest storage model; set it before rendering, or send a new one with pushStorage. */
+  storage: StorageViewModel | null = null
+  /** Every storage request the UI sent, in order (subscribe and update). */
+  storageRequests: StorageViewRequest[] = []
+  private storageViews = new Map<number, (model: StorageViewModel) => void>()
+
+  /** Latest backups model; set it before rendering, or send a new one with pushBackups. */
+  backups: BackupsViewModel | null = null
+  /** Every backups request the UI sent, in order (subscribe and update). */
+  backupsRequests: BackupsViewRequest[] = []
+  private backupViews = new Map<number, (model: BackupsViewModel) => void>()
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
     this.snapshot = { ...CONNECTED, ...snapshot }
@@ -78,9 +97,37 @@ export class FakeWorker implements WorkerPort {
   updateNodeSummary(_id: number, request: NodeSummaryRequest): void {
     this.summaryRequests.push(request)
   }
+  subscribeStorage(
+    request: StorageViewRequest,
+    onModel: (model: StorageViewModel) => void,
+  ): number {
+    const id = this.nextId++
+    this.storageViews.set(id, onModel)
+    this.storageRequests.push(request)
+    if (this.storage) onModel(this.storage)
+    return id
+  }
+  updateStorage(_id: number, request: StorageViewRequest): void {
+    this.storageRequests.push(request)
+  }
+  subscribeBackups(
+    request: BackupsViewRequest,
+    onModel: (model: BackupsViewModel) => void,
+  ): number {
+    const id = this.nextId++
+    this.backupViews.set(id, onModel)
+    this.backupsRequests.push(request)
+    if (this.backups) onModel(this.backups)
+    return id
+  }
+  updateBackups(_id: number, request: BackupsViewRequest): void {
+    this.backupsRequests.push(request)
+  }
   unsubscribe(id: number): void {
+    this.backupViews.delete(id)
     this.views.delete(id)
     this.summaries.delete(id)
+    this.storageViews.delete(id)
   }
 
   /** Sends a new connection snapshot to every watcher. */
@@ -97,6 +144,19 @@ export class FakeWorker implements WorkerPort {
   pushNodeSummary(model: NodeSummaryModel): void {
     this.nodeSummary = model
     for (const onModel of this.summaries.values()) onModel(model)
+  }
+  /** Pushes a storage model to every open storage subscription. */
+  pushStorage(model: StorageViewModel): void {
+    this.storage = model
+    for (const onModel of this.storageViews.values()) onModel(model)
+  }
+  get openStorageViews(): number {
+    return this.storageViews.size
+  }
+  /** Pushes a backups model to every open backups subscription. */
+  pushBackups(model: BackupsViewModel): void {
+    this.backups = model
+    for (const onModel of this.backupViews.values()) onModel(model)
   }
   get lastRequest(): GuestViewRequest | undefined {
     return this.requests[this.requests.length - 1]

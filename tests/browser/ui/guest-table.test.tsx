@@ -136,6 +136,6 @@ test('leaving the dashboard closes the guest subscription', async () => {
   await expect.element(page.getByText('web-01')).toBeVisible()
   expect(api.openViews).toBe(1)
   await page.getByRole('link', { name: 'Storage' }).click()
-  await expect.element(page.getByText('Storage: coming soon')).toBeVisible()
+  await expect.element(page.getByText('Loading storage data...')).toBeVisible()
   expect(api.openViews).toBe(0)
 })

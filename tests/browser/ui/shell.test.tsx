@@ -82,9 +82,10 @@ describe('routes', () => {
     await expect.element(page.getByText('No custom rules yet.')).toBeVisible()
   })
 
-  test('storage and backups show placeholders and an unknown path shows not found', async () => {
+  test('backups waits for its view and an unknown path shows not found', async () => {
+    // The fake worker sends no backups model: the tab shows its loading state.
     renderApp(dashboardWorker(), '/backups')
-    await expect.element(page.getByText('Backups: coming soon')).toBeVisible()
+    await expect.element(page.getByText('Loading backup data...')).toBeVisible()
     cleanup()
     renderApp(dashboardWorker(), '/nowhere')
     await expect.element(page.getByText('Page not found')).toBeVisible()

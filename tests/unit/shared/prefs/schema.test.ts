@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
+  BACKUPS_SORT_KEYS,
   DASHBOARD_GROUPING_MODES,
   DASHBOARD_SORT_KEYS,
   DASHBOARD_STATUS_MODES,
   DASHBOARD_VIEW_MODES,
   PREF_FIELDS,
   SORT_DIRECTIONS,
+  STORAGE_SORT_KEYS,
+  STORAGE_VIEW_MODES,
   checkPrefs,
   defaultPrefs,
   validatePrefs,
@@ -18,6 +21,11 @@ import {
   GUEST_STATUS_MODES,
   GUEST_VIEW_MODES,
 } from '../../../../src/shared/views/guest-view-types.ts'
+import {
+  STORAGE_SORT_KEYS as STORAGE_VIEW_SORT_KEYS,
+  STORAGE_VIEW_MODES as STORAGE_VIEW_LAYOUTS,
+} from '../../../../src/shared/views/storage-types.ts'
+import { BACKUP_SORT_KEYS } from '../../../../src/shared/views/backups-types.ts'
 
 const DEFAULTS: Prefs = {
   dashboardViewMode: 'all',
@@ -27,8 +35,14 @@ const DEFAULTS: Prefs = {
   dashboardSortKey: 'vmid',
   dashboardSortDirection: 'asc',
   dashboardSearchHistory: [],
+  storageViewMode: 'node',
+  storageSortKey: 'name',
+  storageSortDirection: 'asc',
   storageSearchHistory: [],
   backupsSearchHistory: [],
+  backupsSortKey: 'backupTime',
+  backupsSortDirection: 'desc',
+  backupsUseRelativeTime: false,
 }
 
 /** A valid non-default value for every field. */
@@ -40,8 +54,14 @@ const CUSTOM: Prefs = {
   dashboardSortKey: 'networkOut',
   dashboardSortDirection: 'desc',
   dashboardSearchHistory: ['cpu>80', 'tags:prod'],
+  storageViewMode: 'storage',
+  storageSortKey: 'usage',
+  storageSortDirection: 'desc',
   storageSearchHistory: ['node:pve1'],
   backupsSearchHistory: ['pbs:main:store:'],
+  backupsSortKey: 'size',
+  backupsSortDirection: 'asc',
+  backupsUseRelativeTime: true,
 }
 
 /** Values each field must refuse. */
@@ -63,8 +83,14 @@ const INVALID: Record<PrefKey, unknown[]> = {
     ['Web', 'web'],
     Array.from({ length: 11 }, (_, i) => `term ${i}`),
   ],
+  storageViewMode: ['pool', 'Node', 0, null, ['node']],
+  storageSortKey: ['vmid', 'Usage', 'constructor', 1, null],
+  storageSortDirection: ['down', 'DESC', 1, null],
   storageSearchHistory: [42, [true]],
   backupsSearchHistory: ['x', [{}]],
+  backupsSortKey: ['time', 'BackupTime', 'valueOf', 0, null],
+  backupsSortDirection: ['up', 'Desc', null],
+  backupsUseRelativeTime: ['true', 1, null],
 }
 
 describe('allowed values', () => {
@@ -74,6 +100,9 @@ describe('allowed values', () => {
     expect(DASHBOARD_GROUPING_MODES).toEqual(GUEST_GROUPINGS)
     expect(DASHBOARD_SORT_KEYS).toEqual(GUEST_SORT_KEYS)
     expect(SORT_DIRECTIONS).toEqual(['asc', 'desc'])
+    expect(STORAGE_VIEW_MODES).toEqual(STORAGE_VIEW_LAYOUTS)
+    expect(STORAGE_SORT_KEYS).toEqual(STORAGE_VIEW_SORT_KEYS)
+    expect(BACKUPS_SORT_KEYS).toEqual(BACKUP_SORT_KEYS)
   })
 
   it('defaults to the spec Reset view with the filter bar shown and empty histories', () => {

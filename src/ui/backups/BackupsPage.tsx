@@ -1,0 +1,186 @@
+import { Archive, Loader2, SearchX, WifiOff } from 'lucide-react'
+import { useCallback, useRef, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { nextBackupSort } from '../../shared/views/backups-sort.ts'
+import type {
+  BackupSortKey,
+  BackupsViewModel,
+  BackupsViewRequest,
+} from '../../shared/views/backups-types.ts'
+import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
+import { BUTTON } from '../components/button-classes.ts'
+import { EmptyState } from '../components/EmptyState.tsx'
+import type { ConnectionState } from '../hooks/connection-context.ts'
+import { useBackupsView } from '../hooks/useBackupsView.ts'
+import { useConnection } from '../hooks/useConnection.ts'
+import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
+import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
+import { useWorker } from '../worker-context.ts'
+import { BackupsChart } from './BackupsChart.tsx'
+import { BackupsFilterBar } from './BackupsFilterBar.tsx'
+import { BackupsList } from './BackupsList.tsx'
+import { backupsState } from './backups-state.ts'
+import { SourceSelector } from './SourceSelector.tsx'
+import { useBackupsKeys } from './useBackupsKeys.ts'
+
+const INITIAL_WINDOW: ViewWindow = { start: 0, count: 60 }
+
+/** Which screen the backups tab shows (spec 000 §2.4 states, §8 backup texts). */
+export type BackupsPageState =
+  | { kind: 'loading' }
+  | { kind: 'lost'; reconnecting: boolean }
+  | { kind: 'no-sources' }
+  | { kind: 'content' }
+
+/** Reads the connection and the model into one page state. */
+export function backupsPageState(
+  connection: ConnectionState,
+  model: BackupsViewModel | null,
+): BackupsPageState {
+  if (connection.status === 'disconnected') return { kind: 'lost', reconnecting: false }
+  if (connection.status === 'reconnecting') {
+    return connection.hadData ? { kind: 'lost', reconnecting: true } : { kind: 'loading' }
+  }
+  if (connection.status === 'connecting' || !connection.initialDataReceived || !model) {
+    return { kind: 'loading' }
+  }
+  if (model.sources === 0) return { kind: 'no-sources' }
+  if (!model.loaded) return { kind: 'loading' }
+  return { kind: 'content' }
+}
+
+/** The Backups tab (spec 000 §2.4): node summary, selector, filters, chart and the backup list. */
+export function BackupsPage() {
+  const connection = useConnection()
+  const filters = useSnapshot(backupsState)
+  const selectedNode = getSelectedNode(useSnapshot(nodeSelection), 'backups')
+  const [viewWindow, setViewWindow] = useState<ViewWindow>(INITIAL_WINDOW)
+  const request: BackupsViewRequest = {
+    kind: 'backups',
+    search: filters.search,
+    viewMode: filters.viewMode,
+    typeFilter: filters.typeFilter,
+    grouping: filters.grouping,
+    sort: { key: filters.sort.key, direction: filters.sort.direction },
+    range: filters.range,
+    selectedDay: filters.selectedDay,
+    selectedNode,
+    scope: filters.scope ? { ...filters.scope } : null,
+    window: viewWindow,
+  }
+  const model = useBackupsView(request)
+  const state = backupsPageState(connection, model)
+  const searchRef = useRef<HTMLInputElement>(null)
+  useBackupsKeys(searchRef)
+  const onSort = useCallback((key: BackupSortKey) => {
+    backupsState.sort = nextBackupSort(backupsState.sort, key)
+  }, [])
+  const resetKey = JSON.stringify({ ...request, window: null })
+  // A selected PBS forces the remote view (spec 000 §4); the stored choice comes back after.
+  const pbsSelected = selectedNode?.startsWith('pbs-') ?? false
+
+  if (state.kind !== 'content' || !model) return <PageMessage state={state} />
+  return (
+    // Phones scroll the whole page (the list keeps a minimum height); wide screens scroll the list.
+    <div className="flex h-full min-h-0 flex-col gap-2 overflow-y-auto p-2 sm:p-3 lg:overflow-visible">
+      <NodeSummaryTable tab="backups" />
+      <div className="flex flex-wrap items-center gap-2">
+        <SourceSelector scopes={model.scopes} />
+        {model.dedupText && (
+          <span className="text-xs text-gray-600 dark:text-gray-400">
+            Deduplication <span className="font-medium tabular-nums">{model.dedupText}</span>
+          </span>
+        )}
+      </div>
+      <BackupsFilterBar
+        searchRef={searchRef}
+        hasHost={model.hasHostBackups}
+        viewMode={pbsSelected ? 'pbs' : filters.viewMode}
+        viewModeLocked={pbsSelected}
+      />
+      <BackupsChart
+        chart={model.chart}
+        today={model.today}
+        selectedDay={filters.selectedDay}
+        onRange={(range) => {
+          backupsState.range = range
+        }}
+        onSelectDay={(day) => {
+          backupsState.selectedDay = day
+        }}
+      />
+      {model.totals.matched === 0 ? (
+        <EmptyState
+          icon={<SearchX className="size-8" aria-hidden />}
+          title="No backups match your filters"
+          description="Try adjusting filters or selecting a different time range."
+        />
+      ) : (
+        <>
+          <BackupsList
+            model={model}
+            sort={filters.sort}
+            onSort={onSort}
+            relative={filters.useRelativeTime}
+            viewWindow={viewWindow}
+            onWindowChange={setViewWindow}
+            resetKey={resetKey}
+          />
+          <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
+            {model.totals.matched} of {model.totals.records} backups · {model.totals.snapshot}{' '}
+            snapshots · {model.totals.local} PVE · {model.totals.remote} PBS
+          </p>
+        </>
+      )}
+    </div>
+  )
+}
+
+/** Loading, connection lost and no sources, with the texts of spec 000 §8. */
+function PageMessage({ state }: { state: BackupsPageState }) {
+  const api = useWorker()
+  switch (state.kind) {
+    case 'loading':
+      return (
+        <EmptyState
+          live
+          icon={<Loader2 className="size-8 animate-spin" aria-hidden />}
+          title="Loading backup data..."
+          description="This may take up to 20 seconds on the first load."
+        />
+      )
+    case 'lost':
+      return (
+        <EmptyState
+          live
+          icon={<WifiOff className="size-8 text-red-500" aria-hidden />}
+          title="Connection lost"
+          description={
+            state.reconnecting
+              ? 'Attempting to reconnect…'
+              : 'Unable to connect to the backend server'
+          }
+          actions={
+            state.reconnecting ? undefined : (
+              <button
+                type="button"
+                className={BUTTON.primary}
+                onClick={() => void api.reconnectNow()}
+              >
+                Reconnect now
+              </button>
+            )
+          }
+        />
+      )
+    case 'no-sources':
+      return (
+        <EmptyState
+          icon={<Archive className="size-8" aria-hidden />}
+          title="No backup sources configured"
+        />
+      )
+    case 'content':
+      return null
+  }
+}

@@ -1,0 +1,72 @@
+import { useSnapshot } from 'valtio'
+import type { BackupScope } from '../../shared/views/backups-types.ts'
+import { FOCUS_RING } from '../components/button-classes.ts'
+import { useNodeSummary } from '../hooks/useNodeSummary.ts'
+import { clearNodeSelection, getSelectedNode, nodeSelection } from '../summary/selection.ts'
+import { backupsState } from './backups-state.ts'
+
+const SEP = '\u0000'
+const ALL = ''
+const SUMMARY = { kind: 'nodeSummary', tab: 'backups', sort: null } as const
+
+function scopeValue(scope: BackupScope): string {
+  return ['ns', scope.instance, scope.datastore, scope.namespace].join(SEP)
+}
+
+/** Chooses a node (shared with the summary table's selection), a PBS, or one PBS namespace. */
+export function SourceSelector({ scopes }: { scopes: readonly BackupScope[] }) {
+  const summary = useNodeSummary(SUMMARY)
+  const selected = getSelectedNode(useSnapshot(nodeSelection), 'backups')
+  const { scope } = useSnapshot(backupsState)
+  const value = scope ? scopeValue(scope) : (selected ?? ALL)
+  const rows = summary?.rows ?? []
+  return (
+    <label className="flex items-center gap-1 text-xs text-gray-600 dark:text-gray-300">
+      Node / namespace
+      <select
+        aria-label="Node or namespace"
+        value={value}
+        onChange={(event) => choose(event.target.value, scopes)}
+        className={`max-w-64 rounded-md border border-gray-300 bg-white px-2 py-1 text-xs dark:border-gray-600 dark:bg-gray-800 ${FOCUS_RING}`}
+      >
+        <option value={ALL}>All nodes</option>
+        <optgroup label="PVE nodes">
+          {rows
+            .filter((row) => row.kind === 'pve')
+            .map((row) => (
+              <option key={row.id} value={row.id}>
+                {row.name}
+              </option>
+            ))}
+        </optgroup>
+        <optgroup label="PBS">
+          {rows
+            .filter((row) => row.kind === 'pbs')
+            .map((row) => (
+              <option key={row.id} value={row.id}>
+                {row.name}
+              </option>
+            ))}
+          {scopes.map((item) => (
+            <option key={scopeValue(item)} value={scopeValue(item)}>
+              {`${item.instance} / ${item.datastore} / ${item.namespace || 'root'}`}
+            </option>
+          ))}
+        </optgroup>
+      </select>
+    </label>
+  )
+}
+
+/** Applies a choice: a namespace also selects its PBS, which forces the remote view (spec 000 §4). */
+function choose(value: string, scopes: readonly BackupScope[]): void {
+  const scope = scopes.find((item) => scopeValue(item) === value) ?? null
+  backupsState.scope = scope
+  backupsState.selectedDay = null
+  if (value === ALL) {
+    clearNodeSelection()
+    return
+  }
+  nodeSelection.tab = 'backups'
+  nodeSelection.nodeId = scope ? `pbs-${scope.instance}` : value
+}

@@ -1,0 +1,36 @@
+// Backup times for display: absolute local time or relative age, and the age colour class.
+import type { Colour } from '../../shared/format/thresholds.ts'
+import { getBackupAgeColour } from '../../shared/views/backups-format.ts'
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** 'YYYY-MM-DD HH:mm' in local time. */
+export function formatBackupTime(epochSeconds: number): string {
+  const at = new Date(epochSeconds * 1000)
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`
+}
+
+/** 'just now', '5m ago', '3h ago', '4d ago', '2mo ago', '1y ago'; future times read 'just now'. */
+export function formatBackupAge(epochSeconds: number, nowMs: number): string {
+  const age = Math.max(0, nowMs / 1000 - epochSeconds)
+  if (age < 60) return 'just now'
+  if (age < 3600) return `${Math.floor(age / 60)}m ago`
+  if (age < 86_400) return `${Math.floor(age / 3600)}h ago`
+  if (age < 30 * 86_400) return `${Math.floor(age / 86_400)}d ago`
+  if (age < 365 * 86_400) return `${Math.floor(age / (30 * 86_400))}mo ago`
+  return `${Math.floor(age / (365 * 86_400))}y ago`
+}
+
+/** Literal classes so Tailwind finds them. */
+export const COLOUR_TEXT: Record<Colour, string> = {
+  grey: 'text-gray-500 dark:text-gray-400',
+  green: 'text-emerald-600 dark:text-emerald-400',
+  yellow: 'text-amber-600 dark:text-amber-400',
+  orange: 'text-orange-600 dark:text-orange-400',
+  red: 'text-red-600 dark:text-red-400',
+}
+
+/** Text class of a backup's age colour (spec 000 §9). */
+export function ageClass(epochSeconds: number, nowMs: number): string {
+  return COLOUR_TEXT[getBackupAgeColour(nowMs / 1000 - epochSeconds)]
+}

@@ -1,0 +1,33 @@
+// Tailwind classes for the colour names the storage view computes (spec 000 §9). Literal class
+// names so Tailwind finds them.
+import type { Colour } from '../../shared/format/thresholds.ts'
+
+/** Fill of a bar. */
+export const BAR_FILL: Record<Colour, string> = {
+  grey: 'bg-gray-400/60',
+  green: 'bg-emerald-500/70 dark:bg-emerald-500/60',
+  yellow: 'bg-amber-400/80 dark:bg-amber-500/70',
+  orange: 'bg-orange-500/80 dark:bg-orange-500/70',
+  red: 'bg-red-500/80 dark:bg-red-500/70',
+}
+
+/** Text colour. */
+export const TEXT: Record<Colour, string> = {
+  grey: 'text-gray-500 dark:text-gray-400',
+  green: 'text-emerald-600 dark:text-emerald-400',
+  yellow: 'text-amber-600 dark:text-amber-400',
+  orange: 'text-orange-600 dark:text-orange-400',
+  red: 'text-red-600 dark:text-red-400',
+}
+
+/** A small badge. */
+export const BADGE: Record<Colour, string> = {
+  grey: 'bg-gray-100 text-gray-700 dark:bg-gray-800 dark:text-gray-300',
+  green: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-300',
+  yellow: 'bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-300',
+  orange: 'bg-orange-100 text-orange-800 dark:bg-orange-900/50 dark:text-orange-300',
+  red: 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-300',
+}
+
+export const PILL =
+  'inline-flex shrink-0 items-center rounded px-1.5 py-px text-[10px] leading-4 font-semibold'
