@@ -1,4 +1,4 @@
-import { Archive, Loader2, SearchX, WifiOff } from 'lucide-react'
+import { Archive, Loader2, SearchX } from 'lucide-react'
 import { useCallback, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { nextBackupSort } from '../../shared/views/backups-sort.ts'
@@ -8,14 +8,13 @@ import type {
   BackupsViewRequest,
 } from '../../shared/views/backups-types.ts'
 import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
-import { BUTTON } from '../components/button-classes.ts'
+import { ConnectionLost } from '../components/ConnectionLost.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
 import type { ConnectionState } from '../hooks/connection-context.ts'
 import { useBackupsView } from '../hooks/useBackupsView.ts'
 import { useConnection } from '../hooks/useConnection.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
-import { useWorker } from '../worker-context.ts'
 import { BackupsChart } from './BackupsChart.tsx'
 import { BackupsFilterBar } from './BackupsFilterBar.tsx'
 import { BackupsList } from './BackupsList.tsx'
@@ -138,7 +137,6 @@ export function BackupsPage() {
 
 /** Loading, connection lost and no sources, with the texts of spec 000 §8. */
 function PageMessage({ state }: { state: BackupsPageState }) {
-  const api = useWorker()
   switch (state.kind) {
     case 'loading':
       return (
@@ -150,29 +148,7 @@ function PageMessage({ state }: { state: BackupsPageState }) {
         />
       )
     case 'lost':
-      return (
-        <EmptyState
-          live
-          icon={<WifiOff className="size-8 text-red-500" aria-hidden />}
-          title="Connection lost"
-          description={
-            state.reconnecting
-              ? 'Attempting to reconnect…'
-              : 'Unable to connect to the backend server'
-          }
-          actions={
-            state.reconnecting ? undefined : (
-              <button
-                type="button"
-                className={BUTTON.primary}
-                onClick={() => void api.reconnectNow()}
-              >
-                Reconnect now
-              </button>
-            )
-          }
-        />
-      )
+      return <ConnectionLost reconnecting={state.reconnecting} />
     case 'no-sources':
       return (
         <EmptyState

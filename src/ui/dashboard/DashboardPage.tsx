@@ -1,4 +1,4 @@
-import { Loader2, Server, WifiOff, SearchX } from 'lucide-react'
+import { Loader2, Server, SearchX } from 'lucide-react'
 import { useCallback, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
@@ -8,6 +8,7 @@ import type {
   ViewWindow,
 } from '../../shared/views/guest-view-types.ts'
 import { BUTTON } from '../components/button-classes.ts'
+import { ConnectionLost } from '../components/ConnectionLost.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useGlobalKeys } from '../hooks/useGlobalKeys.ts'
@@ -15,7 +16,6 @@ import { useView } from '../hooks/useView.ts'
 import { uiState } from '../state.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
-import { useWorker } from '../worker-context.ts'
 import { nextSort } from './columns.ts'
 import { FilterBar } from './FilterBar.tsx'
 import { GuestTable } from './GuestTable.tsx'
@@ -94,7 +94,6 @@ export function DashboardPage() {
 
 /** Every state other than content, with the exact texts of spec 000 §8. */
 function PageMessage({ state }: { state: DashboardPageState }) {
-  const api = useWorker()
   const [, navigate] = useLocation()
   switch (state.kind) {
     case 'loading':
@@ -111,29 +110,7 @@ function PageMessage({ state }: { state: DashboardPageState }) {
         />
       )
     case 'lost':
-      return (
-        <EmptyState
-          live
-          icon={<WifiOff className="size-8 text-red-500" aria-hidden />}
-          title="Connection lost"
-          description={
-            state.reconnecting
-              ? 'Attempting to reconnect…'
-              : 'Unable to connect to the backend server'
-          }
-          actions={
-            state.reconnecting ? undefined : (
-              <button
-                type="button"
-                className={BUTTON.primary}
-                onClick={() => void api.reconnectNow()}
-              >
-                Reconnect now
-              </button>
-            )
-          }
-        />
-      )
+      return <ConnectionLost reconnecting={state.reconnecting} />
     case 'no-nodes':
       return (
         <EmptyState

@@ -3,9 +3,9 @@ import type { RefObject } from 'react'
 import { useSnapshot } from 'valtio'
 import { STORAGE_SORT_KEYS, type StorageSortKey } from '../../shared/views/storage-types.ts'
 import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
+import { SearchField } from '../components/SearchField.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
-import { StorageSearchField } from './StorageSearchField.tsx'
-import { resetStorageFilters, storageState } from './storage-state.ts'
+import { resetStorageFilters, STORAGE_HISTORY, storageState } from './storage-state.ts'
 
 const LAYOUTS = [
   { value: 'node', label: 'By Node' },
@@ -29,12 +29,13 @@ export function StorageFilterBar({ searchRef }: { searchRef: RefObject<HTMLInput
   const Direction = state.sort.direction === 'asc' ? ArrowUpNarrowWide : ArrowDownWideNarrow
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <StorageSearchField
+      <SearchField
         inputRef={searchRef}
         label="Search storage"
         placeholder="Search: name, type, node:pve1"
         value={state.search}
-        history={state.searchHistory}
+        entries={state.searchHistory}
+        history={STORAGE_HISTORY}
         onChange={(value) => {
           storageState.search = value
         }}

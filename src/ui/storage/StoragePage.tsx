@@ -1,20 +1,20 @@
-import { HardDrive, Loader2, SearchX, WifiOff } from 'lucide-react'
+import { HardDrive, Loader2, SearchX } from 'lucide-react'
 import { useRef, type ReactNode } from 'react'
 import { useSnapshot } from 'valtio'
 import type { StorageTab, StorageViewRequest } from '../../shared/views/storage-types.ts'
-import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
+import { FOCUS_RING } from '../components/button-classes.ts'
+import { ConnectionLost } from '../components/ConnectionLost.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
+import { SearchField } from '../components/SearchField.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useStorageView } from '../hooks/useStorageView.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
-import { useWorker } from '../worker-context.ts'
 import { DiskTable } from './DiskTable.tsx'
 import { storagePageState } from './page-state.ts'
 import { PoolTable } from './PoolTable.tsx'
 import { StorageFilterBar } from './StorageFilterBar.tsx'
-import { StorageSearchField } from './StorageSearchField.tsx'
-import { storageState, toggleExpanded } from './storage-state.ts'
+import { STORAGE_HISTORY, storageState, toggleExpanded } from './storage-state.ts'
 import { useStorageKeys } from './useStorageKeys.ts'
 import { ZfsBanner } from './ZfsBanner.tsx'
 
@@ -93,12 +93,13 @@ export function StoragePage() {
       ) : (
         <section aria-label="Physical Disks" className="flex min-h-0 flex-1 flex-col gap-2">
           <div className="flex flex-wrap items-center gap-2">
-            <StorageSearchField
+            <SearchField
               inputRef={searchRef}
               label="Search disks"
               placeholder="Search: model, device, serial, node"
               value={state.diskSearch}
-              history={state.searchHistory}
+              entries={state.searchHistory}
+              history={STORAGE_HISTORY}
               onChange={(value) => {
                 storageState.diskSearch = value
               }}
@@ -120,7 +121,6 @@ export function StoragePage() {
 
 /** Loading and connection states with the texts of spec 000 §8. */
 function PageMessage({ state }: { state: { kind: 'loading' | 'lost'; reconnecting: boolean } }) {
-  const api = useWorker()
   let body: ReactNode
   if (state.kind === 'loading') {
     body = (
@@ -136,29 +136,7 @@ function PageMessage({ state }: { state: { kind: 'loading' | 'lost'; reconnectin
       />
     )
   } else {
-    body = (
-      <EmptyState
-        live
-        icon={<WifiOff className="size-8 text-red-500" aria-hidden />}
-        title="Connection lost"
-        description={
-          state.reconnecting
-            ? 'Attempting to reconnect…'
-            : 'Unable to connect to the backend server'
-        }
-        actions={
-          state.reconnecting ? undefined : (
-            <button
-              type="button"
-              className={BUTTON.primary}
-              onClick={() => void api.reconnectNow()}
-            >
-              Reconnect now
-            </button>
-          )
-        }
-      />
-    )
+    body = <ConnectionLost reconnecting={state.reconnecting} />
   }
   return <div className="p-2 sm:p-3">{body}</div>
 }

@@ -1,5 +1,6 @@
 // The storage tab's UI state (valtio): what the user chose; the worker turns it into a view.
 import { proxy } from 'valtio'
+import type { SearchHistoryStore } from '../components/SearchField.tsx'
 import type { SortDirection } from '../../shared/views/guest-view-types.ts'
 import type {
   StorageSortKey,
@@ -35,6 +36,14 @@ export function defaultStorageState(): StorageState {
 }
 
 export const storageState = proxy<StorageState>(defaultStorageState())
+
+/** The storage tab's saved search history (pool and disk searches share it). */
+export const STORAGE_HISTORY: SearchHistoryStore = {
+  get: () => storageState.searchHistory,
+  set: (next) => {
+    storageState.searchHistory = next
+  },
+}
 
 /** Reset button and Escape: filters back to the defaults; sub-tab, history and expansion kept. */
 export function resetStorageFilters(): void {

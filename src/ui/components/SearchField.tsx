@@ -1,40 +1,63 @@
 import { History, Search, X } from 'lucide-react'
-import { useCallback, useId, useRef, useState, type FocusEvent, type RefObject } from 'react'
+import {
+  useCallback,
+  useId,
+  useRef,
+  useState,
+  type FocusEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react'
 import { addSearchHistory, removeSearchHistory } from '../../shared/prefs/search-history.ts'
-import { FOCUS_RING } from '../components/button-classes.ts'
 import { SearchHistoryMenu } from '../dashboard/SearchHistoryMenu.tsx'
 import { useDismiss } from '../hooks/useDismiss.ts'
-import { storageState } from './storage-state.ts'
+import { FOCUS_RING } from './button-classes.ts'
 
-const ICON_BUTTON = `rounded-md border border-gray-300 bg-white p-1.5 text-gray-500 hover:text-gray-800 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-400 dark:hover:text-gray-100 ${FOCUS_RING}`
+export const ICON_BUTTON = `rounded-md border border-gray-300 bg-white p-1.5 text-gray-500 hover:text-gray-800 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-400 dark:hover:text-gray-100 ${FOCUS_RING}`
 
-/** Saves `text` to the storage search history (spec 000 §5); no write when nothing changes. */
-export function saveStorageSearch(text: string): void {
-  const next = addSearchHistory(storageState.searchHistory, text)
-  if (next !== storageState.searchHistory) storageState.searchHistory = next
+/** Reads and replaces one saved search-history list (spec 000 §5), e.g. a valtio field. */
+export interface SearchHistoryStore {
+  get(): readonly string[]
+  set(next: readonly string[]): void
+}
+
+/** Adds `text` to `history`; no write when nothing changes. */
+export function saveToHistory(history: SearchHistoryStore, text: string): void {
+  const current = history.get()
+  const next = addSearchHistory(current, text)
+  if (next !== current) history.set(next)
 }
 
 interface Props {
-  inputRef: RefObject<HTMLInputElement | null>
+  /** The input, for the page's global keys (typing focuses the search). */
+  inputRef?: RefObject<HTMLInputElement | null>
   label: string
   placeholder: string
   value: string
-  history: readonly string[]
   onChange: (value: string) => void
+  /** The entries to list (a snapshot, so the menu re-renders when they change). */
+  entries: readonly string[]
+  history: SearchHistoryStore
+  /** Extra controls after the history button (the dashboard's search tips). */
+  children?: ReactNode
 }
 
 /**
- * Search box with clear and history buttons (the dashboard's behaviour: ArrowDown opens the
- * history, Enter or leaving the box saves the search). Shared by the pool and disk searches.
+ * Search box with clear and history buttons, the same on every tab: ArrowDown opens the history,
+ * Enter or leaving the box saves the search, Escape in the history returns to the box.
  */
-export function StorageSearchField({
+export function SearchField({
   inputRef,
   label,
   placeholder,
   value,
-  history,
   onChange,
+  entries,
+  history,
+  children,
 }: Props) {
+  const ownRef = useRef<HTMLInputElement>(null)
+  const input = inputRef ?? ownRef
   const group = useRef<HTMLDivElement>(null)
   const historyBox = useRef<HTMLDivElement>(null)
   const menuId = useId()
@@ -44,18 +67,18 @@ export function StorageSearchField({
   const closeMenu = useCallback(
     (reason: 'escape' | 'outside') => {
       setMenu(null)
-      if (reason === 'escape') inputRef.current?.focus()
+      if (reason === 'escape') input.current?.focus()
     },
-    [inputRef],
+    [input],
   )
   useDismiss(menu !== null, historyBox, closeMenu)
-  const focusInput = useCallback(() => inputRef.current?.focus(), [inputRef])
+  const focusInput = useCallback(() => input.current?.focus(), [input])
 
   function onBlur(event: FocusEvent<HTMLInputElement>) {
-    // Focus moving into the history dropdown does not count as a finished search.
+    // Focus moving into the history dropdown or the tips does not count as a finished search.
     const next = event.relatedTarget
     if (next instanceof Element && next.closest('[data-search-popup]')) return
-    saveStorageSearch(event.currentTarget.value)
+    saveToHistory(history, event.currentTarget.value)
   }
 
   return (
@@ -63,6 +86,7 @@ export function StorageSearchField({
       ref={group}
       className="relative flex min-w-48 flex-1 basis-full items-center gap-1 sm:basis-auto md:max-w-md"
       onBlur={(event) => {
+        // Tabbing out of the whole search area closes the dropdown.
         if (!(event.relatedTarget instanceof Node && group.current?.contains(event.relatedTarget)))
           setMenu(null)
       }}
@@ -73,7 +97,7 @@ export function StorageSearchField({
           aria-hidden
         />
         <input
-          ref={inputRef}
+          ref={input}
           type="search"
           aria-label={label}
           aria-controls={menu ? menuId : undefined}
@@ -82,7 +106,7 @@ export function StorageSearchField({
           value={value}
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter') saveStorageSearch(event.currentTarget.value)
+            if (event.key === 'Enter') saveToHistory(history, event.currentTarget.value)
             else if (event.key === 'ArrowDown') {
               event.preventDefault()
               openWithFocus()
@@ -97,7 +121,7 @@ export function StorageSearchField({
             aria-label="Clear search"
             onClick={() => {
               onChange('')
-              inputRef.current?.focus()
+              input.current?.focus()
             }}
             className={`absolute top-1/2 right-1.5 -translate-y-1/2 rounded p-0.5 text-gray-400 hover:text-gray-700 dark:hover:text-gray-200 ${FOCUS_RING}`}
           >
@@ -124,25 +148,25 @@ export function StorageSearchField({
         {menu && (
           <SearchHistoryMenu
             id={menuId}
-            entries={history}
+            entries={entries}
             focusRequest={menu.focus}
             onPick={(entry) => {
               onChange(entry)
-              saveStorageSearch(entry)
+              saveToHistory(history, entry)
               setMenu(null)
-              inputRef.current?.focus()
+              input.current?.focus()
             }}
             onRemove={(entry) => {
-              const next = removeSearchHistory(storageState.searchHistory, entry)
-              if (next !== storageState.searchHistory) storageState.searchHistory = next
+              const current = history.get()
+              const next = removeSearchHistory(current, entry)
+              if (next !== current) history.set(next)
             }}
-            onClear={() => {
-              storageState.searchHistory = []
-            }}
+            onClear={() => history.set([])}
             onExit={focusInput}
           />
         )}
       </div>
+      {children}
     </div>
   )
 }
