@@ -1,17 +1,13 @@
-// The worker's Comlink API: socket lifecycle, connection snapshots and guest view subscriptions.
+// The worker's Comlink API: socket lifecycle, connection snapshots and the view subscriptions.
 // Runs inside the worker. Imports only src/shared and src/worker.
-import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
-import {
-  createGuestViewPipeline,
-  type GuestViewPipeline,
-  type GuestViewResult,
-} from '../shared/views/guest-view.ts'
+import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
 import { createBackupsSubscriptions } from './backups-subscription.ts'
 import { createNodeSummarySubscriptions } from './node-summary-subscription.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
 import { createStorageSubscriptions } from './storage-subscription.ts'
 import { createStateStore, type StateStore } from './store.ts'
+import { createViewSubscriptions } from './view-subscriptions.ts'
 
 /** Injectable environment of the API (tests); defaults are the browser's. */
 export interface WorkerApiDeps {
@@ -19,13 +15,6 @@ export interface WorkerApiDeps {
   /** Schedules the coalesced recompute after data changes; default a 16 ms timeout (one frame). */
   schedule?: (run: () => void) => void
   store?: StateStore
-}
-
-interface GuestSubscription {
-  request: GuestViewRequest
-  pipeline: GuestViewPipeline
-  onModel: (model: GuestViewModel) => void
-  last: GuestViewResult | null
 }
 
 /** Frame-sized batching: a burst of deltas costs one recompute per subscription. */
@@ -37,18 +26,23 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   const schedule = deps.schedule ?? ((run) => void globalThis.setTimeout(run, FLUSH_DELAY_MS))
   const store = deps.store ?? createStateStore()
   const watchers = new Map<number, (snapshot: ConnectionSnapshot) => void>()
-  const guestSubs = new Map<number, GuestSubscription>()
-  const nodeSummaries = createNodeSummarySubscriptions(store, (onModel, model) =>
-    invoke(onModel, model, socketDeps),
+  const deliver = <T>(onModel: (model: T) => void, model: T) => invoke(onModel, model, socketDeps)
+  const guestViews = createViewSubscriptions(
+    () => ({
+      guests: store.getGuests(),
+      nodes: store.getNodes(),
+      alerts: store.getCollection('activeAlerts'),
+      stamp: store.getGuestStamp(),
+      live: store.getGuestColumns(),
+      lastUpdate: store.getLastUpdate(),
+    }),
+    createGuestViewPipeline,
+    deliver,
   )
-  const storageViews = createStorageSubscriptions(store, (onModel, model) =>
-    invoke(onModel, model, socketDeps),
-  )
-  const backupViews = createBackupsSubscriptions(store, (onModel, model) =>
-    invoke(onModel, model, socketDeps),
-  )
+  const nodeSummaries = createNodeSummarySubscriptions(store, deliver)
+  const storageViews = createStorageSubscriptions(store, deliver)
+  const backupViews = createBackupsSubscriptions(store, deliver)
   let nextId = 1
-  let version = 0
   let lastSnapshot: ConnectionSnapshot | null = null
   let flushPending = false
 
@@ -73,25 +67,9 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     for (const onChange of watchers.values()) invoke(onChange, snapshot, socketDeps)
   }
 
-  const pushGuests = (sub: GuestSubscription) => {
-    const input = {
-      guests: store.getGuests(),
-      nodes: store.getNodes(),
-      alerts: store.getCollection('activeAlerts'),
-      stamp: store.getGuestStamp(),
-      live: store.getGuestColumns(),
-      lastUpdate: store.getLastUpdate(),
-    }
-    const result = sub.pipeline.compute(input, sub.request)
-    // The pipeline returns the same object when nothing it reads changed: nothing to send.
-    if (result === sub.last) return
-    sub.last = result
-    invoke(sub.onModel, { ...result, version: ++version }, socketDeps)
-  }
-
   const flush = () => {
     flushPending = false
-    for (const sub of guestSubs.values()) pushGuests(sub)
+    guestViews.flush()
     nodeSummaries.flush()
     backupViews.flush()
     storageViews.flush()
@@ -122,22 +100,11 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     },
     subscribeGuests(request, onModel) {
       const id = nextId++
-      const sub: GuestSubscription = {
-        request,
-        pipeline: createGuestViewPipeline(),
-        onModel,
-        last: null,
-      }
-      guestSubs.set(id, sub)
-      pushGuests(sub)
+      guestViews.add(id, request, onModel)
       return id
     },
     updateGuests(subscriptionId, request) {
-      const sub = guestSubs.get(subscriptionId)
-      if (!sub) return
-      sub.request = request
-      // Immediate, not batched: scrolling must answer within the frame.
-      pushGuests(sub)
+      guestViews.update(subscriptionId, request)
     },
     subscribeNodeSummary(request, onModel) {
       const id = nextId++
@@ -165,7 +132,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     },
     unsubscribe(subscriptionId) {
       watchers.delete(subscriptionId)
-      guestSubs.delete(subscriptionId)
+      guestViews.remove(subscriptionId)
       nodeSummaries.remove(subscriptionId)
       backupViews.remove(subscriptionId)
       storageViews.remove(subscriptionId)
