@@ -20,6 +20,8 @@ export async function startDemo(demo: DemoConfig, app: App): Promise<DemoSimulat
     guestsPerNode: demo.guestsPerNode,
     tickMs: demo.tickMs,
     host: '127.0.0.1',
+    // The demo shows a Ceph warning from the start (it heals after 20 minutes).
+    cephOsdDownAtStart: true,
     ...(demo.basePort
       ? { ports: Array.from({ length: demo.clusters }, (_, i) => demo.basePort + i) }
       : {}),

@@ -8,7 +8,7 @@ import { chooseHardware, chooseVersion } from './profiles.ts'
 import { allocateVmid, createGuest, createTemplate } from './guest-factory.ts'
 import { buildHardware, planCluster } from './build-hardware.ts'
 import { buildStorages } from './build-storage.ts'
-import { buildCeph } from './ceph.ts'
+import { buildCeph, startWithOsdDown } from './ceph.ts'
 import { createBackupState, emptyBackupState } from './backups.ts'
 import { seedBackupHistory } from './backup-history.ts'
 import { createTaskState } from './tasks.ts'
@@ -24,6 +24,8 @@ export interface EstateShape {
   clusters: number
   nodesPerCluster: number
   guestsPerNode: number
+  /** One OSD starts down (see SimulatorOptions.cephOsdDownAtStart). */
+  cephOsdDownAtStart?: boolean
 }
 
 /** Builds every cluster of the estate at simulated time `nowMs`. */
@@ -100,6 +102,7 @@ function buildInfrastructure(cluster: SimClusterModel, shape: EstateShape, nowSe
   let cephStorages: SimStorage[] = []
   if (plan.ceph && hardware.osds.length > 0) {
     const built = buildCeph(rng, cluster.nodes.length, hardware.osds, cluster.version.major, nowSec)
+    if (shape.cephOsdDownAtStart) startWithOsdDown(built.ceph, nowSec)
     cluster.ceph = built.ceph
     cephStorages = built.storages
   }

@@ -11,6 +11,8 @@ const MIB = 1024 ** 2
 // Ceph marks a down OSD "out" after mon_osd_down_out_interval.
 const DOWN_OUT_SEC = 600
 const MEAN_SEC_BETWEEN_OSD_FAILURES = 3 * 3600
+const INITIAL_OSD_DOWN_BEFORE_SEC = 120
+const INITIAL_OSD_DOWN_FOR_SEC = 20 * 60
 
 /** One OSD and until when it is down (simulated ms; 0 = up). */
 export interface SimOsd extends OsdPlacement {
@@ -119,6 +121,17 @@ export function buildCeph(
     rawTotal,
   }
   return { ceph, storages }
+}
+
+/**
+ * Takes the last OSD down since 2 minutes before `nowSec`, for the next 20 minutes: the cluster
+ * shows HEALTH_WARN with OSD_DOWN and degraded PGs from the first poll, then heals.
+ */
+export function startWithOsdDown(ceph: SimCeph, nowSec: number): void {
+  const osd = ceph.osds.at(-1)
+  if (osd === undefined) return
+  osd.downSinceMs = (nowSec - INITIAL_OSD_DOWN_BEFORE_SEC) * 1000
+  osd.downUntilMs = (nowSec + INITIAL_OSD_DOWN_FOR_SEC) * 1000
 }
 
 /** Heals OSDs whose outage is over and now and then takes one down for a few minutes. */

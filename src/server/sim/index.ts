@@ -39,6 +39,11 @@ export interface SimulatorOptions {
    * port, so a monitor that knows only member IPs and the port can fail over (default true).
    */
   memberEndpoints?: boolean
+  /**
+   * Start with one Ceph OSD down (for the first 20 minutes), so the Ceph cluster shows HEALTH_WARN
+   * with OSD_DOWN and degraded PGs from the first poll (the demo; default false).
+   */
+  cephOsdDownAtStart?: boolean
 }
 
 /** One member's own endpoint. */
@@ -108,6 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clusters: Math.max(1, options.clusters ?? 3),
     nodesPerCluster: Math.max(1, options.nodesPerCluster ?? 3),
     guestsPerNode: Math.max(0, options.guestsPerNode ?? 225),
+    cephOsdDownAtStart: options.cephOsdDownAtStart ?? false,
   }
   const certificate = await loadCertificate()
   const estate = createEstate(shape, clock, tickMs > 0 ? tickMs : DEFAULT_TICK_MS)

@@ -182,3 +182,47 @@ describe('Ceph on a single-cluster estate', () => {
     }
   })
 })
+
+describe('Ceph starting with an OSD down (the demo)', () => {
+  it('warns with OSD_DOWN and degraded PGs from the first answer, and heals after 20 minutes', async () => {
+    const sim = await startSimulator({
+      seed: 8,
+      clusters: 1,
+      nodesPerCluster: 3,
+      guestsPerNode: 5,
+      tickMs: 0,
+      now: () => START_MS,
+      cephOsdDownAtStart: true,
+    })
+    try {
+      const cluster = sim.clusters[0]!
+      const health = async () => {
+        const status = await getData<Entry>(cluster, '/cluster/ceph/status')
+        const { status: overall, checks } = status.health as {
+          status: string
+          checks: Record<string, unknown>
+        }
+        const osdmap = status.osdmap as { num_osds: number; num_up_osds: number }
+        return {
+          overall,
+          checks: Object.keys(checks).sort(),
+          down: osdmap.num_osds - osdmap.num_up_osds,
+        }
+      }
+      expect(await health()).toEqual({
+        overall: 'HEALTH_WARN',
+        checks: ['OSD_DOWN', 'PG_DEGRADED'],
+        down: 1,
+      })
+      // It heals once the 20 minutes are over (OSDs still fail now and then on their own).
+      const seen = new Set<string>()
+      for (let minute = 2; minute <= 60; minute += 2) {
+        sim.tick(START_MS + minute * 60_000)
+        seen.add((await health()).overall)
+      }
+      expect(seen).toContain('HEALTH_OK')
+    } finally {
+      await sim.stop()
+    }
+  })
+})
