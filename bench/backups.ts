@@ -17,6 +17,7 @@ import {
   createBackupsViewPipeline,
   type BackupsViewInput,
 } from '../src/shared/views/backups-view.ts'
+import { computeNodeSummary, type NodeSummaryInput } from '../src/shared/views/node-summary.ts'
 import { createRandom } from './fixtures.ts'
 import { getIterations, measure, type BenchResult } from './harness.ts'
 
@@ -202,5 +203,31 @@ export function benchBackups(size: number): BenchResult[] {
       }),
     )
   }
+  // The backups tab's node summary counts every record per node when backup data changes.
+  let summaryInput: NodeSummaryInput = toSummaryInput(input)
+  results.push(
+    measure({
+      name: 'backups: node summary Backups counts (data change)',
+      size,
+      ...counts,
+      before: () => {
+        summaryInput = toSummaryInput({ ...input, pbsBackups: [...input.pbsBackups] })
+      },
+      run: () =>
+        void computeNodeSummary(summaryInput, { kind: 'nodeSummary', tab: 'backups', sort: null }),
+    }),
+  )
   return results
+}
+
+function toSummaryInput(input: BackupsViewInput): NodeSummaryInput {
+  return {
+    nodes: input.nodes,
+    guests: input.guests,
+    pbs: input.pbs as unknown as NodeSummaryInput['pbs'],
+    storage: [],
+    physicalDisks: [],
+    pveBackups: input.pveBackups,
+    pbsBackups: input.pbsBackups,
+  }
 }

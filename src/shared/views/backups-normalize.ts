@@ -50,13 +50,19 @@ export function toBackupGuestType(type: string, vmid: string | number): BackupGu
 
 /**
  * The duplicate check of spec 000 §5: is a storage backup the same backup as a PBS one (same vmid
- * and timestamp)? Indexes the PBS backups by timestamp then vmid, no key string per backup.
+ * and timestamp)? Indexes by timestamp then vmid only the PBS backups whose timestamp some storage
+ * backup has, so a large PBS with few PVE-side twins costs one Set lookup per backup.
  */
 export function createPbsDuplicateCheck(
-  backups: readonly PbsBackup[],
+  pbsBackups: readonly PbsBackup[],
+  storageBackups: readonly StorageBackup[],
 ): (backup: StorageBackup) => boolean {
+  if (pbsBackups.length === 0 || storageBackups.length === 0) return () => false
+  const times = new Set<number>()
+  for (const backup of storageBackups) times.add(backup.ctime)
   const byTime = new Map<number, Set<string>>()
-  for (const backup of backups) {
+  for (const backup of pbsBackups) {
+    if (!times.has(backup.backupTime)) continue
     let vmids = byTime.get(backup.backupTime)
     if (!vmids) byTime.set(backup.backupTime, (vmids = new Set()))
     vmids.add(backup.vmid)
@@ -241,7 +247,7 @@ export function normaliseBackups(sources: BackupSources): NormalisedBackups {
   const records: BackupRecord[] = []
   const pve = sources.pveBackups
   for (const snapshot of pve?.guestSnapshots ?? []) records.push(fromSnapshot(snapshot, names))
-  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups)
+  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, pve?.storageBackups ?? [])
   for (const backup of pve?.storageBackups ?? []) {
     if (isIgnoredStorageBackup(backup)) continue
     // The same backup seen through a PBS storage on PVE and on the PBS itself: keep the PBS one.

@@ -116,15 +116,20 @@ function countBackups(
   }
   const pve = sources.pveBackups
   for (const snapshot of pve?.guestSnapshots ?? []) add(snapshot)
-  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups)
+  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, pve?.storageBackups ?? [])
   for (const backup of pve?.storageBackups ?? []) {
     if (!isIgnoredStorageBackup(backup) && !isDuplicate(backup)) add(backup)
   }
+  let lastServer: string | undefined
+  let server: { backups: number } | undefined
   for (const backup of sources.pbsBackups) {
-    const id = `pbs-${backup.instance}`
-    const entry = counts.get(id)
-    if (entry) entry.backups = (entry.backups ?? 0) + 1
-    else counts.set(id, { backups: 1 })
+    if (backup.instance !== lastServer) {
+      lastServer = backup.instance
+      const id = `pbs-${backup.instance}`
+      server = counts.get(id) as typeof server
+      if (!server) counts.set(id, (server = { backups: 0 }))
+    }
+    server!.backups++
   }
 }
 
