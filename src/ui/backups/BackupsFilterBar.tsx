@@ -1,9 +1,10 @@
-import { ArrowDown, ArrowUp, RotateCcw } from 'lucide-react'
+import { RotateCcw } from 'lucide-react'
 import { useId, type RefObject } from 'react'
 import { useSnapshot } from 'valtio'
 import { BACKUP_SORT_KEYS, type BackupSortKey } from '../../shared/views/backups-types.ts'
-import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
-import { ICON_BUTTON, SearchField, type SearchHistoryStore } from '../components/SearchField.tsx'
+import { BUTTON } from '../components/button-classes.ts'
+import { SearchField, type SearchHistoryStore } from '../components/SearchField.tsx'
+import { SortControl } from '../components/SortControl.tsx'
 import { Switch } from '../components/Switch.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 import { backupsState, resetBackupsFilters } from './backups-state.ts'
@@ -31,8 +32,6 @@ export const SORT_LABELS: Record<BackupSortKey, string> = {
   type: 'Type',
   owner: 'Owner',
 }
-
-const CONTROL = `rounded-md border border-gray-300 bg-white px-2 py-1 text-xs dark:border-gray-600 dark:bg-gray-800 ${FOCUS_RING}`
 
 interface Props {
   searchRef: RefObject<HTMLInputElement | null>
@@ -93,42 +92,19 @@ export function BackupsFilterBar({ searchRef, hasHost, viewMode, viewModeLocked 
           backupsState.grouping = value
         }}
       />
-      <label className="flex items-center gap-1 text-xs text-gray-600 dark:text-gray-300">
-        Sort
-        <select
-          aria-label="Sort by"
-          className={CONTROL}
-          value={filters.sort.key}
-          onChange={(event) => {
-            backupsState.sort = {
-              key: event.target.value as BackupSortKey,
-              direction: backupsState.sort.direction,
-            }
-          }}
-        >
-          {BACKUP_SORT_KEYS.map((key) => (
-            <option key={key} value={key}>
-              {SORT_LABELS[key]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="button"
-        className={ICON_BUTTON}
-        aria-label={filters.sort.direction === 'asc' ? 'Sort ascending' : 'Sort descending'}
-        title="Change sort direction"
-        onClick={() => {
+      <SortControl
+        label="Sort by"
+        keys={BACKUP_SORT_KEYS}
+        labels={SORT_LABELS}
+        sort={filters.sort}
+        onKey={(key) => {
+          backupsState.sort = { key, direction: backupsState.sort.direction }
+        }}
+        onToggleDirection={() => {
           const { key, direction } = backupsState.sort
           backupsState.sort = { key, direction: direction === 'asc' ? 'desc' : 'asc' }
         }}
-      >
-        {filters.sort.direction === 'asc' ? (
-          <ArrowUp className="size-4" aria-hidden />
-        ) : (
-          <ArrowDown className="size-4" aria-hidden />
-        )}
-      </button>
+      />
       <button type="button" className={BUTTON.secondary} onClick={resetBackupsFilters}>
         <RotateCcw className="size-3.5" aria-hidden />
         Reset

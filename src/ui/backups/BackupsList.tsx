@@ -10,10 +10,10 @@ import type {
 import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { ageClass, COLOUR_TEXT, formatBackupAge, formatBackupTime } from './backup-time.ts'
-import { useMediaQuery } from './useMediaQuery.ts'
+import { useMediaQuery } from '../hooks/useMediaQuery.ts'
+import { useViewWindow } from '../hooks/useViewWindow.ts'
 
 /** Windows snap to this many rows so small scrolls do not each cost a worker round trip. */
-const WINDOW_STEP = 20
 const ROW_HEIGHT = 32
 const CARD_HEIGHT = 92
 
@@ -66,14 +66,7 @@ export function BackupsList(props: Props) {
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index
   const last = items.at(-1)?.index
-  useEffect(() => {
-    if (first === undefined || last === undefined) return
-    const start = Math.floor(first / WINDOW_STEP) * WINDOW_STEP
-    const end = Math.ceil((last + 1) / WINDOW_STEP) * WINDOW_STEP
-    if (start !== viewWindow.start || end - start !== viewWindow.count) {
-      onWindowChange({ start, count: end - start })
-    }
-  }, [first, last, viewWindow.start, viewWindow.count, onWindowChange])
+  useViewWindow(first, last, viewWindow, onWindowChange)
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: 0 })
   }, [resetKey])

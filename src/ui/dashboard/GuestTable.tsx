@@ -12,12 +12,12 @@ import { uiState } from '../state.ts'
 import { ROW_HEIGHT } from './columns.ts'
 import { GroupRowView, GuestRowView, PendingRow } from './GuestRows.tsx'
 import { GuestTableHeader } from './GuestTableHeader.tsx'
+import { useViewWindow } from '../hooks/useViewWindow.ts'
 
 /** sessionStorage key of the expanded guests (spec 000 §2.2: remembered for the session). */
 export const EXPANDED_GUESTS_KEY = 'pulse.expandedGuests'
 
 /** Windows snap to this many rows so small scrolls do not each cost a worker round trip. */
-const WINDOW_STEP = 20
 const OVERSCAN = 10
 
 interface Props {
@@ -59,14 +59,7 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
   const first = items[0]?.index
   const last = items[items.length - 1]?.index
 
-  useEffect(() => {
-    if (first === undefined || last === undefined) return
-    const start = Math.floor(first / WINDOW_STEP) * WINDOW_STEP
-    const end = Math.ceil((last + 1) / WINDOW_STEP) * WINDOW_STEP
-    if (start !== viewWindow.start || end - start !== viewWindow.count) {
-      onWindowChange({ start, count: end - start })
-    }
-  }, [first, last, viewWindow.start, viewWindow.count, onWindowChange])
+  useViewWindow(first, last, viewWindow, onWindowChange)
 
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: 0 })

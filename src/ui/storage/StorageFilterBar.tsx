@@ -1,9 +1,10 @@
-import { ArrowDownWideNarrow, ArrowUpNarrowWide, RotateCcw } from 'lucide-react'
+import { RotateCcw } from 'lucide-react'
 import type { RefObject } from 'react'
 import { useSnapshot } from 'valtio'
 import { STORAGE_SORT_KEYS, type StorageSortKey } from '../../shared/views/storage-types.ts'
-import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
+import { BUTTON } from '../components/button-classes.ts'
 import { SearchField } from '../components/SearchField.tsx'
+import { SortControl } from '../components/SortControl.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 import { resetStorageFilters, STORAGE_HISTORY, storageState } from './storage-state.ts'
 
@@ -26,7 +27,6 @@ export const SORT_LABELS: Record<StorageSortKey, string> = {
 /** Pools filter bar: search with history, By Node / By Storage, sort with direction, Reset. */
 export function StorageFilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement | null> }) {
   const state = useSnapshot(storageState)
-  const Direction = state.sort.direction === 'asc' ? ArrowUpNarrowWide : ArrowDownWideNarrow
   return (
     <div className="flex flex-wrap items-center gap-2">
       <SearchField
@@ -48,34 +48,18 @@ export function StorageFilterBar({ searchRef }: { searchRef: RefObject<HTMLInput
           storageState.viewMode = value
         }}
       />
-      <label className="inline-flex items-center gap-1 text-xs text-gray-600 dark:text-gray-400">
-        Sort
-        <select
-          aria-label="Sort storage by"
-          value={state.sort.key}
-          onChange={(event) => {
-            storageState.sort.key = event.target.value as StorageSortKey
-          }}
-          className={`rounded-md border border-gray-300 bg-white px-1.5 py-1 text-sm text-gray-800 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 ${FOCUS_RING}`}
-        >
-          {STORAGE_SORT_KEYS.map((key) => (
-            <option key={key} value={key}>
-              {SORT_LABELS[key]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="button"
-        aria-label={state.sort.direction === 'asc' ? 'Sort ascending' : 'Sort descending'}
-        title="Toggle sort direction"
-        onClick={() => {
+      <SortControl
+        label="Sort storage by"
+        keys={STORAGE_SORT_KEYS}
+        labels={SORT_LABELS}
+        sort={state.sort}
+        onKey={(key) => {
+          storageState.sort.key = key
+        }}
+        onToggleDirection={() => {
           storageState.sort.direction = storageState.sort.direction === 'asc' ? 'desc' : 'asc'
         }}
-        className={`rounded-md border border-gray-300 bg-white p-1.5 text-gray-600 hover:text-gray-900 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-300 ${FOCUS_RING}`}
-      >
-        <Direction className="size-4" aria-hidden />
-      </button>
+      />
       <button type="button" className={BUTTON.secondary} onClick={resetStorageFilters}>
         <RotateCcw className="size-3.5" aria-hidden />
         Reset
