@@ -1,10 +1,11 @@
-// Reads the recorded Proxmox responses in ../shared/fixtures/proxmox/pve (see SOURCES.md there).
+// Reads the recorded Proxmox responses in tests/fixtures/proxmox/pve (copied from the project's
+// shared fixtures; their sources are in tests/fixtures/proxmox/SOURCES.md).
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { unwrapData } from '../../../../src/server/collect/coerce.ts'
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..')
-const fixtureDir = path.resolve(repoRoot, '../shared/fixtures/proxmox/pve')
+const fixtureDir = path.resolve(repoRoot, 'tests/fixtures/proxmox/pve')
 
 /** The `data` of a fixture, whether or not the source kept the envelope. */
 export function readFixture(name: string): unknown {

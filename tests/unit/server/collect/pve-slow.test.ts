@@ -1,5 +1,5 @@
 // pollPveSlow driven cycle by cycle. `call` is a data replay: it answers each path from a table
-// filled with the recorded Proxmox captures in ../shared/fixtures/proxmox/pve and, for the
+// filled with the recorded Proxmox captures in tests/fixtures/proxmox/pve and, for the
 // endpoints no capture exists of (ZFS, Ceph pools, snapshots, vzdump file listings), with the
 // shapes documented in reference/proxmox-api.md §2.8-2.13. It replays data; it stands in for none
 // of our own code. The last test serves the same answers over real HTTPS on 127.0.0.1.
