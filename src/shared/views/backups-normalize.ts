@@ -27,7 +27,7 @@ export interface NormalisedBackups {
   haystacks(): readonly string[]
   /** Node summary id of each record: `<instance>-<node>`, or `pbs-<instance>` for PBS backups. */
   nodeIds: string[]
-  /** Guest group number of each record (same class and vmid), for grouping by guest. */
+  /** Guest group number of each record (same class, vmid and name), for grouping by guest. */
   guestGroups: Int32Array
   hasHost: boolean
 }
@@ -70,20 +70,27 @@ export function createPbsDuplicateCheck(
   return (backup) => byTime.get(backup.ctime)?.has(String(backup.vmid)) ?? false
 }
 
+/** A named guest a PBS backup may belong to. */
+interface NamedGuest {
+  name: string
+  instance: string
+}
+
 /**
- * Guest names by instance, node and vmid; by guest type and vmid (every name, in arrival order);
- * and by vmid alone (first seen wins).
+ * Guest names by instance, node and vmid; by instance and vmid (first seen wins); and by guest
+ * type and vmid across every instance (in arrival order) for PBS backups. Never by vmid alone:
+ * VMIDs are unique inside a cluster only, and every cluster starts counting at 100.
  */
 interface GuestNames {
   byNode: Map<string, Map<string, Map<string, string>>>
-  byTypeVmid: Map<string, string[]>
-  byVmid: Map<string, string>
+  byInstance: Map<string, Map<string, string>>
+  byTypeVmid: Map<string, NamedGuest[]>
 }
 
 function indexGuestNames(guests: readonly Guest[]): GuestNames {
   const byNode: GuestNames['byNode'] = new Map()
-  const byTypeVmid = new Map<string, string[]>()
-  const byVmid = new Map<string, string>()
+  const byInstance: GuestNames['byInstance'] = new Map()
+  const byTypeVmid = new Map<string, NamedGuest[]>()
   for (const guest of guests) {
     if (!guest.name) continue
     const vmid = String(guest.vmid)
@@ -92,33 +99,64 @@ function indexGuestNames(guests: readonly Guest[]): GuestNames {
     let vmids = nodes.get(guest.node)
     if (!vmids) nodes.set(guest.node, (vmids = new Map()))
     vmids.set(vmid, guest.name)
+    let inInstance = byInstance.get(guest.instance)
+    if (!inInstance) byInstance.set(guest.instance, (inInstance = new Map()))
+    if (!inInstance.has(vmid)) inInstance.set(vmid, guest.name)
     const key = `${guest.type === 'lxc' ? 'ct' : 'vm'}/${vmid}`
     const named = byTypeVmid.get(key)
-    if (named) named.push(guest.name)
-    else byTypeVmid.set(key, [guest.name])
-    if (!byVmid.has(vmid)) byVmid.set(vmid, guest.name)
+    const entry = { name: guest.name, instance: guest.instance }
+    if (named) named.push(entry)
+    else byTypeVmid.set(key, [entry])
   }
-  return { byNode, byTypeVmid, byVmid }
+  return { byNode, byInstance, byTypeVmid }
+}
+
+/**
+ * PVE instances of the storage backups that duplicate a PBS backup (its PVE-side twin), by
+ * timestamp then vmid; '' when twins of two instances share a timestamp and vmid. Only duplicates
+ * land here, so it stays small however many backups there are.
+ */
+type PbsTwins = Map<number, Map<string, string>>
+
+function addTwin(twins: PbsTwins, backup: StorageBackup): void {
+  let byVmid = twins.get(backup.ctime)
+  if (!byVmid) twins.set(backup.ctime, (byVmid = new Map()))
+  const vmid = String(backup.vmid)
+  const known = byVmid.get(vmid)
+  byVmid.set(vmid, known === undefined || known === backup.instance ? backup.instance : '')
 }
 
 /**
  * Name of the guest a PBS backup belongs to. A PBS serves several clusters whose VMIDs repeat, so
- * the guest type must match, and among several guests with that type and VMID the one the
- * backup's comment names (vzdump's default notes are the guest name) wins, else the first.
+ * the guest type must match; when the backup's PVE instance is known (from its PVE-side twin),
+ * only that instance's guests qualify. Among several, the one the backup's comment names
+ * (vzdump's default notes are the guest name) wins, else the first.
  */
-function resolvePbsName(names: GuestNames, backup: PbsBackup): string {
-  const candidates = names.byTypeVmid.get(`${backup.backupType}/${backup.vmid}`)
+function resolvePbsName(names: GuestNames, backup: PbsBackup, twins: PbsTwins): string {
+  let candidates = names.byTypeVmid.get(`${backup.backupType}/${backup.vmid}`)
   if (!candidates) return ''
+  const instance = twins.size === 0 ? undefined : twins.get(backup.backupTime)?.get(backup.vmid)
+  if (instance) {
+    candidates = candidates.filter((guest) => guest.instance === instance)
+    if (candidates.length === 0) return ''
+  }
   if (candidates.length > 1 && backup.comment) {
     const comment = backup.comment.trim()
-    for (const name of candidates) if (name === comment) return name
+    for (const guest of candidates) if (guest.name === comment) return guest.name
   }
-  return candidates[0]!
+  return candidates[0]!.name
 }
 
-/** Name of the guest a backup belongs to: same node first, then any guest with the vmid. */
+/**
+ * Name of the guest a PVE backup or snapshot belongs to: the guest on that node (local storage),
+ * else the guest with that vmid anywhere in the same instance (shared storage, migrated guest).
+ */
 function resolveName(names: GuestNames, vmid: string, instance: string, node: string): string {
-  return names.byNode.get(instance)?.get(node)?.get(vmid) ?? names.byVmid.get(vmid) ?? ''
+  return (
+    names.byNode.get(instance)?.get(node)?.get(vmid) ??
+    names.byInstance.get(instance)?.get(vmid) ??
+    ''
+  )
 }
 
 /** The file part of a volume id ('local:backup/vzdump-qemu-101-….vma.zst' → 'vzdump-…'). */
@@ -200,13 +238,13 @@ function fromStorageBackup(backup: StorageBackup, names: GuestNames): BackupReco
   }
 }
 
-function fromPbsBackup(backup: PbsBackup, names: GuestNames): BackupRecord {
+function fromPbsBackup(backup: PbsBackup, names: GuestNames, twins: PbsTwins): BackupRecord {
   const host = backup.backupType === 'host'
   return {
     backupType: 'remote',
     vmid: backup.vmid,
     // A host backup's id is the host name itself.
-    name: host ? backup.vmid : resolvePbsName(names, backup),
+    name: host ? backup.vmid : resolvePbsName(names, backup, twins),
     type: toBackupGuestType(backup.backupType, backup.vmid),
     node: backup.instance,
     instance: backup.instance,
@@ -248,13 +286,18 @@ export function normaliseBackups(sources: BackupSources): NormalisedBackups {
   const pve = sources.pveBackups
   for (const snapshot of pve?.guestSnapshots ?? []) records.push(fromSnapshot(snapshot, names))
   const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, pve?.storageBackups ?? [])
+  const twins: PbsTwins = new Map()
   for (const backup of pve?.storageBackups ?? []) {
     if (isIgnoredStorageBackup(backup)) continue
-    // The same backup seen through a PBS storage on PVE and on the PBS itself: keep the PBS one.
-    if (isDuplicate(backup)) continue
+    // The same backup seen through a PBS storage on PVE and on the PBS itself: keep the PBS one,
+    // but remember which PVE instance it came from to name its guest.
+    if (isDuplicate(backup)) {
+      addTwin(twins, backup)
+      continue
+    }
     records.push(fromStorageBackup(backup, names))
   }
-  for (const backup of sources.pbsBackups) records.push(fromPbsBackup(backup, names))
+  for (const backup of sources.pbsBackups) records.push(fromPbsBackup(backup, names, twins))
   return indexRecords(records)
 }
 
@@ -277,13 +320,16 @@ export function indexRecords(records: BackupRecord[]): NormalisedBackups {
       byNode.set(node, (id = remote ? `pbs-${node}` : `${record.instance}-${node}`))
     return id
   }
-  const groups = new Map<string, Map<string, number>>()
+  // A guest is its class, vmid and resolved name: one VMID in two clusters is two guests.
+  const groups = new Map<string, Map<string, Map<string, number>>>()
   let groupCount = 0
   const groupOf = (record: BackupRecord) => {
     let byVmid = groups.get(record.type)
     if (!byVmid) groups.set(record.type, (byVmid = new Map()))
-    let group = byVmid.get(record.vmid)
-    if (group === undefined) byVmid.set(record.vmid, (group = groupCount++))
+    let byName = byVmid.get(record.vmid)
+    if (!byName) byVmid.set(record.vmid, (byName = new Map()))
+    let group = byName.get(record.name)
+    if (group === undefined) byName.set(record.name, (group = groupCount++))
     return group
   }
   let hasHost = false

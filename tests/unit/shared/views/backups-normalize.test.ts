@@ -119,7 +119,7 @@ describe('backup normalisation: names and fields', () => {
     makeGuest(102, { name: 'db-1', node: 'pve2' }),
   ]
 
-  it('resolves names from the guest on the same node first, then by vmid', () => {
+  it('resolves names from the guest on the same node first, then by vmid in the same instance', () => {
     const { records } = normaliseBackups({
       pveBackups: {
         ...none,
