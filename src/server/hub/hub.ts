@@ -3,6 +3,8 @@
 import type { WebSocket } from 'ws'
 import type { ClientMessage } from '../../shared/model/messages.ts'
 import type { LiveState, Publication } from '../live/live-state.ts'
+import { createLogLimiter, type LogLimiter } from './log-limit.ts'
+import { createPlainStateConverter } from './plain-state.ts'
 
 /** Above this many queued bytes a client is skipped until it drains. */
 export const HIGH_WATER_BYTES = 8 * 1024 * 1024
@@ -17,6 +19,7 @@ interface Client {
   needsFull: boolean
   stalledSince: number | null
   alive: boolean
+  warnings: LogLimiter
 }
 
 export interface Hub {
@@ -45,22 +48,32 @@ export function createHub(deps: HubDeps): Hub {
   const clients = new Set<Client>()
   const highWater = deps.highWaterBytes ?? HIGH_WATER_BYTES
   const stallLimit = deps.stallLimitMs ?? STALL_LIMIT_MS
+  const toPlainState = createPlainStateConverter()
   // Serialised once per publication, shared by every client of that mode.
-  let frames: { seq: number; delta: string | null; full: string | null; raw: string | null } = {
-    seq: -1,
-    delta: null,
-    full: null,
-    raw: null,
-  }
+  const noFrames = { delta: null, full: null, raw: null, plainFull: null }
+  let frames: {
+    seq: number
+    delta: string | null
+    full: string | null
+    raw: string | null
+    plainFull: string | null
+  } = { seq: -1, ...noFrames }
 
   const framesFor = (p: Publication) => {
-    if (frames.seq !== p.seq) frames = { seq: p.seq, delta: null, full: null, raw: null }
+    if (frames.seq !== p.seq) frames = { seq: p.seq, ...noFrames }
     return frames
   }
   const fullFrame = (p: Publication) =>
     (framesFor(p).full ??= JSON.stringify({ type: 'initialState', data: p.state, seq: p.seq }))
+  // The plain dialect carries the reference's shapes (backup times as strings); the delta
+  // dialect, read only by our worker, keeps the numbers.
+  const plainFullFrame = (p: Publication) =>
+    (framesFor(p).plainFull ??= JSON.stringify({
+      type: 'initialState',
+      data: toPlainState(p.state),
+    }))
   const rawFrame = (p: Publication) =>
-    (framesFor(p).raw ??= JSON.stringify({ type: 'rawData', data: p.state }))
+    (framesFor(p).raw ??= JSON.stringify({ type: 'rawData', data: toPlainState(p.state) }))
   const deltaFrame = (p: Publication) =>
     (framesFor(p).delta ??= JSON.stringify({ type: 'delta', data: p.delta, seq: p.seq }))
 
@@ -109,7 +122,7 @@ export function createHub(deps: HubDeps): Hub {
       if (typeof msg !== 'object' || msg === null || typeof msg.type !== 'string')
         throw new Error('no type')
     } catch (err) {
-      deps.log.warn({ err: (err as Error).message }, 'ignoring malformed socket message')
+      client.warnings.malformed((err as Error).message)
       return
     }
     const p = deps.live.current()
@@ -133,6 +146,7 @@ export function createHub(deps: HubDeps): Hub {
         continue
       }
       client.alive = false
+      client.warnings.flush()
       client.socket.ping()
       send(client, frame)
     }
@@ -147,11 +161,15 @@ export function createHub(deps: HubDeps): Hub {
         needsFull: false,
         stalledSince: null,
         alive: true,
+        warnings: createLogLimiter(deps.log, deps.now),
       }
       clients.add(client)
       socket.on('message', (data) => onMessage(client, data))
       socket.on('pong', () => (client.alive = true))
-      socket.on('close', () => clients.delete(client))
+      socket.on('close', () => {
+        clients.delete(client)
+        client.warnings.flush()
+      })
       socket.on('error', (err) => deps.log.warn({ err: err.message }, 'socket error'))
       const welcome: Record<string, unknown> = {
         message: 'Connected to Pulse WebSocket',
@@ -159,7 +177,8 @@ export function createHub(deps: HubDeps): Hub {
       }
       if (options.deltas) welcome.deltas = 1
       send(client, JSON.stringify({ type: 'welcome', data: welcome }))
-      send(client, fullFrame(deps.live.current()))
+      const p = deps.live.current()
+      send(client, options.deltas ? fullFrame(p) : plainFullFrame(p))
     },
     clientCount: () => clients.size,
     clientStats: () =>

@@ -1,0 +1,93 @@
+// The state as the plain (reference) dialect carries it: backup times as RFC 3339 strings
+// (reference/wire-protocol.md §2.8), where our state and the delta dialect keep epoch seconds.
+// The reference UI parses these with `new Date(...)` and de-duplicates PVE/PBS backups by them, so
+// a number there dates every backup in January 1970.
+import type {
+  BackupTask,
+  GuestSnapshot,
+  PbsBackup,
+  PveBackups,
+  State,
+  StorageBackup,
+} from '../../shared/model/state.ts'
+
+/** Go's zero `time.Time`: what the reference sends for a task still running (endTime). */
+export const ZERO_TIME = '0001-01-01T00:00:00Z'
+
+type WithIso<T, K extends keyof T> = Omit<T, K> & { [P in K]: string }
+
+/** A PBS backup on the plain dialect. */
+export type PlainPbsBackup = WithIso<PbsBackup, 'backupTime'>
+/** A storage backup on the plain dialect: `time` as a string, `ctime` stays seconds (§2.8). */
+export type PlainStorageBackup = StorageBackup & { time: string }
+/** A snapshot on the plain dialect. */
+export type PlainGuestSnapshot = WithIso<GuestSnapshot, 'time'>
+/** A vzdump task on the plain dialect. */
+export type PlainBackupTask = WithIso<BackupTask, 'startTime' | 'endTime'>
+
+/** The state on the plain dialect. */
+export type PlainState = Omit<State, 'pbsBackups' | 'pveBackups'> & {
+  pbsBackups: PlainPbsBackup[]
+  pveBackups: {
+    backupTasks: PlainBackupTask[]
+    storageBackups: PlainStorageBackup[]
+    guestSnapshots: PlainGuestSnapshot[]
+  }
+}
+
+/** RFC 3339 in UTC for epoch seconds, without Go's absent zero fraction; zero time if unknown. */
+export function toRfc3339(seconds: number): string {
+  if (!Number.isFinite(seconds)) return ZERO_TIME
+  const iso = new Date(seconds * 1000).toISOString()
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso
+}
+
+/** One-slot memo: the backup lists keep their identity between refreshes (every ~10th poll). */
+function memoList<T, U>(convert: (item: T) => U): (list: readonly T[]) => U[] {
+  let lastIn: readonly T[] | null = null
+  let lastOut: U[] = []
+  return (list) => {
+    if (list !== lastIn) {
+      lastIn = list
+      lastOut = list.map(convert)
+    }
+    return lastOut
+  }
+}
+
+/**
+ * A converter from our state to the plain dialect's. Runs once per publication for all plain
+ * clients; each backup list is converted again only when its array changed.
+ */
+export function createPlainStateConverter(): (state: State) => PlainState {
+  const pbs = memoList<PbsBackup, PlainPbsBackup>((b) => ({
+    ...b,
+    backupTime: toRfc3339(b.backupTime),
+  }))
+  const storage = memoList<StorageBackup, PlainStorageBackup>((b) => ({
+    ...b,
+    time: toRfc3339(b.ctime),
+  }))
+  const snapshots = memoList<GuestSnapshot, PlainGuestSnapshot>((s) => ({
+    ...s,
+    time: toRfc3339(s.time),
+  }))
+  const tasks = memoList<BackupTask, PlainBackupTask>((t) => ({
+    ...t,
+    startTime: toRfc3339(t.startTime),
+    endTime: t.endTime > 0 ? toRfc3339(t.endTime) : ZERO_TIME,
+  }))
+  let lastPve: PveBackups | null = null
+  let lastPlainPve: PlainState['pveBackups'] | null = null
+  return (state) => {
+    if (state.pveBackups !== lastPve || !lastPlainPve) {
+      lastPve = state.pveBackups
+      lastPlainPve = {
+        backupTasks: tasks(state.pveBackups.backupTasks),
+        storageBackups: storage(state.pveBackups.storageBackups),
+        guestSnapshots: snapshots(state.pveBackups.guestSnapshots),
+      }
+    }
+    return { ...state, pbsBackups: pbs(state.pbsBackups), pveBackups: lastPlainPve }
+  }
+}

@@ -1,0 +1,71 @@
+// A hub on a real ws server on 127.0.0.1 and real clients that record every message.
+import WebSocket, { WebSocketServer } from 'ws'
+import { createHub, type Hub, type HubDeps } from '../../../../src/server/hub/hub.ts'
+import { createLiveState, type LiveState } from '../../../../src/server/live/live-state.ts'
+
+export interface Msg {
+  type: string
+  data?: unknown
+  seq?: number
+}
+
+export interface HubHarness {
+  hub: Hub
+  live: LiveState
+  /** The hub's and live state's clock (ms); tests move it. */
+  clock: { now: number }
+  connect(path?: string): Promise<TestClient>
+  close(): Promise<void>
+}
+
+export interface TestClient {
+  ws: WebSocket
+  messages: Msg[]
+  waitFor(pred: (m: Msg[]) => boolean): Promise<void>
+}
+
+/** Start a hub whose warnings go to `log`. */
+export async function startHubHarness(log: HubDeps['log']): Promise<HubHarness> {
+  const clock = { now: 1_700_000_000_000 }
+  // The live state counts the hub's clients, and the hub subscribes to the live state.
+  const holder: { hub?: Hub } = {}
+  const live = createLiveState({
+    now: () => clock.now,
+    version: 't',
+    clientCount: () => holder.hub?.clientCount() ?? 0,
+  })
+  const hub = (holder.hub = createHub({ live, now: () => clock.now, version: 't', log }))
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+  const started = hub
+  wss.on('connection', (socket, req) =>
+    started.attach(socket, { deltas: req.url?.includes('deltas=1') ?? false }),
+  )
+  await new Promise<void>((resolve) => wss.once('listening', resolve))
+  const port = (wss.address() as { port: number }).port
+  return {
+    hub,
+    live,
+    clock,
+    async connect(path = '/ws') {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`)
+      const messages: Msg[] = []
+      const waiters: Array<() => void> = []
+      ws.on('message', (data) => {
+        messages.push(JSON.parse(String(data)) as Msg)
+        waiters.splice(0).forEach((w) => w())
+      })
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve())
+        ws.once('error', reject)
+      })
+      const waitFor = async (pred: (m: Msg[]) => boolean) => {
+        while (!pred(messages)) await new Promise<void>((resolve) => waiters.push(resolve))
+      }
+      return { ws, messages, waitFor }
+    },
+    async close() {
+      started.close()
+      await new Promise<void>((resolve) => wss.close(() => resolve()))
+    },
+  }
+}

@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { CollectedState } from '../../../../src/server/collect/poller.ts'
+import type { State } from '../../../../src/shared/model/state.ts'
+import { makeCollected } from '../collected-fixture.ts'
+import { startHubHarness, type HubHarness, type Msg } from './hub-harness.ts'
+
+// 2025-10-11T02:00:00Z and friends, in epoch seconds as our state holds them.
+const T = 1_760_148_000
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
+
+function withBackups(tick: number): CollectedState {
+  return {
+    ...makeCollected(5, tick),
+    pbsBackups: [
+      {
+        id: 'vault-main--vm-104-1760148000',
+        instance: 'vault',
+        datastore: 'main',
+        namespace: '',
+        backupType: 'vm',
+        vmid: '104',
+        backupTime: T,
+        size: 2100,
+        protected: false,
+        verified: true,
+        encrypted: false,
+        files: ['index.json.blob'],
+      },
+    ],
+    pveBackups: {
+      storageBackups: [
+        {
+          id: 'lab-pve1-local:backup/vz-201.tar.zst',
+          storage: 'local',
+          node: 'pve1',
+          instance: 'lab',
+          type: 'lxc',
+          vmid: 201,
+          ctime: T + 2,
+          size: 730,
+          format: 'tar.zst',
+          protected: false,
+          volid: 'local:backup/vz-201.tar.zst',
+          isPBS: false,
+          verified: false,
+        },
+      ],
+      guestSnapshots: [
+        {
+          id: 'lab-pve1-104-pre-upgrade',
+          name: 'pre-upgrade',
+          node: 'pve1',
+          instance: 'lab',
+          type: 'qemu',
+          vmid: 104,
+          time: T - 60,
+          vmstate: false,
+        },
+      ],
+      backupTasks: [
+        {
+          id: 'lab-UPID:a',
+          node: 'pve1',
+          instance: 'lab',
+          type: 'vzdump',
+          vmid: 104,
+          status: 'OK',
+          startTime: T,
+          endTime: T + 271,
+        },
+        {
+          id: 'lab-UPID:b',
+          node: 'pve1',
+          instance: 'lab',
+          type: 'vzdump',
+          vmid: 105,
+          status: 'running',
+          startTime: T + 300,
+          endTime: 0,
+        },
+      ],
+    },
+  }
+}
+
+/** The backup time fields of a state message. */
+function backupTimes(msg: Msg) {
+  const state = msg.data as Record<string, unknown> & Pick<State, 'pveBackups'>
+  const pbs = state.pbsBackups as Array<Record<string, unknown>>
+  const pve = state.pveBackups as unknown as Record<string, Array<Record<string, unknown>>>
+  return {
+    backupTime: pbs[0]!.backupTime,
+    storageTime: pve.storageBackups![0]!.time,
+    ctime: pve.storageBackups![0]!.ctime,
+    snapshotTime: pve.guestSnapshots![0]!.time,
+    start: pve.backupTasks!.map((t) => t.startTime),
+    end: pve.backupTasks!.map((t) => t.endTime),
+  }
+}
+
+let harness: HubHarness
+afterEach(() => harness.close())
+
+describe('socket hub: time fields per dialect', () => {
+  it('sends backup times as RFC 3339 strings to a plain client (wire-protocol §2.8)', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    harness.live.applyCollected(withBackups(1))
+    const client = await harness.connect('/ws')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    harness.live.applyCollected(withBackups(2))
+    await client.waitFor((m) => m.some((x) => x.type === 'rawData'))
+    client.ws.send(JSON.stringify({ type: 'requestData' }))
+    await client.waitFor((m) => m.filter((x) => x.type === 'rawData').length === 2)
+    const states = client.messages.filter((m) => m.type === 'initialState' || m.type === 'rawData')
+    expect(states).toHaveLength(3)
+    for (const msg of states) {
+      const times = backupTimes(msg)
+      expect(times).toEqual({
+        backupTime: '2025-10-11T02:00:00Z',
+        storageTime: '2025-10-11T02:00:02Z',
+        // ctime stays epoch seconds beside the string time, as the reference sends it.
+        ctime: T + 2,
+        snapshotTime: '2025-10-11T01:59:00Z',
+        start: ['2025-10-11T02:00:00Z', '2025-10-11T02:05:00Z'],
+        // A running task ends at Go's zero time.
+        end: ['2025-10-11T02:04:31Z', '0001-01-01T00:00:00Z'],
+      })
+      for (const value of [times.backupTime, times.storageTime, times.snapshotTime])
+        expect(value).toMatch(RFC3339)
+      // The instant survives: the reference UI parses these with new Date(...).
+      expect(Date.parse(times.backupTime as string) / 1000).toBe(T)
+    }
+    client.ws.close()
+  })
+
+  it('keeps epoch seconds on the delta dialect', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    harness.live.applyCollected(withBackups(1))
+    const client = await harness.connect('/ws?deltas=1')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    expect(backupTimes(client.messages.find((m) => m.type === 'initialState')!)).toEqual({
+      backupTime: T,
+      storageTime: undefined,
+      ctime: T + 2,
+      snapshotTime: T - 60,
+      start: [T, T + 300],
+      end: [T + 271, 0],
+    })
+    client.ws.close()
+  })
+})
