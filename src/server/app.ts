@@ -122,6 +122,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     disabled: config.authDisabled,
     allowedOrigins: config.allowedOrigins,
+    trustedProxies: config.trustedProxies,
+    publicUrl: config.publicUrl,
     proxyAuth: config.proxyAuth,
     embedding: config.embedding,
     envToken: config.apiToken,

@@ -2,6 +2,7 @@
 import { readEmbeddingConfig, type EmbeddingConfig } from './auth/security-headers.ts'
 import path from 'node:path'
 import { readProxyAuthConfig, type ProxyAuthConfig } from './auth/proxy-auth.ts'
+import { readPublicUrl, readTrustedProxies } from './auth/proxy-trust.ts'
 import { readOidcEnv, type OidcEnvOverrides } from './auth/oidc-settings.ts'
 import type { EnvApiToken } from './auth/auth-service.ts'
 import { sha256Hex, tokenHint } from './auth/secrets.ts'
@@ -31,6 +32,10 @@ export interface ServerConfig {
   authDisabled: boolean
   /** ALLOWED_ORIGINS (comma-separated): extra origins accepted on /ws besides the same host. */
   allowedOrigins: string[]
+  /** TRUSTED_PROXIES: IPs/CIDRs whose X-Forwarded-Host counts on /ws (default loopback). */
+  trustedProxies: string[]
+  /** PULSE_PUBLIC_URL's origin (always accepted on /ws), or null. */
+  publicUrl: string | null
   /** Who may frame the app (ALLOW_EMBEDDING, ALLOWED_EMBED_ORIGINS). */
   embedding: EmbeddingConfig
   /** PROXY_AUTH_*: reverse-proxy authentication, or null when PROXY_AUTH_SECRET is unset. */
@@ -83,6 +88,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter((origin) => origin !== ''),
+    trustedProxies: readTrustedProxies(env.TRUSTED_PROXIES),
+    publicUrl: readPublicUrl(env.PULSE_PUBLIC_URL),
     embedding: readEmbeddingConfig(env),
     proxyAuth: readProxyAuthConfig(env),
     oidcEnv: readOidcEnv(env),

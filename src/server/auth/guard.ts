@@ -9,6 +9,7 @@ import type { AuthService } from './auth-service.ts'
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, setSessionCookies } from './cookies.ts'
 import { authenticateProxy, type ProxyAuthConfig } from './proxy-auth.ts'
 import { generateOpaqueId, safeEqual } from './secrets.ts'
+import { createProxyTrust, DEFAULT_TRUSTED_PROXIES, forwardedHost } from './proxy-trust.ts'
 
 export type AuthMethod = 'session' | 'token' | 'basic' | 'proxy' | 'disabled' | 'open-read'
 
@@ -85,6 +86,10 @@ export interface GuardOptions {
   auth: AuthService
   /** Extra acceptable Origins for /ws (ALLOWED_ORIGINS); '*' accepts any. */
   allowedOrigins: readonly string[]
+  /** TRUSTED_PROXIES entries: peers whose forwarded host counts as the host (default loopback). */
+  trustedProxies?: readonly string[]
+  /** PULSE_PUBLIC_URL's origin: always an acceptable Origin for /ws. */
+  publicUrl?: string | null
   /** Reverse-proxy authentication (PROXY_AUTH_*), or null/absent when off. */
   proxyAuth?: ProxyAuthConfig | null
   /** Whether single sign-on is enabled and usable: its sessions protect the instance too. */
@@ -105,19 +110,32 @@ function parseBasic(value: string | undefined): { username: string; password: st
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) }
 }
 
-/** Origin rule for /ws: same host as the Host header, or listed; a missing Origin is a non-browser. */
+/**
+ * Origin rule for /ws: same host as one of `hosts` (the Host header, and a trusted proxy's
+ * forwarded host), or listed; a missing Origin is a non-browser. Default ports compare equal.
+ */
 export function isOriginAllowed(
   origin: string,
-  host: string | undefined,
+  hosts: string | undefined | readonly (string | undefined)[],
   allowed: readonly string[],
 ): boolean {
   if (allowed.includes('*') || allowed.includes(origin.replace(/\/+$/, ''))) return true
+  let url: URL
   try {
-    const url = new URL(origin)
-    return host !== undefined && url.host.toLowerCase() === host.toLowerCase()
+    url = new URL(origin)
   } catch {
     return false
   }
+  const candidates = Array.isArray(hosts) ? hosts : [hosts]
+  return candidates.some((host) => {
+    if (!host) return false
+    try {
+      // Parsed with the Origin's scheme, so 'pulse.example.com:443' equals https://pulse.example.com.
+      return new URL(`${url.protocol}//${host}`).host === url.host
+    } catch {
+      return false
+    }
+  })
 }
 
 /** CSRF double-submit: an X-CSRF-Token header equal to the pulse_csrf cookie (constant time). */
@@ -257,6 +275,10 @@ async function authenticate(
 /** Decorate requests with `auth` and add the guard hook; call before any route is registered. */
 export function installAuthGuard(app: FastifyInstance, options: GuardOptions): void {
   app.decorateRequest('auth', null)
+  const isTrustedProxy = createProxyTrust(options.trustedProxies ?? DEFAULT_TRUSTED_PROXIES)
+  const allowedOrigins = options.publicUrl
+    ? [...options.allowedOrigins, options.publicUrl]
+    : options.allowedOrigins
   app.addHook('onRequest', async (request, reply) => {
     // The matched route decides (the router already resolved encodings); unmatched paths fall
     // back to the raw path so an unknown /api path says 401, not 404, to a stranger.
@@ -274,10 +296,14 @@ export function installAuthGuard(app: FastifyInstance, options: GuardOptions): v
     )
     if (routeUrl === SOCKET_PATH && request.auth) {
       const origin = header(request, 'origin')
+      // A forwarded host counts only from a trusted proxy: from anyone else it is a claim.
+      const hosts = isTrustedProxy(request.socket.remoteAddress)
+        ? [request.headers.host, forwardedHost(request.headers)]
+        : [request.headers.host]
       const ok =
         origin === undefined
           ? request.auth.method === 'token' || request.auth.method === 'disabled'
-          : isOriginAllowed(origin, request.headers.host, options.allowedOrigins)
+          : isOriginAllowed(origin, hosts, allowedOrigins)
       if (!ok) {
         request.log.info({ origin: origin ?? '(none)' }, 'socket upgrade refused: origin')
         throw new AppError('ORIGIN_REJECTED', { origin: origin ?? '(none)' })

@@ -30,6 +30,10 @@ export interface InstallAuthOptions {
   now: () => number
   disabled: boolean
   allowedOrigins: readonly string[]
+  /** TRUSTED_PROXIES entries (default loopback). */
+  trustedProxies?: readonly string[]
+  /** PULSE_PUBLIC_URL's origin, or null. */
+  publicUrl?: string | null
   /** Reverse-proxy authentication (PROXY_AUTH_*), or null when off. */
   proxyAuth?: ProxyAuthConfig | null
   /** Who may frame the app; refused when absent. */
@@ -62,6 +66,8 @@ export async function installAuth(
   installAuthGuard(app, {
     auth,
     allowedOrigins: options.allowedOrigins,
+    trustedProxies: options.trustedProxies,
+    publicUrl: options.publicUrl ?? null,
     proxyAuth: options.proxyAuth ?? null,
     ssoReady: options.ssoReady ?? (() => false),
   })
