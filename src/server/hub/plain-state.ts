@@ -1,11 +1,15 @@
-// The state as the plain (reference) dialect carries it: backup times as RFC 3339 strings
-// (reference/wire-protocol.md §2.8), where our state and the delta dialect keep epoch seconds.
-// The reference UI parses these with `new Date(...)` and de-duplicates PVE/PBS backups by them, so
-// a number there dates every backup in January 1970.
+// The state as the plain (reference) dialect carries it: every time the reference sends as an
+// RFC 3339 string in both of its state forms becomes one here (reference/wire-protocol.md §2.1,
+// §2.6-2.8: backups, tasks, PBS lastSeen, disk lastChecked), where our state and the delta dialect
+// keep epoch numbers. The reference UI parses these with `new Date(...)` and de-duplicates PVE/PBS
+// backups by them, so a number there dates every backup in January 1970. Times the reference sends
+// as ms in rawData (node lastSeen, Ceph lastUpdated, lastUpdate) stay ms, as rawData has them.
 import type {
   BackupTask,
   GuestSnapshot,
   PbsBackup,
+  PbsInstance,
+  PhysicalDisk,
   PveBackups,
   State,
   StorageBackup,
@@ -25,8 +29,15 @@ export type PlainGuestSnapshot = WithIso<GuestSnapshot, 'time'>
 /** A vzdump task on the plain dialect. */
 export type PlainBackupTask = WithIso<BackupTask, 'startTime' | 'endTime'>
 
+/** A PBS instance on the plain dialect (§2.7). */
+export type PlainPbsInstance = WithIso<PbsInstance, 'lastSeen'>
+/** A physical disk on the plain dialect (§2.6). */
+export type PlainPhysicalDisk = WithIso<PhysicalDisk, 'lastChecked'>
+
 /** The state on the plain dialect. */
-export type PlainState = Omit<State, 'pbsBackups' | 'pveBackups'> & {
+export type PlainState = Omit<State, 'pbsBackups' | 'pveBackups' | 'pbs' | 'physicalDisks'> & {
+  pbs: PlainPbsInstance[]
+  physicalDisks: PlainPhysicalDisk[]
   pbsBackups: PlainPbsBackup[]
   pveBackups: {
     backupTasks: PlainBackupTask[]
@@ -40,6 +51,11 @@ export function toRfc3339(seconds: number): string {
   if (!Number.isFinite(seconds)) return ZERO_TIME
   const iso = new Date(seconds * 1000).toISOString()
   return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso
+}
+
+/** RFC 3339 for epoch ms; zero time when never set (0). */
+function msToRfc3339(ms: number): string {
+  return ms > 0 ? toRfc3339(ms / 1000) : ZERO_TIME
 }
 
 /** One-slot memo: the backup lists keep their identity between refreshes (every ~10th poll). */
@@ -77,6 +93,14 @@ export function createPlainStateConverter(): (state: State) => PlainState {
     startTime: toRfc3339(t.startTime),
     endTime: t.endTime > 0 ? toRfc3339(t.endTime) : ZERO_TIME,
   }))
+  const pbsInstances = memoList<PbsInstance, PlainPbsInstance>((p) => ({
+    ...p,
+    lastSeen: msToRfc3339(p.lastSeen),
+  }))
+  const disks = memoList<PhysicalDisk, PlainPhysicalDisk>((d) => ({
+    ...d,
+    lastChecked: msToRfc3339(d.lastChecked),
+  }))
   let lastPve: PveBackups | null = null
   let lastPlainPve: PlainState['pveBackups'] | null = null
   return (state) => {
@@ -88,6 +112,12 @@ export function createPlainStateConverter(): (state: State) => PlainState {
         guestSnapshots: snapshots(state.pveBackups.guestSnapshots),
       }
     }
-    return { ...state, pbsBackups: pbs(state.pbsBackups), pveBackups: lastPlainPve }
+    return {
+      ...state,
+      pbs: pbsInstances(state.pbs),
+      physicalDisks: disks(state.physicalDisks),
+      pbsBackups: pbs(state.pbsBackups),
+      pveBackups: lastPlainPve,
+    }
   }
 }

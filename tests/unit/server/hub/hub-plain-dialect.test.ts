@@ -11,6 +11,41 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 function withBackups(tick: number): CollectedState {
   return {
     ...makeCollected(5, tick),
+    pbs: [
+      {
+        id: 'pbs-vault',
+        name: 'vault',
+        host: 'https://127.0.0.1:8007',
+        status: 'online',
+        version: '3.3.2',
+        cpu: 6,
+        memory: 38,
+        memoryUsed: 6,
+        memoryTotal: 16,
+        uptime: 100,
+        datastores: [],
+        connectionHealth: 'healthy',
+        lastSeen: (T + 5) * 1000,
+      },
+    ],
+    physicalDisks: [
+      {
+        id: 'lab-pve1--dev-sda',
+        node: 'pve1',
+        instance: 'lab',
+        devPath: '/dev/sda',
+        model: 'm',
+        serial: 's',
+        type: 'sata',
+        size: 1,
+        health: 'PASSED',
+        wearout: 99,
+        temperature: 0,
+        rpm: 0,
+        used: 'ZFS',
+        lastChecked: (T + 6) * 1000 + 500,
+      },
+    ],
     pbsBackups: [
       {
         id: 'vault-main--vm-104-1760148000',
@@ -95,6 +130,9 @@ function backupTimes(msg: Msg) {
     snapshotTime: pve.guestSnapshots![0]!.time,
     start: pve.backupTasks!.map((t) => t.startTime),
     end: pve.backupTasks!.map((t) => t.endTime),
+    // Also strings in both of the reference's state forms (§2.6, §2.7).
+    pbsLastSeen: (state.pbs as Array<Record<string, unknown>>)[0]!.lastSeen,
+    diskLastChecked: (state.physicalDisks as Array<Record<string, unknown>>)[0]!.lastChecked,
   }
 }
 
@@ -102,7 +140,7 @@ let harness: HubHarness
 afterEach(() => harness.close())
 
 describe('socket hub: time fields per dialect', () => {
-  it('sends backup times as RFC 3339 strings to a plain client (wire-protocol §2.8)', async () => {
+  it('sends backup, task, PBS and disk times as RFC 3339 strings to a plain client (wire-protocol §2)', async () => {
     harness = await startHubHarness({ warn: () => {} })
     harness.live.applyCollected(withBackups(1))
     const client = await harness.connect('/ws')
@@ -124,6 +162,8 @@ describe('socket hub: time fields per dialect', () => {
         start: ['2025-10-11T02:00:00Z', '2025-10-11T02:05:00Z'],
         // A running task ends at Go's zero time.
         end: ['2025-10-11T02:04:31Z', '0001-01-01T00:00:00Z'],
+        pbsLastSeen: '2025-10-11T02:00:05Z',
+        diskLastChecked: '2025-10-11T02:00:06.500Z',
       })
       for (const value of [times.backupTime, times.storageTime, times.snapshotTime])
         expect(value).toMatch(RFC3339)
@@ -145,6 +185,8 @@ describe('socket hub: time fields per dialect', () => {
       snapshotTime: T - 60,
       start: [T, T + 300],
       end: [T + 271, 0],
+      pbsLastSeen: (T + 5) * 1000,
+      diskLastChecked: (T + 6) * 1000 + 500,
     })
     client.ws.close()
   })
