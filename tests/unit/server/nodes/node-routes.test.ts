@@ -157,7 +157,7 @@ describe('node CRUD', () => {
     const pbs = await post({
       type: 'pbs',
       name: 'backup',
-      host: 'https://127.0.0.3/some/path',
+      host: 'https://127.0.0.3/',
       user: 'admin',
       password: 'pw-2',
       fingerprint: cluster.fingerprint.replace(/:/g, '').toLowerCase(),
