@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import { GUEST_ID_MAX, isSafeGuestId } from '../../shared/model/node-name.ts'
-import { parseBody } from '../parse-body.ts'
+import { allowEmptyJsonBody, parseBody } from '../parse-body.ts'
 import {
   emptyMetadata,
   type GuestMetadataPatch,
@@ -98,15 +98,7 @@ export function registerMetadataRoutes(
   void app.register(async (scope) => {
     // The client's JSON helper sends Content-Type JSON on a body-less DELETE too (spec 000 §7);
     // in this scope an empty JSON body reads as null instead of a 400.
-    scope.removeContentTypeParser('application/json')
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
-      if (text === '') return done(null, null)
-      try {
-        done(null, JSON.parse(text as string))
-      } catch {
-        done(new AppError('FIELD_INVALID', { field: 'body', problem: 'is not valid JSON' }))
-      }
-    })
+    allowEmptyJsonBody(scope)
     scope.get('/api/guests/metadata', async () => repo.all())
     scope.get(path, async (request) => {
       const id = guestIdOf(request.params)

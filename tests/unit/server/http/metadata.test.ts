@@ -164,6 +164,30 @@ describe('guest metadata routes', () => {
     expect(broken.json().message.startsWith('body:')).toBe(true)
   })
 
+  it.each([
+    ['__proto__', '{"customUrl":"https://a.example.com","__proto__":{"isAdmin":true}}'],
+    ['constructor.prototype', '{"tags":["a"],"constructor":{"prototype":{"isAdmin":true}}}'],
+  ])(
+    'refuses a %s key with 400 as every other route does, and stores nothing',
+    async (_, payload) => {
+      const headers = { 'content-type': 'application/json' }
+      const nodes = await ctx.app.http.inject({
+        method: 'POST',
+        url: '/api/config/nodes',
+        headers,
+        payload,
+      })
+      expect(nodes.statusCode).toBe(400)
+      for (const method of ['PUT', 'DELETE'] as const) {
+        const res = await ctx.app.http.inject({ method, url: `${BASE}/pve1-100`, headers, payload })
+        expect(res.statusCode).toBe(400)
+        expect(res.json()).toEqual(nodes.json())
+        expect(res.json().message).toMatch(/^body:/)
+      }
+      expect((await get(BASE)).json()).toEqual({})
+    },
+  )
+
   it('keeps metadata across a restart on the same data directory', async () => {
     const { dir, cleanup } = makeTempDir()
     const config = readConfig(
