@@ -93,12 +93,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return {
         isCluster: true,
         clusterName: info.clusterName,
-        clusterEndpoints: info.members.map((m) => ({
-          nodeName: m.nodeName,
-          host: m.host ?? '',
-          ip: m.ip ?? '',
-          online: m.online,
-        })),
+        clusterEndpoints: info.members,
       }
     },
     onChange: () => {

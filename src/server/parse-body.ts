@@ -1,4 +1,5 @@
 // Request body validation shared by the routes: a zod schema, and a 400 that names the field.
+import type { FastifyInstance } from 'fastify'
 import type { z } from 'zod'
 import { AppError } from '../shared/model/errors.ts'
 
@@ -19,4 +20,18 @@ export function parseBody<Schema extends z.ZodType>(
     })
   }
   return result.data
+}
+
+/**
+ * Let an empty `application/json` body read as null in `scope`, otherwise parse exactly as every
+ * other route does: Fastify's own parser, which refuses `__proto__` and `constructor.prototype`
+ * keys with a 400 (a hand-rolled JSON.parse here would let them through).
+ */
+export function allowEmptyJsonBody(scope: FastifyInstance): void {
+  const parseJson = scope.getDefaultJsonParser('error', 'error')
+  scope.removeContentTypeParser('application/json')
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    if (text === '') return done(null, null)
+    parseJson(request, String(text), done)
+  })
 }

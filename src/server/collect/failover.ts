@@ -5,6 +5,7 @@
 // A pinned fingerprint belongs to one host: members of a real cluster have their own
 // certificates, so with a pin they answer PVE_TLS_MISMATCH, which the poller reports as such.
 import { AppError } from '../../shared/model/errors.ts'
+import type { ClusterEndpointView } from '../../shared/model/node-config.ts'
 import type { ClusterInfo } from './pve-cluster.ts'
 
 /** The failover state of one configured endpoint. */
@@ -152,14 +153,11 @@ export function learnLocalMember(state: FailoverState, url: string, member: stri
   if (url === state.configuredUrl) state.configuredMember = member
 }
 
-/** One cluster member as the node API shows it. */
-export interface EndpointMember {
-  nodeName: string
-  ip?: string
-  online: boolean
-  /** The URL we would poll it at; the configured URL for the configured member. */
-  host?: string
-}
+/**
+ * One cluster member as the node API shows it (its wire shape, PascalCase). Host is the URL we
+ * would poll it at: the configured URL for the configured member.
+ */
+export type EndpointMember = ClusterEndpointView
 
 /** Cluster identity and the URL in use, per configured endpoint. */
 export interface EndpointInfo {
@@ -184,12 +182,7 @@ export function toEndpointInfo(state: FailoverState, cluster: ClusterInfo): Endp
           : m.ip
             ? memberUrl(state.configuredUrl, m.ip)
             : undefined
-      return {
-        nodeName: m.name,
-        ...(m.ip ? { ip: m.ip } : {}),
-        online: m.online,
-        ...(host ? { host } : {}),
-      }
+      return { NodeName: m.name, Host: host ?? '', IP: m.ip ?? '', Online: m.online }
     }),
   }
 }

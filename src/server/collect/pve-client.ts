@@ -5,7 +5,7 @@ import { request } from 'undici'
 import { AppError } from '../../shared/model/errors.ts'
 import { isRecord } from './coerce.ts'
 import { createLimiter } from './limiter.ts'
-import { cleanReason, toHttpError, toTransportError } from './pve-errors.ts'
+import { cleanReason, redactCredentials, toHttpError, toTransportError } from './pve-errors.ts'
 import { createTlsAgent } from './tls-agent.ts'
 
 /** Credentials for one PVE endpoint. */
@@ -71,6 +71,12 @@ export function createPveClient(options: PveClientOptions): PveClient {
   const limiter = createLimiter(maxConcurrency)
   let ticket: Ticket | undefined
   let login: Promise<Ticket> | undefined
+  const redact = (text: string) => {
+    const auth = options.auth
+    const secrets = [auth.kind === 'token' ? auth.secret : auth.password]
+    if (ticket) secrets.push(ticket.value)
+    return redactCredentials(text, secrets)
+  }
 
   async function send(
     method: 'GET' | 'POST',
@@ -96,7 +102,8 @@ export function createPveClient(options: PveClientOptions): PveClient {
         // PVE puts its reason in the status line; PBS in a plain-text (or JSON) body.
         const reason = pbs ? errorBodyText(await res.body.text()) : ''
         if (!pbs) await res.body.dump()
-        throw toHttpError(label, res.statusCode, reason || res.statusText)
+        // Both may echo our request (auth header, login form): never pass them on unfiltered.
+        throw toHttpError(label, res.statusCode, redact(reason || res.statusText))
       }
       return parseEnvelope(label, await res.body.text())
     } catch (err) {

@@ -24,9 +24,49 @@ const UNTRUSTED_CERT_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ])
 
-/** Keeps a Proxmox reason phrase short and printable. */
+// Anything shaped like a credential in upstream text. A hostile or misconfigured endpoint (or a
+// proxy in front of it) may echo our request: the auth header, the ticket cookie, the login form.
+const CREDENTIAL_SHAPES: ReadonlyArray<[RegExp, string]> = [
+  [/\b(authorization)\s*[:=][^\r\n]*/gi, '$1: [redacted]'],
+  [
+    /\b(PVEAPIToken|PBSAPIToken|PVEAuthCookie|PBSAuthCookie)\b\s*[=:]?\s*[^\s,;"'&]+/gi,
+    '$1=[redacted]',
+  ],
+  [
+    /\b(CSRFPreventionToken|password|passwd|secret|tokenValue|ticket)(\\?"?\s*[=:]\s*\\?"?)[^\s,;"'&\\]+/gi,
+    '$1$2[redacted]',
+  ],
+]
+
+/**
+ * Removes credentials from upstream text: every known secret (as sent: plain, form- or
+ * URL-encoded) and anything shaped like an auth header, cookie or password field.
+ */
+export function redactCredentials(text: string, secrets: readonly string[] = []): string {
+  let out = text
+  for (const secret of secrets) {
+    // Very short values would blank out ordinary words; a real token or password is longer.
+    if (secret.length < 4) continue
+    const forms = new Set([
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+      JSON.stringify(secret).slice(1, -1),
+    ])
+    for (const form of forms) out = out.split(form).join('[redacted]')
+  }
+  for (const [shape, replacement] of CREDENTIAL_SHAPES) out = out.replace(shape, replacement)
+  return out
+}
+
+/**
+ * Keeps a Proxmox reason phrase short, printable and free of credential-shaped text. Upstream
+ * text reaches answers and logs only through here.
+ */
 export function cleanReason(reason: string | undefined, fallback: string): string {
-  const text = (reason ?? '').replace(/[\r\n\t]+/g, ' ').trim()
+  // Controls, format characters (bidi) and lone surrogates become spaces.
+  const printable = (reason ?? '').replace(/[\p{C}\p{Zl}\p{Zp}]+/gu, ' ')
+  const text = redactCredentials(printable).replace(/ {2,}/g, ' ').trim()
   return (text || fallback).slice(0, 200)
 }
 

@@ -4,14 +4,14 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
-import { parseBody } from '../parse-body.ts'
+import { GUEST_ID_MAX, isSafeGuestId } from '../../shared/model/node-name.ts'
+import { allowEmptyJsonBody, parseBody } from '../parse-body.ts'
 import {
   emptyMetadata,
   type GuestMetadataPatch,
   type MetadataRepo,
 } from '../store/metadata-repo.ts'
 
-const GUEST_ID = /^[A-Za-z0-9._:-]{1,200}$/
 const MAX_URL = 2048
 const MAX_DESCRIPTION = 1000
 const MAX_TAGS = 50
@@ -69,12 +69,17 @@ export function parseMetadataInput(body: unknown): GuestMetadataPatch {
   return parseBody(metadataInputSchema, body)
 }
 
-/** The guest id of a request path; throws FIELD_INVALID unless 1-200 chars of [A-Za-z0-9._:-]. */
+/**
+ * The guest id of a request path; throws FIELD_INVALID unless it is 1-300 visible characters
+ * other than '/'.
+ * Ids embed the configured node name (instance-node-vmid), so this accepts every character a node
+ * name may have (shared/model/node-name.ts), spaces included.
+ */
 export function parseGuestId(raw: unknown): string {
-  if (typeof raw !== 'string' || !GUEST_ID.test(raw)) {
+  if (typeof raw !== 'string' || !isSafeGuestId(raw)) {
     throw new AppError('FIELD_INVALID', {
       field: 'guestId',
-      problem: 'must be 1-200 characters of letters, digits, ".", "_", ":" or "-"',
+      problem: `must be 1-${GUEST_ID_MAX} letters, digits, spaces, punctuation or symbols, no "/"`,
     })
   }
   return raw
@@ -93,15 +98,7 @@ export function registerMetadataRoutes(
   void app.register(async (scope) => {
     // The client's JSON helper sends Content-Type JSON on a body-less DELETE too (spec 000 §7);
     // in this scope an empty JSON body reads as null instead of a 400.
-    scope.removeContentTypeParser('application/json')
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
-      if (text === '') return done(null, null)
-      try {
-        done(null, JSON.parse(text as string))
-      } catch {
-        done(new AppError('FIELD_INVALID', { field: 'body', problem: 'is not valid JSON' }))
-      }
-    })
+    allowEmptyJsonBody(scope)
     scope.get('/api/guests/metadata', async () => repo.all())
     scope.get(path, async (request) => {
       const id = guestIdOf(request.params)

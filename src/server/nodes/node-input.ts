@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import { parseBody } from '../parse-body.ts'
 import { NODE_TYPES, type NodeType } from '../../shared/model/node-config.ts'
+import { isPrintableText, nodeNameProblem } from '../../shared/model/node-name.ts'
 
 const TOKEN_ID = /^[^\s@!]+@[^\s@!]+![A-Za-z0-9][A-Za-z0-9._-]*$/
 const USER_ID = /^[^\s@!:]+(@[^\s@!:]+)?$/
@@ -15,11 +16,22 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined))
 
+// A blank name means "name it after the host"; anything else must pass the shared name rules.
+const nodeName = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .superRefine((v, ctx) => {
+    const problem = v === undefined ? undefined : nodeNameProblem(v)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+
 const flag = z.boolean({ error: 'must be true or false' }).default(true)
 
 export const nodeInputSchema = z.object({
   type: z.enum(NODE_TYPES, { error: 'must be "pve" or "pbs"' }),
-  name: optionalText,
+  name: nodeName,
   host: z.string({ error: 'is required' }).trim().min(1, 'is required').max(512),
   user: optionalText,
   // Passwords keep their spaces; an empty one is "not given".
@@ -62,8 +74,17 @@ export function parseNodeInput(body: unknown): NodeInput {
 /**
  * Normalise a host to `https://host:port` (default port 8006 for PVE, 8007 for PBS). Both APIs
  * speak HTTPS only, and the client refuses anything else, so http:// is refused here already.
+ * A path, query, fragment or user info is refused rather than dropped (a trailing '/' is fine).
  */
 export function normalizeHost(raw: string, type: NodeType): string {
+  // The URL parser drops tabs and newlines silently; refuse them (and any invisible character)
+  // instead of storing a host that differs from what was typed.
+  if (!isPrintableText(raw.replace(/\//g, '')) || /\s/.test(raw)) {
+    throw new AppError('FIELD_INVALID', {
+      field: 'host',
+      problem: 'must not contain spaces, control or invisible characters',
+    })
+  }
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`
   let url: URL
   try {
@@ -86,6 +107,15 @@ export function normalizeHost(raw: string, type: NodeType): string {
   if (url.username || url.password) {
     throw new AppError('FIELD_INVALID', { field: 'host', problem: 'must not contain credentials' })
   }
+  // Only scheme, host and port are kept, so anything more would be dropped without a word.
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+    throw new AppError('FIELD_INVALID', {
+      field: 'host',
+      problem: 'must be a host name or address with an optional port, without a path or query',
+    })
+  }
+  if (url.port === '0')
+    throw new AppError('FIELD_INVALID', { field: 'host', problem: 'must not use port 0' })
   const port = url.port || (type === 'pbs' ? '8007' : '8006')
   return `${url.protocol}//${url.hostname}:${port}`
 }
@@ -148,7 +178,12 @@ export function resolveCredentials(input: NodeInput, stored?: NodeCredentials): 
     }
     return { user, password, tokenName: null, tokenValue: null }
   }
-  if (stored && (stored.tokenValue || stored.password)) return stored
+  // Only the credential fields: `stored` may be a whole StoredNode, and spreading it into the
+  // new node would put the stored name and host back over the ones just sent.
+  if (stored && (stored.tokenValue || stored.password)) {
+    const { user, password, tokenName, tokenValue } = stored
+    return { user, password, tokenName, tokenValue }
+  }
   throw new AppError('FIELD_INVALID', {
     field: 'tokenName',
     problem: 'give an API token (Token ID and token value) or a username and password',

@@ -27,12 +27,15 @@ export type PbsMonitorFlag = (typeof PBS_MONITOR_FLAGS)[number]
 export type PveMonitorFlags = Record<PveMonitorFlag, boolean>
 export type PbsMonitorFlags = Record<PbsMonitorFlag, boolean>
 
-/** One member of a PVE cluster as the poller last saw it. */
+/**
+ * One member of a PVE cluster as the poller last saw it. PascalCase keys, as spec 001 §3 and the
+ * reference send them. Host is the URL we would poll it at; Host and IP are '' when unknown.
+ */
 export interface ClusterEndpointView {
-  nodeName: string
-  host: string
-  ip: string
-  online: boolean
+  NodeName: string
+  Host: string
+  IP: string
+  Online: boolean
 }
 
 /** A monitored endpoint as returned by GET /api/config/nodes. */

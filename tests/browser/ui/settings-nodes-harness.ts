@@ -54,8 +54,8 @@ export const PVE_CLUSTER_NODE = {
   isCluster: true,
   clusterName: 'lab',
   clusterEndpoints: [
-    { nodeName: 'node-a', host: 'https://127.0.0.11:8006', ip: '127.0.0.11', online: true },
-    { nodeName: 'node-b', host: 'https://127.0.0.12:8006', ip: '127.0.0.12', online: false },
+    { NodeName: 'node-a', Host: 'https://127.0.0.11:8006', IP: '127.0.0.11', Online: true },
+    { NodeName: 'node-b', Host: 'https://127.0.0.12:8006', IP: '127.0.0.12', Online: false },
   ],
 }
 

@@ -246,16 +246,23 @@ describe('list summary (spec 001 §2)', () => {
       verifySSL: true,
       monitorVMs: true,
       isCluster: true,
-      clusterEndpoints: [{ nodeName: 'a', host: 'h', ip: '127.0.0.2', online: true }],
+      clusterEndpoints: [{ NodeName: 'a', Host: 'h', IP: '127.0.0.2', Online: true }],
     })
+    // A server from before the spec casing sent camelCase keys: read the same.
+    const older = toNodeView({
+      id: 'y',
+      type: 'pve',
+      clusterEndpoints: [{ nodeName: 'b', host: 'h2', ip: '127.0.0.3', online: false }],
+    })
+    expect(older.clusterEndpoints).toEqual([
+      { NodeName: 'b', Host: 'h2', IP: '127.0.0.3', Online: false },
+    ])
     const discovery = toDiscoveryStatus({
       servers: [{ ip: '127.0.0.5', type: 'pbs', port: '8007' }, { type: 'pve' }],
       errors: ['timeout'],
       lastResultAt: '1700000000000',
     })
-    expect(discovery.servers).toEqual([
-      { ip: '127.0.0.5', port: 8007, type: 'pbs', version: '', hostname: '', release: '' },
-    ])
+    expect(discovery.servers).toEqual([{ ip: '127.0.0.5', port: 8007, type: 'pbs', version: '' }])
     expect(discovery.lastResultAt).toBe(1_700_000_000_000)
   })
 })

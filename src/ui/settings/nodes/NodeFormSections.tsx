@@ -11,7 +11,7 @@ import {
   type NodeForm,
   type SetupMode,
 } from './node-form.ts'
-import type { SetupCommand } from './nodes-api.ts'
+import type { SetupScriptUrl } from './nodes-api.ts'
 import { ManualSetup, QuickSetup } from './SetupPanels.tsx'
 
 export type UpdateForm = (patch: Partial<NodeForm>) => void
@@ -165,8 +165,8 @@ function SetupTabs({
 export interface AuthSectionProps extends SectionProps {
   /** Editing: blank secrets keep the stored ones. */
   editing: boolean
-  setup: SetupCommand | null
-  onSetup: (setup: SetupCommand | null) => void
+  setup: SetupScriptUrl | null
+  onSetup: (setup: SetupScriptUrl | null) => void
 }
 
 /** Authentication: Username & Password, or API Token (Recommended) with its set-up tabs. */

@@ -1,7 +1,7 @@
 import { Loader2, Network, Pencil, PlugZap, Trash2, TriangleAlert } from 'lucide-react'
 import { useId } from 'react'
 import { BUTTON } from '../../components/button-classes.ts'
-import type { ClusterEndpoint, NodeView } from './nodes-api.ts'
+import type { ClusterEndpointView, NodeView } from './nodes-api.ts'
 import { DOT_CLASS, authSummary, featureBadges, statusLabel, statusTone } from './node-status.ts'
 
 /** A status dot; the status is its accessible name (the colour alone says nothing to a reader). */
@@ -26,16 +26,16 @@ function Badge({ children }: { children: string }) {
   )
 }
 
-function EndpointRow({ endpoint }: { endpoint: ClusterEndpoint }) {
+function EndpointRow({ endpoint }: { endpoint: ClusterEndpointView }) {
   return (
-    <li className="flex min-w-0 items-center gap-2" data-endpoint={endpoint.nodeName}>
+    <li className="flex min-w-0 items-center gap-2" data-endpoint={endpoint.NodeName}>
       <StatusDot
-        status={endpoint.online ? 'online' : 'offline'}
-        label={endpoint.online ? 'Online' : 'Offline'}
+        status={endpoint.Online ? 'online' : 'offline'}
+        label={endpoint.Online ? 'Online' : 'Offline'}
       />
-      <span className="font-medium">{endpoint.nodeName}</span>
+      <span className="font-medium">{endpoint.NodeName}</span>
       <span className="truncate font-mono text-gray-600 dark:text-gray-400">
-        {endpoint.ip || endpoint.host}
+        {endpoint.IP || endpoint.Host}
       </span>
     </li>
   )
@@ -62,7 +62,7 @@ function ClusterBlock({ node }: { node: NodeView }) {
           className="mt-1.5 grid gap-1 text-gray-800 sm:grid-cols-2 dark:text-gray-200"
         >
           {node.clusterEndpoints.map((endpoint) => (
-            <EndpointRow key={`${endpoint.nodeName}-${endpoint.ip}`} endpoint={endpoint} />
+            <EndpointRow key={`${endpoint.NodeName}-${endpoint.IP}`} endpoint={endpoint} />
           ))}
         </ul>
       )}

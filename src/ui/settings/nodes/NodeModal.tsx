@@ -23,7 +23,7 @@ import {
   updateNode,
   type NodeType,
   type NodeView,
-  type SetupCommand,
+  type SetupScriptUrl,
   type TestSuccess,
 } from './nodes-api.ts'
 import { AuthSection, BasicSection, CoverageNote, SslSection } from './NodeFormSections.tsx'
@@ -111,7 +111,7 @@ export function NodeModal({
   const [form, setForm] = useState<NodeForm>(() =>
     node ? formFromNode(node) : (initial ?? defaultNodeForm(type)),
   )
-  const [setup, setSetup] = useState<SetupCommand | null>(null)
+  const [setup, setSetup] = useState<SetupScriptUrl | null>(null)
   const [test, setTest] = useState<TestState>({ kind: 'idle' })
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)

@@ -11,7 +11,7 @@ import {
   fetchSetupScript,
   setupScriptPath,
   type NodeType,
-  type SetupCommand,
+  type SetupScriptUrl,
 } from './nodes-api.ts'
 
 const HOST_FIRST = 'Please enter the Host URL first'
@@ -87,8 +87,8 @@ export interface QuickSetupProps {
   type: NodeType
   host: string
   /** The generated command; dropped by the modal when the host changes. */
-  setup: SetupCommand | null
-  onSetup: (setup: SetupCommand | null) => void
+  setup: SetupScriptUrl | null
+  onSetup: (setup: SetupScriptUrl | null) => void
 }
 
 /** The file name of the downloaded setup script. */

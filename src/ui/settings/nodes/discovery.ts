@@ -41,8 +41,8 @@ function knownAddresses(nodes: readonly NodeView[], type: NodeType): Set<string>
     if (node.type !== type) continue
     known.add(hostnameOf(node.host))
     for (const endpoint of node.clusterEndpoints) {
-      known.add(endpoint.ip.toLowerCase())
-      known.add(hostnameOf(endpoint.host))
+      known.add(endpoint.IP.toLowerCase())
+      known.add(hostnameOf(endpoint.Host))
     }
   }
   known.delete('')

@@ -101,7 +101,7 @@ export function formFromDiscovered(server: DiscoveredServer): NodeForm {
   return {
     ...defaultNodeForm(server.type),
     host: discoveredHost(server),
-    name: server.hostname,
+    name: server.hostname ?? '',
   }
 }
 

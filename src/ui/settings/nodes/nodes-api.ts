@@ -3,91 +3,45 @@
 // values; a failure is an Error whose message is the text to show.
 import { HttpError, apiFetch, apiJson } from '../../api/http.ts'
 import { statusText } from '../../api/errors.ts'
-import type { NodePayload, NodeType } from '../../../shared/model/node-config.ts'
+import type {
+  ClusterEndpointView,
+  DiscoveredServer,
+  DiscoveryStatus,
+  NodeConfigView,
+  NodePayload,
+  NodeTestResult,
+  NodeType,
+  SetupScriptUrl,
+  SystemSettings,
+} from '../../../shared/model/node-config.ts'
 
-export type { NodePayload, NodeType }
-
-export interface ClusterEndpoint {
-  nodeName: string
-  host: string
-  ip: string
-  online: boolean
+// The wire types live in src/shared/model (one contract with the server); the shapes below are
+// those types completed with defaults, so the components need no optional checks.
+export type {
+  ClusterEndpointView,
+  DiscoveredServer,
+  DiscoveryStatus,
+  NodePayload,
+  NodeType,
+  SetupScriptUrl,
 }
 
-/** A configured node as the tabs show it (spec 001 §3 Node config); never carries a secret. */
-export interface NodeView {
-  id: string
-  type: NodeType
-  name: string
-  host: string
-  user: string
-  tokenName: string
-  hasPassword: boolean
-  hasToken: boolean
-  fingerprint: string
-  verifySSL: boolean
+/** A configured node as the tabs show it: NodeConfigView with every optional field filled. */
+export type NodeView = Required<Omit<NodeConfigView, 'status' | 'temperature'>> & {
   /** The server's status word (NodeStatus, or another one a newer server sends). */
   status: string
-  monitorVMs: boolean
-  monitorContainers: boolean
-  monitorStorage: boolean
-  monitorBackups: boolean
-  monitorDatastores: boolean
-  monitorSyncJobs: boolean
-  monitorVerifyJobs: boolean
-  monitorPruneJobs: boolean
-  monitorGarbageJobs: boolean
-  isCluster: boolean
-  clusterName: string
-  clusterEndpoints: ClusterEndpoint[]
   temperatureAvailable: boolean
-  /** The last connection error, when status is error. */
-  error: string
 }
 
-/** A successful connection test (spec 001 §3 Test result). */
-export interface TestSuccess {
-  message: string
-  isCluster: boolean
-  clusterName: string
-  nodeCount: number
-  /** PBS only; -1 when not reported. */
-  datastoreCount: number
-}
+/** A successful connection test (spec 001 §3 Test result); datastoreCount -1 when not reported. */
+export type TestSuccess = Required<
+  Pick<NodeTestResult, 'message' | 'isCluster' | 'clusterName' | 'nodeCount' | 'datastoreCount'>
+>
 
-export interface DiscoveredServer {
-  ip: string
-  port: number
-  type: NodeType
-  version: string
-  hostname: string
-  release: string
-}
-
-/** GET /api/discover (spec 001 §3 Discovery status). */
-export interface DiscoveryStatus {
-  servers: DiscoveredServer[]
-  errors: string[]
-  scanning: boolean
-  subnet: string
-  lastScanStartedAt: number
-  lastResultAt: number
-  enabled: boolean
-}
-
-export interface DiscoverySettings {
-  discoveryEnabled: boolean
-  discoverySubnet: string
+/** The discovery part of the system settings. */
+export type DiscoverySettings = Pick<SystemSettings, 'discoveryEnabled' | 'discoverySubnet'> & {
   /** discoveryEnabled is set by the environment: the toggle is read-only. */
   enabledOverridden: boolean
-}
-
-/** POST /api/setup-script-url. */
-export interface SetupCommand {
-  url: string
-  command: string
-  /** Epoch seconds; 0 when not given. */
-  expires: number
 }
 
 type Raw = Record<string, unknown>
@@ -111,13 +65,13 @@ export function errorText(error: unknown, fallback: string): string {
   return fallback
 }
 
-/** One endpoint; the spec names the fields NodeName/Host/IP/Online, the contract camelCase. */
-function toEndpoint(raw: Raw): ClusterEndpoint {
+/** One endpoint, keys as spec 001 §3 names them; camelCase from servers before that fix. */
+function toEndpoint(raw: Raw): ClusterEndpointView {
   return {
-    nodeName: str(raw.nodeName ?? raw.NodeName),
-    host: str(raw.host ?? raw.Host),
-    ip: str(raw.ip ?? raw.IP),
-    online: bool(raw.online ?? raw.Online),
+    NodeName: str(raw.NodeName ?? raw.nodeName),
+    Host: str(raw.Host ?? raw.host),
+    IP: str(raw.IP ?? raw.ip),
+    Online: bool(raw.Online ?? raw.online),
   }
 }
 
@@ -252,7 +206,7 @@ export async function createSetupCommand(
   type: NodeType,
   host: string,
   backupPerms: boolean,
-): Promise<SetupCommand> {
+): Promise<SetupScriptUrl> {
   let answer: Raw | null
   try {
     answer = await apiJson<Raw>('/api/setup-script-url', {
@@ -306,14 +260,17 @@ export async function fetchSetupScript(path: string): Promise<string> {
 
 function toServer(raw: Raw): DiscoveredServer {
   const type = nodeType(raw.type)
-  return {
+  const server: DiscoveredServer = {
     ip: str(raw.ip),
     port: num(raw.port, type === 'pbs' ? 8007 : 8006),
     type,
     version: str(raw.version),
-    hostname: str(raw.hostname),
-    release: str(raw.release),
   }
+  const hostname = str(raw.hostname)
+  const release = str(raw.release)
+  if (hostname) server.hostname = hostname
+  if (release) server.release = release
+  return server
 }
 
 /** A /api/discover answer, completed with defaults. */

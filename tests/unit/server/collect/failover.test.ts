@@ -112,13 +112,13 @@ describe('failover decisions', () => {
       isCluster: true,
       clusterName: 'clustername',
     })
-    expect(info.members.find((m) => m.nodeName === 'node1')).toEqual({
-      nodeName: 'node1',
-      ip: ipOf('node1'),
-      online: true,
-      host: CONFIGURED,
+    expect(info.members.find((m) => m.NodeName === 'node1')).toEqual({
+      NodeName: 'node1',
+      IP: ipOf('node1'),
+      Online: true,
+      Host: CONFIGURED,
     })
-    expect(info.members.find((m) => m.nodeName === 'node3')?.host).toBe(
+    expect(info.members.find((m) => m.NodeName === 'node3')?.Host).toBe(
       `https://${ipOf('node3')}:8006`,
     )
   })

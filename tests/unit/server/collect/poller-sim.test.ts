@@ -167,11 +167,11 @@ describe('poller against the simulator', () => {
     const before = t.poller.endpointInfo('sim-0')!
     expect(before).toMatchObject({ activeUrl: t.cluster.url, isCluster: true })
     // The configured member is shown at the configured URL, the others at their own address.
-    expect(before.members.map((m) => m.host)).toEqual([
+    expect(before.members.map((m) => m.Host)).toEqual([
       t.cluster.url,
       ...t.cluster.endpoints.slice(1).map((e) => e.url),
     ])
-    expect(before.members.every((m) => m.online)).toBe(true)
+    expect(before.members.every((m) => m.Online)).toBe(true)
 
     await sim.setEndpointReachable(t.cluster.name, first!, false)
     try {

@@ -125,11 +125,12 @@ describe('guest metadata routes', () => {
   })
 
   it.each([
-    ['bad%20id', 'PUT'],
+    ['bad%00id', 'PUT'],
+    ['bad%E2%80%AEid', 'PUT'],
     ['a%2Fb', 'PUT'],
-    ['x'.repeat(201), 'PUT'],
-    ['bad%20id', 'GET'],
-    ['bad%20id', 'DELETE'],
+    ['x'.repeat(301), 'PUT'],
+    ['bad%0Aid', 'GET'],
+    ['bad%00id', 'DELETE'],
   ])('rejects the guest id %s on %s with 400 naming guestId', async (id, method) => {
     const res = await ctx.app.http.inject({
       method: method as 'PUT' | 'GET' | 'DELETE',
@@ -162,6 +163,30 @@ describe('guest metadata routes', () => {
     expect(broken.statusCode).toBe(400)
     expect(broken.json().message.startsWith('body:')).toBe(true)
   })
+
+  it.each([
+    ['__proto__', '{"customUrl":"https://a.example.com","__proto__":{"isAdmin":true}}'],
+    ['constructor.prototype', '{"tags":["a"],"constructor":{"prototype":{"isAdmin":true}}}'],
+  ])(
+    'refuses a %s key with 400 as every other route does, and stores nothing',
+    async (_, payload) => {
+      const headers = { 'content-type': 'application/json' }
+      const nodes = await ctx.app.http.inject({
+        method: 'POST',
+        url: '/api/config/nodes',
+        headers,
+        payload,
+      })
+      expect(nodes.statusCode).toBe(400)
+      for (const method of ['PUT', 'DELETE'] as const) {
+        const res = await ctx.app.http.inject({ method, url: `${BASE}/pve1-100`, headers, payload })
+        expect(res.statusCode).toBe(400)
+        expect(res.json()).toEqual(nodes.json())
+        expect(res.json().message).toMatch(/^body:/)
+      }
+      expect((await get(BASE)).json()).toEqual({})
+    },
+  )
 
   it('keeps metadata across a restart on the same data directory', async () => {
     const { dir, cleanup } = makeTempDir()

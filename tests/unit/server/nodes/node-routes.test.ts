@@ -157,7 +157,7 @@ describe('node CRUD', () => {
     const pbs = await post({
       type: 'pbs',
       name: 'backup',
-      host: 'https://127.0.0.3/some/path',
+      host: 'https://127.0.0.3/',
       user: 'admin',
       password: 'pw-2',
       fingerprint: cluster.fingerprint.replace(/:/g, '').toLowerCase(),
@@ -259,6 +259,30 @@ describe('node CRUD', () => {
       },
       { timeout: 20_000, interval: 100 },
     )
+  })
+
+  it('lists cluster endpoints with the spec keys NodeName, Host, IP and Online', async () => {
+    const id = (await post(tokenNode())).json.id as string
+    await vi.waitFor(
+      async () => {
+        const node = (await list()).find((n) => n.id === id)
+        expect(node?.clusterEndpoints).toHaveLength(3)
+      },
+      { timeout: 20_000, interval: 100 },
+    )
+    const node = (await list()).find((n) => n.id === id)!
+    expect(node).toMatchObject({ isCluster: true, clusterName: cluster.name })
+    const endpoints = node.clusterEndpoints as Array<Record<string, unknown>>
+    for (const endpoint of endpoints) {
+      expect(Object.keys(endpoint).sort()).toEqual(['Host', 'IP', 'NodeName', 'Online'])
+    }
+    for (const endpoint of endpoints) {
+      expect(endpoint).toMatchObject({
+        Host: expect.stringMatching(/^https:\/\/127\./),
+        Online: true,
+      })
+    }
+    expect(endpoints.map((e) => e.NodeName)).toEqual(cluster.nodeNames)
   })
 })
 
