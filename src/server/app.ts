@@ -117,7 +117,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
   const oidc = createOidc({ db, box, env: config.oidcEnv, now, log: http.log })
   // Before any route: the guard and security headers must cover every route and plugin.
-  const { auth, loginLimiter } = await installAuth(http, {
+  const { auth, loginLimit, rateLimits } = await installAuth(http, {
     db,
     now,
     disabled: config.authDisabled,
@@ -134,14 +134,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     startedAt: now(),
     now,
   })
-  registerAuthRoutes(http, { auth, loginLimiter, oidc })
+  registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
-  registerOidcRoutes(http, { auth, oidc, now })
+  registerOidcRoutes(http, { auth, oidc, now, rateLimits })
   registerConfigBackupRoutes(http, {
     db,
     box,
     auth,
     now,
+    rateLimits,
     // Nodes go to the poller at once; sessions were revoked inside the import's transaction.
     onImported: () => nodes.reload(),
   })

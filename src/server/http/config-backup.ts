@@ -1,12 +1,12 @@
 // Configuration export and import (spec 001 §5, §7): every setting encrypted under a passphrase,
 // and back in one transaction. Admin only (a reverse-proxy user needs the admin role); 5 calls per
 // 5 minutes per IP across both routes; audited. Answers and logs never hold a secret.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthService } from '../auth/auth-service.ts'
 import { requireAdmin } from '../auth/guard.ts'
-import { createRateLimiter, type RateLimiter } from '../auth/rate-limiter.ts'
+import type { RateLimits } from '../auth/rate-limits.ts'
 import { verifyPassword } from '../auth/secrets.ts'
 import { decryptConfig, encryptConfig, parseExportFile } from '../backup/config-crypto.ts'
 import {
@@ -52,8 +52,8 @@ export interface ConfigBackupDeps {
   now: () => number
   /** After an import: apply the new settings to what runs (the poller's nodes, ...). */
   onImported: () => void
-  /** Defaults to 5 per 5 minutes per IP. */
-  limiter?: RateLimiter
+  /** Where the routes' limit (5 per 5 minutes per IP, both routes together) comes from. */
+  rateLimits: RateLimits
 }
 
 /** `attachment; filename="pulse-config-YYYY-MM-DD.json"` (UTC date). */
@@ -64,23 +64,11 @@ export function exportFileName(at: number): string {
 /** Register POST /api/config/export and POST /api/config/import. */
 export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBackupDeps): void {
   const { db, box, auth, now } = deps
-  const limiter =
-    deps.limiter ??
-    createRateLimiter({ limit: BACKUP_RATE_LIMIT, windowMs: BACKUP_RATE_WINDOW_MS, now })
   const context = (): SnapshotContext => ({ db, box, now: now() })
 
   // Route-level onRequest: after the guard (unauthenticated callers get 401 and are not counted),
-  // before the body is read.
-  const rateLimit = async (request: FastifyRequest, reply: FastifyReply) => {
-    const decision = limiter.hit(request.ip)
-    if (decision.allowed) return
-    request.log.info({ ip: request.ip, route: request.url }, 'config backup rate limited')
-    const err = new AppError('RATE_LIMITED')
-    return reply
-      .status(err.status)
-      .header('Retry-After', String(decision.retryAfterSeconds))
-      .send(err.toJSON())
-  }
+  // before the body is read. One limit for both routes.
+  const rateLimit = deps.rateLimits.route(BACKUP_RATE_LIMIT, BACKUP_RATE_WINDOW_MS)
 
   /** The login password, or a custom passphrase of at least 12 characters. */
   const checkExportPassphrase = async (value: string) => {
