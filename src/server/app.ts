@@ -10,6 +10,7 @@ import { createHub, type Hub } from './hub/hub.ts'
 import { registerAuthRoutes } from './http/auth.ts'
 import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
+import { installRequestLog } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
@@ -57,10 +58,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const now = options.now ?? Date.now
   const http = Fastify({
     logger: options.logger ?? false,
-    // Pino's default request serializer logs method and URL only: never bodies or headers,
-    // which carry secrets.
+    // Fastify's two info lines per request would drown the log; installRequestLog writes one at
+    // debug, with method, redacted URL and status only: never bodies or headers (secrets).
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
   })
+  installRequestLog(http)
   const routes: Array<{ method: string; url: string }> = []
   http.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url })
