@@ -29,6 +29,7 @@ import { openDatabase, type Db } from './store/db.ts'
 import { createMetadataRepo } from './store/metadata-repo.ts'
 import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
+import type { KdfCost } from './backup/config-crypto.ts'
 import type { ServerConfig } from './config.ts'
 
 export interface App {
@@ -50,6 +51,8 @@ export interface BuildOptions {
   config: ServerConfig
   now?: () => number
   logger?: boolean | object
+  /** scrypt cost of configuration exports; the production default unless a test passes one. */
+  exportKdfCost?: KdfCost
 }
 
 /** Build the server without listening. */
@@ -146,6 +149,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     auth,
     now,
     rateLimits,
+    kdfCost: options.exportKdfCost,
     // Nodes go to the poller at once; sessions were revoked inside the import's transaction.
     onImported: () => nodes.reload(),
   })

@@ -8,7 +8,12 @@ import type { AuthService } from '../auth/auth-service.ts'
 import { requireAdmin } from '../auth/guard.ts'
 import type { RateLimits } from '../auth/rate-limits.ts'
 import { verifyPassword } from '../auth/secrets.ts'
-import { decryptConfig, encryptConfig, parseExportFile } from '../backup/config-crypto.ts'
+import {
+  decryptConfig,
+  encryptConfig,
+  parseExportFile,
+  type KdfCost,
+} from '../backup/config-crypto.ts'
 import {
   describeSnapshot,
   parseSnapshot,
@@ -52,6 +57,8 @@ export interface ConfigBackupDeps {
   now: () => number
   /** After an import: apply the new settings to what runs (the poller's nodes, ...). */
   onImported: () => void
+  /** scrypt cost of the files (default the production KDF_PARAMS; tests pass a cheap one). */
+  kdfCost?: KdfCost
   /** Where the routes' limit (5 per 5 minutes per IP, both routes together) comes from. */
   rateLimits: RateLimits
 }
@@ -88,7 +95,12 @@ export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBac
     await checkExportPassphrase(input.passphrase)
     const ctx = context()
     const snapshot = readSnapshot(ctx)
-    const file = await encryptConfig(JSON.stringify(snapshot), input.passphrase, new Date(ctx.now))
+    const file = await encryptConfig(
+      JSON.stringify(snapshot),
+      input.passphrase,
+      new Date(ctx.now),
+      deps.kdfCost,
+    )
     auth.audit.record({
       type: 'config_export',
       username: caller.username,
@@ -110,7 +122,7 @@ export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBac
       let summary: string
       let revoked = 0
       try {
-        const file = parseExportFile(input.data)
+        const file = parseExportFile(input.data, deps.kdfCost)
         const snapshot = parseSnapshot(await decryptConfig(file, input.passphrase))
         // The caller keeps their session; every other one ends with the old settings.
         const keep = caller.method === 'session' ? (caller.sessionIdHash ?? null) : null
