@@ -59,7 +59,7 @@ describe('log lines', () => {
     const { app, lines } = await appLogging('info', 'pretty')
     app.http.log.warn({ node: 'pve 1', attempt: 2 }, 'poll failed')
     expect(lines.at(-1)).toMatch(
-      /^\d\d:\d\d:\d\d\.\d{3} WARN  poll failed node="pve 1" attempt=2\n$/,
+      /^\d\d:\d\d:\d\d\.\d{3} WARN {2}poll failed node="pve 1" attempt=2\n$/,
     )
     expect(() => JSON.parse(lines.at(-1)!)).toThrow()
   })
