@@ -10,7 +10,7 @@ import { createHub, type Hub } from './hub/hub.ts'
 import { registerAuthRoutes } from './http/auth.ts'
 import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
-import { installRequestLog } from './log.ts'
+import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
@@ -61,12 +61,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const now = options.now ?? Date.now
   const http = Fastify({
     logger: options.logger ?? false,
-    // Fastify's two info lines per request would drown the log; installRequestLog writes one at
-    // debug, with method, redacted URL and status only: never bodies or headers (secrets).
-    disableRequestLogging: true,
+    // Fastify's two info lines per request would drown the log: one line at debug instead, with
+    // method, redacted URL and status only, never bodies or headers (secrets).
+    logController: new RequestLogController(),
     bodyLimit: 1024 * 1024,
   })
-  installRequestLog(http)
   const routes: Array<{ method: string; url: string }> = []
   http.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url })

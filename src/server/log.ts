@@ -2,7 +2,7 @@
 // journald, Docker and log shippers, or whichever LOG_FORMAT asks for. Request lines are debug:
 // an info log says what the server did, not every poll of the dashboard. URLs are logged with
 // their query values redacted: setup tokens and OIDC codes travel there.
-import type { FastifyInstance } from 'fastify'
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
 
 export const LOG_FORMATS = ['json', 'pretty'] as const
 export type LogFormat = (typeof LOG_FORMATS)[number]
@@ -93,19 +93,25 @@ export function loggerOptions(level: LogLevel, format: LogFormat, out: LogDestin
 }
 
 /**
- * One debug line per answered request (build Fastify with disableRequestLogging): method,
- * redacted URL, status and milliseconds.
+ * Fastify's request lines, toned down: nothing on arrival, one debug line per answer (method,
+ * redacted URL, status, milliseconds); a request that failed stays at error. Not-found answers
+ * are debug too: scanners would otherwise fill the info log.
  */
-export function installRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.debug(
-      {
-        method: request.method,
-        url: redactUrl(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    )
-  })
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    const line = {
+      method: request.method,
+      url: redactUrl(request.url),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    }
+    if (error) reply.log.error({ ...line, err: error }, 'request failed')
+    else reply.log.debug(line, 'request')
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'route not found')
+  }
 }
