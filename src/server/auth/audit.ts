@@ -1,8 +1,7 @@
 // Security audit: every event goes to the audit_log table and to the server log (at info). Neither
 // ever holds a password, token, session id or CSRF token.
-import type { AuditRepo } from '../store/audit-repo.ts'
-
 import type { AuditEntry, AuditEventType } from '../../shared/model/security.ts'
+import type { AuditRepo } from '../store/audit-repo.ts'
 
 export {
   AUDIT_EVENT_TYPES,

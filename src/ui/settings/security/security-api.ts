@@ -16,7 +16,10 @@ function textOf(error: unknown, fallback: string): string {
 // ---------------------------------------------------------------------------------------------
 // Change password
 
-/** POST /api/security/change-password; 401 is 'Current password is incorrect' (spec 001 §8). */
+/**
+ * POST /api/security/change-password; CURRENT_PASSWORD_INCORRECT (a 401 without a code from an
+ * older server) is 'Current password is incorrect' (spec 001 §8).
+ */
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
   try {
     await apiJson('/api/security/change-password', {
