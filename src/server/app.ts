@@ -10,6 +10,7 @@ import { createHub, type Hub } from './hub/hub.ts'
 import { registerAuthRoutes } from './http/auth.ts'
 import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
+import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
@@ -28,6 +29,7 @@ import { openDatabase, type Db } from './store/db.ts'
 import { createMetadataRepo } from './store/metadata-repo.ts'
 import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
+import type { KdfCost } from './backup/config-crypto.ts'
 import type { ServerConfig } from './config.ts'
 
 export interface App {
@@ -49,6 +51,8 @@ export interface BuildOptions {
   config: ServerConfig
   now?: () => number
   logger?: boolean | object
+  /** scrypt cost of configuration exports; the production default unless a test passes one. */
+  exportKdfCost?: KdfCost
 }
 
 /** Build the server without listening. */
@@ -57,8 +61,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const now = options.now ?? Date.now
   const http = Fastify({
     logger: options.logger ?? false,
-    // Pino's default request serializer logs method and URL only: never bodies or headers,
-    // which carry secrets.
+    // Fastify's two info lines per request would drown the log: one line at debug instead, with
+    // method, redacted URL and status only, never bodies or headers (secrets).
+    logController: new RequestLogController(),
     bodyLimit: 1024 * 1024,
   })
   const routes: Array<{ method: string; url: string }> = []
@@ -112,7 +117,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
   const oidc = createOidc({ db, box, env: config.oidcEnv, now, log: http.log })
   // Before any route: the guard and security headers must cover every route and plugin.
-  const { auth, loginLimiter } = await installAuth(http, {
+  const { auth, loginLimit, rateLimits } = await installAuth(http, {
     db,
     now,
     disabled: config.authDisabled,
@@ -131,14 +136,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     startedAt: now(),
     now,
   })
-  registerAuthRoutes(http, { auth, loginLimiter, oidc })
+  registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
-  registerOidcRoutes(http, { auth, oidc, now })
+  registerOidcRoutes(http, { auth, oidc, now, rateLimits })
   registerConfigBackupRoutes(http, {
     db,
     box,
     auth,
     now,
+    rateLimits,
+    kdfCost: options.exportKdfCost,
     // Nodes go to the poller at once; sessions were revoked inside the import's transaction.
     onImported: () => nodes.reload(),
   })

@@ -6,6 +6,7 @@ import { readPublicUrl, readTrustedProxies } from './auth/proxy-trust.ts'
 import { readOidcEnv, type OidcEnvOverrides } from './auth/oidc-settings.ts'
 import type { EnvApiToken } from './auth/auth-service.ts'
 import { sha256Hex, tokenHint } from './auth/secrets.ts'
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts'
 
 export interface DemoConfig {
   seed: number
@@ -44,6 +45,8 @@ export interface ServerConfig {
   oidcEnv: OidcEnvOverrides
   /** API_TOKEN, hashed: accepted as X-API-Token; alone it puts the instance in token-only mode. */
   apiToken: EnvApiToken | null
+  /** LOG_LEVEL (default info) and LOG_FORMAT (null: readable on a terminal, else JSON). */
+  log: { level: LogLevel; format: LogFormat | null }
 }
 
 /** Shortest API_TOKEN accepted: the generated ones have 48 characters. */
@@ -66,6 +69,19 @@ function readInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`)
   }
   return value
+}
+
+function readChoice<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  choices: readonly T[],
+): T | null {
+  const raw = (env[name] ?? '').trim().toLowerCase()
+  if (raw === '') return null
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw new Error(`${name} must be one of ${choices.join(', ')} (got "${env[name]}")`)
+  }
+  return raw as T
 }
 
 function readBool(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -94,6 +110,10 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
     proxyAuth: readProxyAuthConfig(env),
     oidcEnv: readOidcEnv(env),
     apiToken: readApiToken(env),
+    log: {
+      level: readChoice(env, 'LOG_LEVEL', LOG_LEVELS) ?? 'info',
+      format: readChoice(env, 'LOG_FORMAT', LOG_FORMATS),
+    },
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

@@ -2,11 +2,16 @@
 import { buildApp } from './app.ts'
 import { readConfig } from './config.ts'
 import { startDemo } from './demo.ts'
+import { chooseLogFormat, loggerOptions } from './log.ts'
 import { VERSION } from './version.ts'
 
 async function main(): Promise<void> {
   const config = readConfig(process.env, process.cwd(), VERSION)
-  const app = await buildApp({ config, logger: { level: process.env.LOG_LEVEL ?? 'info' } })
+  const format = chooseLogFormat(config.log.format, process.stdout.isTTY === true)
+  const app = await buildApp({
+    config,
+    logger: loggerOptions(config.log.level, format, process.stdout),
+  })
   const demo = config.demo ? await startDemo(config.demo, app) : null
   app.startPolling()
   await app.http.listen({ port: config.port, host: config.host })

@@ -1,40 +1,19 @@
 // Security audit: every event goes to the audit_log table and to the server log (at info). Neither
 // ever holds a password, token, session id or CSRF token.
+import type { AuditEntry, AuditEventType } from '../../shared/model/security.ts'
 import type { AuditRepo } from '../store/audit-repo.ts'
 
-export const AUDIT_EVENT_TYPES = [
-  'login_success',
-  'login_failure',
-  'lockout',
-  'logout',
-  'password_changed',
-  'token_regenerated',
-  'setup',
-  'setup_rotated',
-  'config_export',
-  'config_import',
-  'config_import_failed',
-  'oidc_login',
-  'oidc_failure',
-  'oidc_config_changed',
-] as const
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
+export {
+  AUDIT_EVENT_TYPES,
+  type AuditEntry,
+  type AuditEventType,
+} from '../../shared/model/security.ts'
 
 export interface AuditEvent {
   type: AuditEventType
   username: string
   ip: string
   detail?: string
-}
-
-export interface AuditEntry {
-  id: number
-  /** ISO 8601. */
-  time: string
-  type: string
-  username: string
-  ip: string
-  detail: string
 }
 
 export interface AuditLog {

@@ -3,7 +3,7 @@
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthSettings, AuthSettingsRepo } from '../store/auth-settings-repo.ts'
 import type { AuditLog } from './audit.ts'
-import type { Lockout } from './lockout.ts'
+import type { AccountLockInfo, Lockout } from './lockout.ts'
 import {
   generateApiToken,
   generatePassword,
@@ -71,6 +71,10 @@ export interface AuthService {
   changePassword(current: string, next: string, actor: string, ip: string): Promise<void>
   /** A new token (returned once); the old one stops working at once. */
   regenerateToken(actor: string, ip: string): string
+  /** The login account's lockout counter, or null before the first setup. */
+  accountLock(): (AccountLockInfo & { username: string }) | null
+  /** Lift the lock on `username` (audited); true when it was locked. */
+  unlock(username: string, actor: string, ip: string): boolean
 }
 
 /** API_TOKEN from the environment, hashed at start; the value itself is never kept. */
@@ -122,7 +126,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
     async checkCredentials(username, password, ip, via) {
       const settings = settingsRepo.get()
-      const lock = lockout.check(username, ip)
+      const lock = lockout.check(username)
       if (lock.locked) return { ok: false, ...lock }
       // Only a real username is written to the audit log: people type passwords into the
       // username field, and those must not land in the log.
@@ -131,13 +135,13 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       if (known) valid = await verifyPassword(settings.passwordHash, password)
       else await verifyDecoy(password)
       if (valid) {
-        lockout.reset(username, ip)
+        lockout.reset(username)
         return { ok: true, username: settings!.username }
       }
       const shownUser = known ? settings.username : ''
       const detail = `${via === 'basic' ? 'basic auth' : 'login'}${known ? '' : ', unknown username'}`
       audit.record({ type: 'login_failure', username: shownUser, ip, detail })
-      const outcome = lockout.recordFailure(username, ip)
+      const outcome = lockout.recordFailure(username)
       if (outcome.locked) {
         audit.record({
           type: 'lockout',
@@ -208,6 +212,26 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         detail: 'previous token revoked',
       })
       return token
+    },
+
+    accountLock() {
+      const settings = settingsRepo.get()
+      return settings
+        ? { username: settings.username, ...lockout.inspect(settings.username) }
+        : null
+    },
+
+    unlock(username, actor, ip) {
+      const wasLocked = lockout.unlock(username)
+      // Only the real account's name is logged, as for failed logins.
+      const known = settingsRepo.get()?.username === username
+      audit.record({
+        type: 'account_unlocked',
+        username: known ? username : '',
+        ip,
+        detail: `${wasLocked ? 'lock lifted' : 'failure count cleared'} by ${actor}`,
+      })
+      return wasLocked
     },
   }
 }

@@ -12,9 +12,8 @@ import { createAuthService, type AuthService, type EnvApiToken } from './auth-se
 import { installAuthGuard } from './guard.ts'
 import { createLockout } from './lockout.ts'
 import type { ProxyAuthConfig } from './proxy-auth.ts'
-import { createRateLimiter, type RateLimiter } from './rate-limiter.ts'
+import { installRateLimits, type RateLimits, type RouteRateLimit } from './rate-limits.ts'
 import { installSecurityHeaders, type EmbeddingConfig } from './security-headers.ts'
-import { installRequestLimits } from './request-limits.ts'
 import { createSessionService } from './sessions.ts'
 
 export const LOGIN_RATE_LIMIT = 10
@@ -22,7 +21,10 @@ export const LOGIN_RATE_WINDOW_MS = 60_000
 
 export interface AuthSetup {
   auth: AuthService
-  loginLimiter: RateLimiter
+  /** POST /api/login's own limit per address (loopback included). */
+  loginLimit: RouteRateLimit
+  /** For the other routes with a limit of their own. */
+  rateLimits: RateLimits
 }
 
 export interface InstallAuthOptions {
@@ -53,7 +55,7 @@ export async function installAuth(
   // Cookies are parsed in an onRequest hook of the plugin's own: it must run before the guard's.
   await app.register(fastifyCookie)
   installSecurityHeaders(app, options.embedding)
-  installRequestLimits(app, now)
+  const rateLimits = await installRateLimits(app, now)
   const auth = createAuthService({
     disabled: options.disabled,
     envToken: options.envToken ?? null,
@@ -72,12 +74,5 @@ export async function installAuth(
     ssoReady: options.ssoReady ?? (() => false),
   })
   if (options.disabled) app.log.warn('authentication is disabled (DISABLE_AUTH=true)')
-  return {
-    auth,
-    loginLimiter: createRateLimiter({
-      limit: LOGIN_RATE_LIMIT,
-      windowMs: LOGIN_RATE_WINDOW_MS,
-      now,
-    }),
-  }
+  return { auth, loginLimit: rateLimits.route(LOGIN_RATE_LIMIT, LOGIN_RATE_WINDOW_MS), rateLimits }
 }

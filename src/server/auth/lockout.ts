@@ -1,5 +1,9 @@
-// Login lockout per (username, IP): 5 failures within 15 minutes lock that pair for 15 minutes; a
-// success clears the counter. Shared by POST /api/login and Basic authentication.
+// Login lockout per account: 5 failures within 15 minutes lock the username for 15 minutes,
+// whatever addresses they came from, so guessing spread over many addresses locks it too (the
+// per-address rate limit slows a single guesser; this stops a distributed one). A success clears
+// the counter; an admin may unlock early (Settings → Security, POST /api/security/unlock). Other
+// ways in (sessions, API token, single sign-on, proxy) are not locked: the admin can still act.
+// Shared by POST /api/login and Basic authentication.
 import type { LoginFailureRepo } from '../store/login-failure-repo.ts'
 import { sha256Hex } from './secrets.ts'
 
@@ -12,32 +16,69 @@ export type LockState = { locked: true; remainingMinutes: number } | { locked: f
 export type FailureOutcome =
   { locked: true; remainingMinutes: number } | { locked: false; remaining: number }
 
+/** What an admin sees of one account's counter. */
+export interface AccountLockInfo {
+  locked: boolean
+  /** Failures counted in the current window (or that led to the lock). */
+  failures: number
+  /** Epoch ms the lock ends, or null when not locked. */
+  lockedUntil: number | null
+  /** Whole minutes left (at least 1) while locked, else 0. */
+  remainingMinutes: number
+}
+
 export interface Lockout {
-  check(username: string, ip: string): LockState
-  /** Count a failure; says whether the pair is now locked, else how many attempts are left. */
-  recordFailure(username: string, ip: string): FailureOutcome
-  reset(username: string, ip: string): void
+  check(username: string): LockState
+  /** Count a failure; says whether the account is now locked, else how many attempts are left. */
+  recordFailure(username: string): FailureOutcome
+  /** Clear the counter (a successful login). */
+  reset(username: string): void
+  /** The account's counter as an admin sees it. */
+  inspect(username: string): AccountLockInfo
+  /** Lift a lock and clear the counter; true when the account was locked. */
+  unlock(username: string): boolean
 }
 
 /** Lockout over the login_failures table (survives restarts). */
 export function createLockout(repo: LoginFailureRepo, now: () => number): Lockout {
-  // The NUL separator keeps ('a', 'bc') and ('ab', 'c') apart.
-  const keyOf = (username: string, ip: string) => sha256Hex(`${username}\u0000${ip}`)
+  // Keyed by a digest: people type passwords into the username field, and those must not be
+  // stored in clear.
+  const keyOf = (username: string) => sha256Hex(`account\u0000${username}`)
   const minutesLeft = (until: number, at: number) => Math.max(1, Math.ceil((until - at) / 60_000))
   let lastPrune = 0
 
-  return {
-    check(username, ip) {
-      const at = now()
-      const failure = repo.get(keyOf(username, ip))
-      if (failure?.lockedUntil != null && failure.lockedUntil > at) {
-        return { locked: true, remainingMinutes: minutesLeft(failure.lockedUntil, at) }
+  const inspect = (username: string): AccountLockInfo => {
+    const at = now()
+    const failure = repo.get(keyOf(username))
+    if (failure?.lockedUntil != null && failure.lockedUntil > at) {
+      const remainingMinutes = minutesLeft(failure.lockedUntil, at)
+      return {
+        locked: true,
+        failures: failure.count,
+        lockedUntil: failure.lockedUntil,
+        remainingMinutes,
       }
-      return { locked: false }
+    }
+    const live =
+      failure && failure.lockedUntil == null && failure.firstFailureAt > at - LOCKOUT_WINDOW_MS
+    return {
+      locked: false,
+      failures: live ? failure.count : 0,
+      lockedUntil: null,
+      remainingMinutes: 0,
+    }
+  }
+
+  return {
+    check(username) {
+      const info = inspect(username)
+      return info.locked
+        ? { locked: true, remainingMinutes: info.remainingMinutes }
+        : { locked: false }
     },
-    recordFailure(username, ip) {
+    recordFailure(username) {
       const at = now()
-      const key = keyOf(username, ip)
+      const key = keyOf(username)
       const previous = repo.get(key)
       // A counter whose window or lock has run out starts again.
       const expired =
@@ -57,8 +98,14 @@ export function createLockout(repo: LoginFailureRepo, now: () => number): Lockou
         ? { locked: true, remainingMinutes: minutesLeft(lockedUntil, at) }
         : { locked: false, remaining: LOCKOUT_MAX_FAILURES - count }
     },
-    reset(username, ip) {
-      repo.remove(keyOf(username, ip))
+    reset(username) {
+      repo.remove(keyOf(username))
+    },
+    inspect,
+    unlock(username) {
+      const wasLocked = inspect(username).locked
+      repo.remove(keyOf(username))
+      return wasLocked
     },
   }
 }

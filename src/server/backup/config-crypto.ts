@@ -9,7 +9,15 @@ import { AppError } from '../../shared/model/errors.ts'
 
 export const EXPORT_FORMAT = 'pulse-config'
 export const EXPORT_VERSION = 1
+/** The production cost; an instance may be built with another (the tests' cheap one). */
 export const KDF_PARAMS = { name: 'scrypt', N: 131_072, r: 8, p: 1 } as const
+
+/** scrypt's cost parameters, written into each file. */
+export interface KdfCost {
+  N: number
+  r: number
+  p: number
+}
 export const CIPHER = 'aes-256-gcm'
 const KEY_BYTES = 32
 const SALT_BYTES = 32
@@ -38,22 +46,23 @@ const base64 = (problem: string, size: { bytes?: number; min?: number }) =>
     return decoded.length >= (size.min ?? 0)
   }, problem)
 
-const fileSchema = z.strictObject({
-  format: z.literal(EXPORT_FORMAT),
-  version: z.literal(EXPORT_VERSION),
-  exportedAt: z.string().max(64),
-  kdf: z.strictObject({
-    name: z.literal(KDF_PARAMS.name),
-    // Only the parameters this version writes: a file cannot make the server burn memory.
-    N: z.literal(KDF_PARAMS.N),
-    r: z.literal(KDF_PARAMS.r),
-    p: z.literal(KDF_PARAMS.p),
-    salt: base64('bad salt', { bytes: SALT_BYTES }),
-  }),
-  cipher: z.literal(CIPHER),
-  iv: base64('bad iv', { bytes: IV_BYTES }),
-  data: base64('bad data', { min: TAG_BYTES + PAD_BLOCK }),
-})
+const fileSchemaFor = (cost: KdfCost) =>
+  z.strictObject({
+    format: z.literal(EXPORT_FORMAT),
+    version: z.literal(EXPORT_VERSION),
+    exportedAt: z.string().max(64),
+    kdf: z.strictObject({
+      name: z.literal(KDF_PARAMS.name),
+      // Only the parameters this instance writes: a file cannot make the server burn memory.
+      N: z.literal(cost.N),
+      r: z.literal(cost.r),
+      p: z.literal(cost.p),
+      salt: base64('bad salt', { bytes: SALT_BYTES }),
+    }),
+    cipher: z.literal(CIPHER),
+    iv: base64('bad iv', { bytes: IV_BYTES }),
+    data: base64('bad data', { min: TAG_BYTES + PAD_BLOCK }),
+  })
 
 /** Strict base64: standard alphabet, padded, and re-encoding gives the same text; else null. */
 export function decodeBase64(value: string): Buffer | null {
@@ -70,7 +79,7 @@ function damaged(reason: string, cause?: unknown): AppError {
  * Parse an uploaded file: the export object or its JSON text. Throws IMPORT_DAMAGED (the reason in
  * `cause`, for logs) for anything that is not a whole version-1 export.
  */
-export function parseExportFile(input: unknown): ExportFile {
+export function parseExportFile(input: unknown, cost: KdfCost = KDF_PARAMS): ExportFile {
   let value = input
   if (typeof input === 'string') {
     try {
@@ -79,7 +88,7 @@ export function parseExportFile(input: unknown): ExportFile {
       throw damaged('not JSON', err)
     }
   }
-  const result = fileSchema.safeParse(value)
+  const result = fileSchemaFor(cost).safeParse(value)
   if (!result.success) {
     const issue = result.error.issues[0]
     throw damaged(`${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`)
@@ -92,11 +101,15 @@ export function parseExportFile(input: unknown): ExportFile {
 // One derivation at a time: each holds 128 MiB, and the routes may be called concurrently.
 let kdfQueue: Promise<unknown> = Promise.resolve()
 
-/** scrypt with this format's parameters (runs on the libuv pool, one at a time). */
-export function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
+/** scrypt at `cost` (runs on the libuv pool, one at a time). */
+export function deriveKey(
+  passphrase: string,
+  salt: Buffer,
+  cost: KdfCost = KDF_PARAMS,
+): Promise<Buffer> {
   const run = () =>
     new Promise<Buffer>((resolve, reject) => {
-      const { N, r, p } = KDF_PARAMS
+      const { N, r, p } = cost
       crypto.scrypt(
         passphrase.normalize('NFC'),
         salt,
@@ -110,15 +123,16 @@ export function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
   return result
 }
 
-/** Encrypt the settings JSON under a passphrase into an export file. */
+/** Encrypt the settings JSON under a passphrase into an export file (scrypt at `cost`). */
 export async function encryptConfig(
   plaintext: string,
   passphrase: string,
   exportedAt: Date,
+  cost: KdfCost = KDF_PARAMS,
 ): Promise<ExportFile> {
   const salt = crypto.randomBytes(SALT_BYTES)
   const iv = crypto.randomBytes(IV_BYTES)
-  const key = await deriveKey(passphrase, salt)
+  const key = await deriveKey(passphrase, salt, cost)
   const body = Buffer.from(plaintext, 'utf8')
   // Spaces after the JSON: JSON.parse ignores them.
   const padded = Buffer.alloc(Math.ceil((body.length + 1) / PAD_BLOCK) * PAD_BLOCK, 0x20)
@@ -129,16 +143,19 @@ export async function encryptConfig(
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: exportedAt.toISOString(),
-    kdf: { ...KDF_PARAMS, salt: salt.toString('base64') },
+    kdf: { name: KDF_PARAMS.name, N: cost.N, r: cost.r, p: cost.p, salt: salt.toString('base64') },
     cipher: CIPHER,
     iv: iv.toString('base64'),
     data: sealed.toString('base64'),
   }
 }
 
-/** Decrypt a parsed export file; IMPORT_WRONG_PASSPHRASE when the GCM tag does not verify. */
+/**
+ * Decrypt a parsed export file at the cost it names (parseExportFile accepted only this
+ * instance's); IMPORT_WRONG_PASSPHRASE when the GCM tag does not verify.
+ */
 export async function decryptConfig(file: ExportFile, passphrase: string): Promise<string> {
-  const key = await deriveKey(passphrase, decodeBase64(file.kdf.salt)!)
+  const key = await deriveKey(passphrase, decodeBase64(file.kdf.salt)!, file.kdf)
   const sealed = decodeBase64(file.data)!
   const decipher = crypto.createDecipheriv(CIPHER, key, decodeBase64(file.iv)!)
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES))

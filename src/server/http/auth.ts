@@ -1,11 +1,13 @@
-// Login and logout (issue 4). Answers never carry a password; failures say how many attempts are
-// left, lockouts say for how long; the login limiter answers 429 with Retry-After.
+// Login and logout (issue 4). Answers never carry a password. Failures answer the catalogue's
+// { code, message } (INVALID_CREDENTIALS with the attempts left, ACCOUNT_LOCKED with the minutes
+// left; spec 001 §7 also reads success, remaining, remainingMinutes and locked); the login rate
+// limit answers RATE_LIMITED with Retry-After.
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthService } from '../auth/auth-service.ts'
 import { clearSessionCookies, setSessionCookies } from '../auth/cookies.ts'
-import type { RateLimiter } from '../auth/rate-limiter.ts'
+import type { RouteRateLimit } from '../auth/rate-limits.ts'
 import { parseBody } from '../parse-body.ts'
 
 const MAX_FIELD = 1024
@@ -23,7 +25,8 @@ export const loginInputSchema = z.object({
 
 export interface AuthRouteDeps {
   auth: AuthService
-  loginLimiter: RateLimiter
+  /** The per-address login limit (an onRequest hook). */
+  loginLimit: RouteRateLimit
   /** Single sign-on: a logout of an OIDC session answers the provider's logout URL. */
   oidc?: { logoutUrl(): string }
 }
@@ -32,17 +35,8 @@ export interface AuthRouteDeps {
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const { auth } = deps
 
-  app.post('/api/login', async (request, reply) => {
+  app.post('/api/login', { onRequest: deps.loginLimit }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
-    const rate = deps.loginLimiter.hit(request.ip)
-    if (!rate.allowed) {
-      request.log.info({ ip: request.ip }, 'login rate limited')
-      const err = new AppError('RATE_LIMITED')
-      return reply
-        .status(err.status)
-        .header('Retry-After', String(rate.retryAfterSeconds))
-        .send(err.toJSON())
-    }
     const { username, password } = parseBody(loginInputSchema, request.body)
     if (!auth.settings()) throw new AppError('AUTH_NOT_CONFIGURED')
     const result = await auth.checkCredentials(username, password, request.ip, 'login')
@@ -58,18 +52,15 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     }
     if (result.locked) {
       const minutes = result.remainingMinutes
-      return reply.status(403).send({
-        success: false,
-        locked: true,
-        remainingMinutes: minutes,
-        message: `Account locked. Please try again in ${minutes} minute(s).`,
-      })
+      const err = new AppError('ACCOUNT_LOCKED', { minutes })
+      return reply
+        .status(err.status)
+        .send({ ...err.toJSON(), success: false, locked: true, remainingMinutes: minutes })
     }
-    return reply.status(401).send({
-      success: false,
-      message: 'Invalid username or password',
-      remaining: result.remaining,
-    })
+    const err = new AppError('INVALID_CREDENTIALS')
+    return reply
+      .status(err.status)
+      .send({ ...err.toJSON(), success: false, remaining: result.remaining })
   })
 
   app.post('/api/logout', async (request, reply) => {

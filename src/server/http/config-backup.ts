@@ -1,14 +1,19 @@
 // Configuration export and import (spec 001 §5, §7): every setting encrypted under a passphrase,
 // and back in one transaction. Admin only (a reverse-proxy user needs the admin role); 5 calls per
 // 5 minutes per IP across both routes; audited. Answers and logs never hold a secret.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthService } from '../auth/auth-service.ts'
 import { requireAdmin } from '../auth/guard.ts'
-import { createRateLimiter, type RateLimiter } from '../auth/rate-limiter.ts'
+import type { RateLimits } from '../auth/rate-limits.ts'
 import { verifyPassword } from '../auth/secrets.ts'
-import { decryptConfig, encryptConfig, parseExportFile } from '../backup/config-crypto.ts'
+import {
+  decryptConfig,
+  encryptConfig,
+  parseExportFile,
+  type KdfCost,
+} from '../backup/config-crypto.ts'
 import {
   describeSnapshot,
   parseSnapshot,
@@ -52,8 +57,10 @@ export interface ConfigBackupDeps {
   now: () => number
   /** After an import: apply the new settings to what runs (the poller's nodes, ...). */
   onImported: () => void
-  /** Defaults to 5 per 5 minutes per IP. */
-  limiter?: RateLimiter
+  /** scrypt cost of the files (default the production KDF_PARAMS; tests pass a cheap one). */
+  kdfCost?: KdfCost
+  /** Where the routes' limit (5 per 5 minutes per IP, both routes together) comes from. */
+  rateLimits: RateLimits
 }
 
 /** `attachment; filename="pulse-config-YYYY-MM-DD.json"` (UTC date). */
@@ -64,23 +71,11 @@ export function exportFileName(at: number): string {
 /** Register POST /api/config/export and POST /api/config/import. */
 export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBackupDeps): void {
   const { db, box, auth, now } = deps
-  const limiter =
-    deps.limiter ??
-    createRateLimiter({ limit: BACKUP_RATE_LIMIT, windowMs: BACKUP_RATE_WINDOW_MS, now })
   const context = (): SnapshotContext => ({ db, box, now: now() })
 
   // Route-level onRequest: after the guard (unauthenticated callers get 401 and are not counted),
-  // before the body is read.
-  const rateLimit = async (request: FastifyRequest, reply: FastifyReply) => {
-    const decision = limiter.hit(request.ip)
-    if (decision.allowed) return
-    request.log.info({ ip: request.ip, route: request.url }, 'config backup rate limited')
-    const err = new AppError('RATE_LIMITED')
-    return reply
-      .status(err.status)
-      .header('Retry-After', String(decision.retryAfterSeconds))
-      .send(err.toJSON())
-  }
+  // before the body is read. One limit for both routes.
+  const rateLimit = deps.rateLimits.route(BACKUP_RATE_LIMIT, BACKUP_RATE_WINDOW_MS)
 
   /** The login password, or a custom passphrase of at least 12 characters. */
   const checkExportPassphrase = async (value: string) => {
@@ -100,7 +95,12 @@ export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBac
     await checkExportPassphrase(input.passphrase)
     const ctx = context()
     const snapshot = readSnapshot(ctx)
-    const file = await encryptConfig(JSON.stringify(snapshot), input.passphrase, new Date(ctx.now))
+    const file = await encryptConfig(
+      JSON.stringify(snapshot),
+      input.passphrase,
+      new Date(ctx.now),
+      deps.kdfCost,
+    )
     auth.audit.record({
       type: 'config_export',
       username: caller.username,
@@ -122,7 +122,7 @@ export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBac
       let summary: string
       let revoked = 0
       try {
-        const file = parseExportFile(input.data)
+        const file = parseExportFile(input.data, deps.kdfCost)
         const snapshot = parseSnapshot(await decryptConfig(file, input.passphrase))
         // The caller keeps their session; every other one ends with the old settings.
         const keep = caller.method === 'session' ? (caller.sessionIdHash ?? null) : null

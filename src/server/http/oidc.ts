@@ -10,7 +10,7 @@ import { requireAdmin } from '../auth/guard.ts'
 import type { Oidc } from '../auth/oidc.ts'
 import type { OidcErrorCode } from '../auth/oidc-claims.ts'
 import { OIDC_STATE_TTL_MS } from '../auth/oidc-flow.ts'
-import { createRateLimiter } from '../auth/rate-limiter.ts'
+import type { RateLimits } from '../auth/rate-limits.ts'
 import { parseBody } from '../parse-body.ts'
 
 export const OIDC_CALLBACK_PATH = '/api/oidc/callback'
@@ -28,6 +28,7 @@ export interface OidcRouteDeps {
   auth: AuthService
   oidc: Oidc
   now: () => number
+  rateLimits: RateLimits
 }
 
 /** `<request origin>/api/oidc/callback`: the redirect URL when none is configured. */
@@ -38,11 +39,7 @@ export function defaultRedirectUrl(request: FastifyRequest): string {
 /** Register the single sign-on routes. */
 export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): void {
   const { auth, oidc } = deps
-  const limiter = createRateLimiter({
-    limit: OIDC_LOGIN_RATE_LIMIT,
-    windowMs: OIDC_LOGIN_RATE_WINDOW_MS,
-    now: deps.now,
-  })
+  const loginLimit = deps.rateLimits.route(OIDC_LOGIN_RATE_LIMIT, OIDC_LOGIN_RATE_WINDOW_MS)
 
   app.get('/api/security/oidc', async (request, reply) => {
     requireAdmin(request)
@@ -63,16 +60,8 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     return oidc.config.view(defaultRedirectUrl(request))
   })
 
-  app.post('/api/oidc/login', async (request, reply) => {
+  app.post('/api/oidc/login', { onRequest: loginLimit }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store')
-    const rate = limiter.hit(request.ip)
-    if (!rate.allowed) {
-      const err = new AppError('RATE_LIMITED')
-      return reply
-        .status(err.status)
-        .header('Retry-After', String(rate.retryAfterSeconds))
-        .send(err.toJSON())
-    }
     const { returnTo } = parseBody(loginSchema, request.body ?? {})
     // Enabled single sign-on protects the instance on its own: the guard honours its sessions
     // with or without a login password.

@@ -1,9 +1,10 @@
 // Security routes (issue 4): status, first-run quick setup (and forced rotation), change password,
-// API token regeneration, audit log. Only quick-setup's and regenerate-token's answers hold
+// API token regeneration, audit log, the login account's lockout and its unlock. Only quick-setup's and regenerate-token's answers hold
 // secrets, once, with Cache-Control: no-store.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
+import type { AccountLock, SecurityStatus } from '../../shared/model/security.ts'
 import type { AuthService } from '../auth/auth-service.ts'
 import { clearSessionCookies, setSessionCookies } from '../auth/cookies.ts'
 import { requireAdmin } from '../auth/guard.ts'
@@ -61,6 +62,13 @@ export const auditQuerySchema = z.object({
     .optional(),
 })
 
+export const unlockSchema = z.object({
+  username: z
+    .string({ error: 'is required' })
+    .min(1, 'is required')
+    .max(200, 'must be at most 200 characters'),
+})
+
 /** The caller, or AUTH_REQUIRED (routes behind the guard always have one). */
 function callerOf(request: FastifyRequest) {
   if (!request.auth) throw new AppError('AUTH_REQUIRED')
@@ -84,7 +92,7 @@ export function registerSecurityRoutes(
   /** Whether anything but a login password keeps strangers out (or the password itself). */
   const isProtected = (hasLogin: boolean, ssoOn: boolean) =>
     hasLogin || proxyAuth !== null || ssoOn || auth.envTokenHint !== null
-  app.get('/api/security/status', async (request, reply) => {
+  app.get('/api/security/status', async (request, reply): Promise<SecurityStatus> => {
     reply.header('Cache-Control', 'no-store')
     const settings = auth.settings()
     const oidcOn = !auth.disabled && options.oidc?.ready() === true
@@ -166,5 +174,22 @@ export function registerSecurityRoutes(
     callerOf(request)
     const { limit } = parseBody(auditQuerySchema, request.query)
     return { events: auth.audit.list(limit ?? AUDIT_DEFAULT_LIMIT) }
+  })
+
+  // Admin-visible lockout: the login account, whether it is locked and for how long.
+  app.get('/api/security/lockout', async (request, reply): Promise<{ accounts: AccountLock[] }> => {
+    callerOf(request)
+    reply.header('Cache-Control', 'no-store')
+    const lock = auth.accountLock()
+    if (!lock) return { accounts: [] }
+    const lockedUntil = lock.lockedUntil === null ? null : new Date(lock.lockedUntil).toISOString()
+    return { accounts: [{ ...lock, lockedUntil }] }
+  })
+
+  app.post('/api/security/unlock', async (request) => {
+    const caller = requireAdmin(request)
+    const { username } = parseBody(unlockSchema, request.body)
+    // Idempotent: unlocking an account that is not locked clears its failure count.
+    return { success: true, unlocked: auth.unlock(username, caller.username, request.ip) }
   })
 }

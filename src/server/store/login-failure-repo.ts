@@ -1,4 +1,4 @@
-// Failed-login counters per (username, IP), keyed by a digest of both.
+// Failed-login counters per account, keyed by a digest of the username.
 import type { Db } from './db.ts'
 
 export interface LoginFailure {

@@ -33,6 +33,7 @@ export const ERRORS = {
   },
   CSRF_INVALID: { status: 403, message: 'Invalid or missing CSRF token' },
   ORIGIN_REJECTED: { status: 403, message: 'Origin not allowed: {origin}' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid username or password' },
   ACCOUNT_LOCKED: {
     status: 403,
     message: 'Account locked. Please try again in {minutes} minute(s).',

@@ -1,5 +1,6 @@
-// Pure helpers of the HTTP client (spec 000 §7-§8): error text, Retry-After, cookies. No DOM, no
-// fetch, so they are tested on plain strings.
+// Pure helpers of the HTTP client (spec 000 §7-§8): typed errors, error text, Retry-After, cookies.
+// No DOM, no fetch, so they are tested on plain strings.
+import { AppError } from '../../shared/model/errors.ts'
 
 /** The longest plain-text answer shown as is; anything longer is replaced by the status line. */
 export const MAX_PLAIN_ERROR_LENGTH = 200
@@ -10,16 +11,35 @@ export const DEFAULT_RETRY_AFTER_MS = 2_000
 /** A Retry-After beyond this is capped, so one request never hangs for minutes. */
 export const MAX_RETRY_AFTER_MS = 60_000
 
-/** A non-OK answer, or a success whose body is not JSON. `body` is the parsed JSON, if any. */
+/** The typed error of a `{ code, message }` body (AppError.fromJSON), or null for any other body. */
+export function appErrorOf(body: unknown): AppError | null {
+  if (typeof body !== 'object' || body === null) return null
+  const { code, message } = body as { code?: unknown; message?: unknown }
+  if (typeof code !== 'string' || typeof message !== 'string') return null
+  return AppError.fromJSON({ code, message })
+}
+
+/**
+ * A non-OK answer, or a success whose body is not JSON. `body` is the parsed JSON, if any;
+ * `error` is its typed form when the server answered the catalogue's `{ code, message }`:
+ * callers branch on `error.code`, never on the text.
+ */
 export class HttpError extends Error {
   override readonly name = 'HttpError'
   readonly status: number
   readonly body: unknown
+  readonly error: AppError | null
 
   constructor(status: number, message: string, body?: unknown) {
     super(message)
     this.status = status
     this.body = body
+    this.error = appErrorOf(body)
+  }
+
+  /** The catalogue code of the answer, or null when the body had none. */
+  get code(): AppError['code'] | null {
+    return this.error?.code ?? null
   }
 }
 

@@ -7,11 +7,6 @@ import { AuthCard, ErrorPanel, Field } from './AuthCard.tsx'
 import { hasPasswordLogin, securityStatusState } from './security-status.ts'
 import { clearSsoError, ssoState, startSso } from './sso.ts'
 
-/** Spec 001 §5: an error containing the word locked is styled as a lockout. */
-export function isLockout(message: string): boolean {
-  return /locked/i.test(message)
-}
-
 function LockoutPanel({ message }: { message: string }) {
   return (
     <div
@@ -33,6 +28,8 @@ export function LoginPage() {
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [error, setError] = useState('')
+  // Spec 001 §5 styles a lockout; the answer's code says so (ACCOUNT_LOCKED), not its wording.
+  const [locked, setLocked] = useState(false)
   const [busy, setBusy] = useState(false)
   const [ssoBusy, setSsoBusy] = useState(false)
   const sso = useSnapshot(ssoState)
@@ -55,12 +52,14 @@ export function LoginPage() {
     if (busy || ssoBusy) return
     setBusy(true)
     setError('')
+    setLocked(false)
     clearSsoError()
     const failure = await login(username, password)
     // On success the gate swaps this screen for the app; nothing more to do here.
     if (!failure) return
     setBusy(false)
     setError(failure.message)
+    setLocked(failure.code === 'ACCOUNT_LOCKED')
     if (failure.clearFields) {
       setUsername('')
       setPassword('')
@@ -71,6 +70,7 @@ export function LoginPage() {
     if (busy || ssoBusy) return
     setSsoBusy(true)
     setError('')
+    setLocked(false)
     clearSsoError()
     // Back to this page after the provider (the server accepts same-origin paths only).
     const failure = await startSso(window.location.pathname + window.location.search)
@@ -109,11 +109,7 @@ export function LoginPage() {
             onChange={(event) => setPassword(event.target.value)}
           />
           {shown &&
-            (isLockout(shown) ? (
-              <LockoutPanel message={shown} />
-            ) : (
-              <ErrorPanel>{shown}</ErrorPanel>
-            ))}
+            (error && locked ? <LockoutPanel message={shown} /> : <ErrorPanel>{shown}</ErrorPanel>)}
           <button
             type="submit"
             disabled={busy || ssoBusy}

@@ -1,6 +1,9 @@
 // The browser side of authentication (spec 001 §4 Auth flow on start, Logout, Quick security
 // setup): which screen the gate shows, who is signed in, and the calls behind the screens.
 import { proxy } from 'valtio'
+import type { ErrorCode } from '../../shared/model/errors.ts'
+import type { SecurityStatus } from '../../shared/model/security.ts'
+import { appErrorOf } from '../api/errors.ts'
 import { HttpError, apiFetch, apiJson } from '../api/http.ts'
 import { THEME_KEY, defaultDashboardState, uiState } from '../state.ts'
 import { rememberSecurityStatus } from './security-status.ts'
@@ -31,16 +34,6 @@ export interface AuthState {
   username: string
   /** Why the check failed (phase 'error'). */
   error: string
-}
-
-/** The fields of GET /api/security/status this slice reads. */
-export interface SecurityStatus {
-  hasAuthentication?: boolean
-  requiresAuth?: boolean
-  disabled?: boolean
-  authenticated?: boolean
-  authUsername?: string
-  oidcEnabled?: boolean
 }
 
 export const authState = proxy<AuthState>({ phase: 'checking', username: '', error: '' })
@@ -93,9 +86,10 @@ export async function startAuth(): Promise<void> {
     set({ phase: 'login', username: '' })
     return
   }
-  let status: SecurityStatus | null = null
+  // Partial: an older server's answer may lack fields.
+  let status: Partial<SecurityStatus> | null = null
   try {
-    status = await apiJson<SecurityStatus>('/api/security/status')
+    status = await apiJson<Partial<SecurityStatus>>('/api/security/status')
   } catch (error) {
     // Spec 001 §7: a 429 on the status check assumes authentication is configured; any other
     // failure falls back to the probe too (spec 000 §6: 401 on the state call means login).
@@ -133,8 +127,10 @@ export async function startAuth(): Promise<void> {
 /** What the login form shows after a failed attempt. */
 export interface LoginFailure {
   message: string
-  /** Lockout (403): the form clears its fields. */
+  /** Lockout: the form clears its fields. */
   clearFields: boolean
+  /** The answer's catalogue code (ACCOUNT_LOCKED styles the lockout panel), else null. */
+  code: ErrorCode | null
 }
 
 function numberOf(body: unknown, key: string): number | undefined {
@@ -149,32 +145,53 @@ function serverMessage(body: unknown): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined
 }
 
-/** The login error text of spec 001 §8 for a non-OK answer. */
+/** An answer without a catalogue code (an older server, a proxy): its code read off the status. */
+const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
+  401: 'INVALID_CREDENTIALS',
+  403: 'ACCOUNT_LOCKED',
+  429: 'RATE_LIMITED',
+}
+
+/**
+ * The login error text of spec 001 §8 for a non-OK answer. Branches on the answer's code
+ * (AppError.fromJSON), falling back to the status only when the body carries none.
+ */
 export function loginFailure(status: number, body: unknown): LoginFailure {
-  if (status === 403) {
-    const minutes = numberOf(body, 'remainingMinutes')
-    const message =
-      minutes !== undefined
-        ? `Account locked. Please try again in ${minutes} minute(s).`
-        : (serverMessage(body) ?? 'Account locked. Please try again later.')
-    return { message, clearFields: true }
-  }
-  if (status === 429) {
-    const message = serverMessage(body) ?? 'Too many requests. Please wait a moment and try again.'
-    return { message, clearFields: false }
-  }
-  if (status === 401) {
-    const base = serverMessage(body) ?? 'Invalid username or password'
-    const remaining = numberOf(body, 'remaining')
-    const locked = (body as { locked?: unknown } | null)?.locked === true
-    if (remaining !== undefined && remaining > 0) {
-      const word = remaining === 1 ? 'attempt' : 'attempts'
-      return { message: `${base} (${remaining} ${word} remaining)`, clearFields: false }
+  const error = appErrorOf(body)
+  const code = error?.code ?? STATUS_CODES[status] ?? null
+  const text = serverMessage(body)
+  switch (code) {
+    case 'ACCOUNT_LOCKED': {
+      const minutes = numberOf(body, 'remainingMinutes')
+      const message =
+        minutes !== undefined
+          ? `Account locked. Please try again in ${minutes} minute(s).`
+          : (text ?? 'Account locked. Please try again later.')
+      return { message, clearFields: true, code }
     }
-    if (locked || remaining === 0) return { message: `${base} (account locked)`, clearFields: true }
-    return { message: base, clearFields: false }
+    case 'RATE_LIMITED':
+      return {
+        message: text ?? 'Too many requests. Please wait a moment and try again.',
+        clearFields: false,
+        code,
+      }
+    case 'INVALID_CREDENTIALS': {
+      const base = text ?? 'Invalid username or password'
+      const remaining = numberOf(body, 'remaining')
+      const locked = (body as { locked?: unknown } | null)?.locked === true
+      if (remaining !== undefined && remaining > 0) {
+        const word = remaining === 1 ? 'attempt' : 'attempts'
+        return { message: `${base} (${remaining} ${word} remaining)`, clearFields: false, code }
+      }
+      if (locked || remaining === 0) {
+        return { message: `${base} (account locked)`, clearFields: true, code: 'ACCOUNT_LOCKED' }
+      }
+      return { message: base, clearFields: false, code }
+    }
   }
-  return { message: 'Server error. Please try again.', clearFields: false }
+  // Another catalogue answer below 500 (a bad field, no login configured yet) says what is wrong.
+  if (error && status < 500) return { message: error.message, clearFields: false, code }
+  return { message: 'Server error. Please try again.', clearFields: false, code }
 }
 
 /** POST /api/login. Resolves null on success (the app opens), else what the form shows. */
@@ -191,10 +208,10 @@ export async function login(username: string, password: string): Promise<LoginFa
     if (error instanceof HttpError) {
       // A 200 that is not JSON is a broken proxy, not a login answer.
       if (error.status < 400)
-        return { message: 'Server error. Please try again.', clearFields: false }
+        return { message: 'Server error. Please try again.', clearFields: false, code: null }
       return loginFailure(error.status, error.body)
     }
-    return { message: 'Failed to connect to server.', clearFields: false }
+    return { message: 'Failed to connect to server.', clearFields: false, code: null }
   }
   storageSet(session, JUST_LOGGED_OUT_KEY, null)
   const name = typeof answer?.username === 'string' ? answer.username : username

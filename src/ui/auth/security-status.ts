@@ -2,36 +2,14 @@
 // the security warning banner and the Security tab. The auth flow's first read fills it, so the
 // banner costs no extra call; the Security tab reads it afresh and after each change.
 import { proxy } from 'valtio'
+import type { SecurityStatus } from '../../shared/model/security.ts'
 import { apiJson } from '../api/http.ts'
 
-/** Every field of the status answer; all optional, so an older or partial answer still reads. */
-export interface SecurityStatusInfo {
-  hasAuthentication?: boolean
-  /** A login password exists (single sign-on, a proxy or an API_TOKEN may protect without one). */
-  hasPasswordLogin?: boolean
-  requiresAuth?: boolean
-  disabled?: boolean
-  authenticated?: boolean
-  authUsername?: string
-  credentialsEncrypted?: boolean
-  apiTokenConfigured?: boolean
-  apiTokenHint?: string
-  oidcEnabled?: boolean
-  oidcUsername?: string
-  oidcLogoutURL?: string
-  hasProxyAuth?: boolean
-  proxyAuthUsername?: string
-  proxyAuthIsAdmin?: boolean
-  proxyAuthLogoutURL?: string
-  exportProtected?: boolean
-  unprotectedExportAllowed?: boolean
-  hasHTTPS?: boolean
-  hasAuditLogging?: boolean
-  publicAccess?: boolean
-  isPrivateNetwork?: boolean
-  clientIP?: string
-  configuredButPendingRestart?: boolean
-}
+/**
+ * The status answer (the server's SecurityStatus). All fields optional: an older or partial
+ * answer still reads.
+ */
+export type SecurityStatusInfo = Partial<SecurityStatus>
 
 /** Password login is configured and in force (older answers: any configured authentication). */
 export function hasPasswordLogin(status: Readonly<SecurityStatusInfo>): boolean {

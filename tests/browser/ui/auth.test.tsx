@@ -211,6 +211,35 @@ describe('login (spec 001 §8)', () => {
     await expect.element(page.getByLabelText('Password')).toHaveValue('')
   })
 
+  test('branches on the answer code, not its wording (AppError.fromJSON)', async () => {
+    let answer = () =>
+      Response.json(
+        // A lockout worded without "locked": the code makes it one.
+        { code: 'ACCOUNT_LOCKED', message: 'Konto gesperrt.', success: false },
+        { status: 403 },
+      )
+    authServer(() => CONFIGURED, { 'POST /api/login': () => answer() })
+    renderApp(worker())
+    await loginShown()
+    await fillLogin('admin', 'wrong')
+    const alert = page.getByRole('alert')
+    await expect.element(alert).toHaveTextContent('Konto gesperrt.')
+    expect(alert.element().hasAttribute('data-lockout')).toBe(true)
+    await expect.element(page.getByLabelText('Username')).toHaveValue('')
+    // Wrong credentials whose text mentions "locked" are not a lockout.
+    answer = () =>
+      Response.json(
+        { code: 'INVALID_CREDENTIALS', message: 'Wrong password for locked-room', remaining: 2 },
+        { status: 401 },
+      )
+    await fillLogin('admin', 'wrong')
+    await expect
+      .element(page.getByRole('alert'))
+      .toHaveTextContent('Wrong password for locked-room (2 attempts remaining)')
+    expect(page.getByRole('alert').element().hasAttribute('data-lockout')).toBe(false)
+    await expect.element(page.getByLabelText('Username')).toHaveValue('admin')
+  })
+
   test('429 shows the server message at once, without waiting to retry', async () => {
     const fetchMock = authServer(() => CONFIGURED, {
       'POST /api/login': () =>

@@ -10,6 +10,7 @@ import {
   retryAfterMs,
 } from '../../../src/ui/api/errors.ts'
 import { HttpError, apiFetch, apiJson } from '../../../src/ui/api/http.ts'
+import { AppError } from '../../../src/shared/model/errors.ts'
 
 type Answer = Response | (() => Response)
 
@@ -251,6 +252,25 @@ describe('apiJson', () => {
     expect((error as HttpError).status).toBe(401)
     expect((error as HttpError).message).toBe('Invalid username or password')
     expect((error as HttpError).body).toMatchObject({ remaining: 4 })
+  })
+
+  test('a { code, message } answer becomes a typed AppError on the HttpError', async () => {
+    stubFetch(
+      Response.json(
+        { code: 'ACCOUNT_LOCKED', message: 'Account locked. Please try again in 3 minute(s).' },
+        { status: 403 },
+      ),
+      Response.json({ message: 'no code here' }, { status: 500 }),
+    )
+    const locked = (await apiJson('/api/login', { method: 'POST', body: {} }).catch(
+      (e: unknown) => e,
+    )) as HttpError
+    expect(locked.error).toBeInstanceOf(AppError)
+    expect(locked.code).toBe('ACCOUNT_LOCKED')
+    expect(locked.error?.message).toBe('Account locked. Please try again in 3 minute(s).')
+    const plain = (await apiJson('/api/x').catch((e: unknown) => e)) as HttpError
+    expect(plain.error).toBeNull()
+    expect(plain.code).toBeNull()
   })
 
   test('a network failure rejects like fetch', async () => {

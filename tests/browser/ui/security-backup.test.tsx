@@ -205,9 +205,16 @@ describe('API-token-only instance (spec 001 §6)', () => {
         'GET /api/state': () => Response.json({}),
         'POST /api/config/export': (_body, init) => {
           const token = (init?.headers as Record<string, string>)['X-API-Token']
-          if (!token) return Response.json({ message: 'API token required' }, { status: 401 })
+          if (!token)
+            return Response.json(
+              { code: 'API_TOKEN_REQUIRED', message: 'API token required' },
+              { status: 401 },
+            )
           if (token !== 'the-right-token') {
-            return Response.json({ message: 'Invalid API token' }, { status: 401 })
+            return Response.json(
+              { code: 'API_TOKEN_INVALID', message: 'Invalid API token' },
+              { status: 401 },
+            )
           }
           return Response.json(EXPORTED)
         },

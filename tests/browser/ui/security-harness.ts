@@ -3,7 +3,7 @@
 // tests/unit/server and end to end in tests/e2e.
 import { expect, vi } from 'vitest'
 import { page } from 'vitest/browser'
-import { pageNavigation } from '../../../src/ui/lib/navigation.ts'
+import { RELOAD_DELAY_MS, pageNavigation } from '../../../src/ui/lib/navigation.ts'
 import { CONFIGURED, authServer, callsTo, worker, type Json } from './auth-harness.ts'
 import { renderApp, type StubRoute } from './render.tsx'
 
@@ -55,9 +55,16 @@ export type Routes = Partial<
   Record<string, (body: Json, init: RequestInit | undefined) => Response>
 >
 
+/** GET /api/security/lockout of an account that is not locked. */
+export const UNLOCKED = {
+  accounts: [
+    { username: 'admin', locked: false, failures: 0, lockedUntil: null, remainingMinutes: 0 },
+  ],
+}
+
 /**
- * Stubs the server for the tab: `status()` (STATUS by default), the OIDC config and an empty
- * audit log unless `routes` (keyed 'METHOD /path') say otherwise.
+ * Stubs the server for the tab: `status()` (STATUS by default), the OIDC config, an empty
+ * audit log and an unlocked account unless `routes` (keyed 'METHOD /path') say otherwise.
  */
 export function securityServer({
   status = () => STATUS,
@@ -69,6 +76,7 @@ export function securityServer({
     {
       'GET /api/security/oidc': () => Response.json(OIDC),
       'GET /api/security/audit': () => Response.json({ events: [] }),
+      'GET /api/security/lockout': () => Response.json(UNLOCKED),
       ...routes,
     },
     extra,
@@ -107,6 +115,24 @@ export function headersOf(
 /** Replaces the page reload (which would reload the test runner) with a spy. */
 export function spyReload() {
   return vi.spyOn(pageNavigation, 'reload').mockImplementation(() => {})
+}
+
+/**
+ * Holds the timers set for the reload delay instead of running them (other timers run as usual):
+ * the test fires them itself, so it checks the delay without waiting on the clock.
+ */
+export function holdReloadTimers(): Array<() => void> {
+  const held: Array<() => void> = []
+  const real = window.setTimeout.bind(window)
+  const hold = (handler: TimerHandler, ms?: number, ...args: unknown[]) => {
+    if (ms === RELOAD_DELAY_MS && typeof handler === 'function') {
+      held.push(() => void (handler as () => void)())
+      return 0
+    }
+    return real(handler, ms, ...args)
+  }
+  vi.spyOn(window, 'setTimeout').mockImplementation(hold as typeof window.setTimeout)
+  return held
 }
 
 /** The toast showing exactly `text`. */

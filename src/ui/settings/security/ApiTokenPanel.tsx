@@ -12,6 +12,7 @@ import { Modal } from '../../components/Modal.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { Notice } from './fields.tsx'
 import { tokenHint } from './posture.ts'
+import { noteAuditedAction } from './audit-refresh.ts'
 import { regenerateToken } from './security-api.ts'
 
 export const TOKEN_GENERATED_TEXT =
@@ -41,6 +42,7 @@ export function ApiTokenPanel({ status }: { status: Readonly<SecurityStatusInfo>
       setPhase('shown')
       patchSecurityStatus({ apiTokenConfigured: true, apiTokenHint: tokenHint(fresh) })
       showToast(TOKEN_GENERATED_TEXT, 'success')
+      noteAuditedAction()
     } catch (error) {
       setPhase('hint')
       const reason = error instanceof Error ? error.message : String(error)

@@ -1,8 +1,10 @@
 import { Loader2, RefreshCw, ScrollText } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
+import { useSnapshot } from 'valtio'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
+import { auditRefresh } from './audit-refresh.ts'
 import { AUDIT_LIMIT, loadAudit, type AuditEvent } from './security-api.ts'
 
 /** Readable names of the audit event types (slices 1 and 2). */
@@ -19,6 +21,9 @@ export const AUDIT_LABELS: Record<string, string> = {
   oidc_failure: 'Single sign-on failure',
   config_export: 'Configuration exported',
   config_import: 'Configuration imported',
+  config_import_failed: 'Configuration import failed',
+  oidc_config_changed: 'Single sign-on settings changed',
+  account_unlocked: 'Account unlocked',
 }
 
 const FAILURES = new Set(['login_failure', 'lockout', 'oidc_failure'])
@@ -44,10 +49,14 @@ type Load =
   | { kind: 'error'; message: string }
   | { kind: 'loaded'; events: AuditEvent[] }
 
-/** The newest security events (GET /api/security/audit?limit=50): type, user, IP, time. */
+/**
+ * The newest security events (GET /api/security/audit?limit=50): type, user, IP, time. Reloads
+ * on Refresh and whenever the tab notes an audited action (noteAuditedAction).
+ */
 export function AuditLogCard() {
   const [load, setLoad] = useState<Load>({ kind: 'loading' })
   const [refreshing, setRefreshing] = useState(false)
+  const { revision } = useSnapshot(auditRefresh)
 
   const fetchEvents = useCallback(() => {
     setRefreshing(true)
@@ -61,7 +70,7 @@ export function AuditLogCard() {
       )
       .finally(() => setRefreshing(false))
   }, [])
-  useEffect(fetchEvents, [fetchEvents])
+  useEffect(fetchEvents, [fetchEvents, revision])
 
   return (
     <Card

@@ -6,6 +6,7 @@ import { Modal } from '../../components/Modal.tsx'
 import { useApiTokenPrompt } from './ApiTokenModal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
+import { noteAuditedAction } from './audit-refresh.ts'
 import { Requirement, TextField } from './fields.tsx'
 import {
   MIN_PASSPHRASE_LENGTH,
@@ -44,6 +45,8 @@ export function ExportModal({ hasLogin, onClose }: { hasLogin: boolean; onClose:
       const { filename, text } = await exportConfig(passphrase)
       downloadText(filename, text, 'application/json')
       showToast('Configuration exported successfully', 'success')
+      // The server recorded config_export: the audit log card shows it without a manual refresh.
+      noteAuditedAction()
       onClose()
     } catch (err) {
       setBusy(false)

@@ -28,6 +28,7 @@ import { ChangePasswordModal } from './ChangePasswordModal.tsx'
 import { ExportModal } from './ExportModal.tsx'
 import { Notice } from './fields.tsx'
 import { ImportModal } from './ImportModal.tsx'
+import { LockoutCard } from './LockoutCard.tsx'
 import { OidcPanel } from './OidcPanel.tsx'
 import { PostureCard } from './PostureCard.tsx'
 import { QuickSetupModal } from './QuickSetupModal.tsx'
@@ -252,6 +253,7 @@ export function SecurityTab() {
         <StatusCard status={status} onOpen={setDialog} />
         <PostureCard status={status} />
       </div>
+      {passwordLogin(status) && <LockoutCard />}
       <ApiTokenPanel status={status} />
       <OidcPanel />
       <BackupCard onOpen={setDialog} />

@@ -1,8 +1,9 @@
 // The Security tab's calls (contract auth-api.md and auth-api-2.md; spec 001 §7, §8 texts). Each
 // turns the server's answer into what the tab shows, so the components only handle success and
 // an Error whose message is the text to show.
+import type { AccountLock, AuditEntry } from '../../../shared/model/security.ts'
 import { HttpError, apiFetch, apiJson } from '../../api/http.ts'
-import { extractErrorText, statusText } from '../../api/errors.ts'
+import { appErrorOf, extractErrorText, parseJson, statusText } from '../../api/errors.ts'
 
 /** The server's own text, or `fallback` when it said nothing useful. */
 function textOf(error: unknown, fallback: string): string {
@@ -15,7 +16,10 @@ function textOf(error: unknown, fallback: string): string {
 // ---------------------------------------------------------------------------------------------
 // Change password
 
-/** POST /api/security/change-password; 401 is 'Current password is incorrect' (spec 001 §8). */
+/**
+ * POST /api/security/change-password; CURRENT_PASSWORD_INCORRECT (a 401 without a code from an
+ * older server) is 'Current password is incorrect' (spec 001 §8).
+ */
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
   try {
     await apiJson('/api/security/change-password', {
@@ -23,9 +27,12 @@ export async function changePassword(currentPassword: string, newPassword: strin
       body: { currentPassword, newPassword },
     })
   } catch (error) {
-    if (error instanceof HttpError && error.status === 401) {
-      throw new Error('Current password is incorrect')
-    }
+    // The code, not the status: a 401 AUTH_REQUIRED (session gone) is not a wrong password.
+    const code =
+      error instanceof HttpError
+        ? (error.code ?? (error.status === 401 ? 'CURRENT_PASSWORD_INCORRECT' : null))
+        : null
+    if (code === 'CURRENT_PASSWORD_INCORRECT') throw new Error('Current password is incorrect')
     throw new Error(textOf(error, 'Failed to change password'))
   }
 }
@@ -53,15 +60,8 @@ export async function regenerateToken(): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Audit log
 
-export interface AuditEvent {
-  id: number
-  /** ISO 8601. */
-  time: string
-  type: string
-  username: string
-  ip: string
-  detail: string
-}
+/** One audit log entry, as the server sends it. */
+export type AuditEvent = AuditEntry
 
 /** Spec: the tab lists the 50 newest events. */
 export const AUDIT_LIMIT = 50
@@ -88,6 +88,24 @@ export async function loadAudit(limit = AUDIT_LIMIT): Promise<AuditEvent[]> {
     return Number.isNaN(ms) ? 0 : ms
   }
   return events.sort((a, b) => at(b) - at(a))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Account lockout
+
+/** GET /api/security/lockout: the login account's lock (an empty list before the first setup). */
+export async function loadLockout(): Promise<AccountLock[]> {
+  const answer = await apiJson<{ accounts?: unknown }>('/api/security/lockout')
+  return Array.isArray(answer?.accounts) ? (answer.accounts as AccountLock[]) : []
+}
+
+/** POST /api/security/unlock {username}; rejects with the server's text. */
+export async function unlockAccount(username: string): Promise<void> {
+  try {
+    await apiJson('/api/security/unlock', { method: 'POST', body: { username } })
+  } catch (error) {
+    throw new Error(textOf(error, 'Failed to unlock the account'))
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,16 +201,23 @@ function tokenHeaders(): Record<string, string> {
   return token ? { 'X-API-Token': token } : {}
 }
 
+/** The code of an answer without one (an older server): read off the spec's token texts. */
+function legacyTokenCode(body: string): 'API_TOKEN_INVALID' | 'API_TOKEN_REQUIRED' | null {
+  if (/invalid api token/i.test(body)) return 'API_TOKEN_INVALID'
+  return TOKEN_MARKER.test(body) ? 'API_TOKEN_REQUIRED' : null
+}
+
 /**
  * A 401/403 of export or import: the token modal when the server wants the token (or refused
- * the stored one, which is then forgotten), else `text`.
+ * the stored one, which is then forgotten), else `text`. Branches on the answer's code.
  */
-function refusal(status: number, body: string, text: string): Error {
-  if (status === 401 && storedApiToken() && /invalid api token/i.test(body)) {
+function refusal(body: string, text: string): Error {
+  const code = appErrorOf(parseJson(body))?.code ?? legacyTokenCode(body)
+  if (code === 'API_TOKEN_INVALID' && storedApiToken()) {
     storeApiToken(null)
     return new ApiTokenNeeded(INVALID_TOKEN_TEXT)
   }
-  if (TOKEN_MARKER.test(body)) return new ApiTokenNeeded('')
+  if (code === 'API_TOKEN_REQUIRED' || code === 'API_TOKEN_INVALID') return new ApiTokenNeeded('')
   return new Error(text)
 }
 
@@ -215,7 +240,7 @@ export async function exportConfig(
   const text = await res.text()
   if (!res.ok) {
     if (res.status === 401 || res.status === 403) {
-      throw refusal(res.status, text, 'Export requires authentication')
+      throw refusal(text, 'Export requires authentication')
     }
     const message = extractErrorText(res.status, text)
     throw new Error(message === statusText(res.status) ? 'Export failed' : message)
@@ -236,7 +261,7 @@ export async function importConfig(passphrase: string, data: unknown): Promise<v
     })
   } catch (error) {
     if (error instanceof HttpError && (error.status === 401 || error.status === 403)) {
-      throw refusal(error.status, error.message, 'Import requires authentication')
+      throw refusal(JSON.stringify(error.body ?? error.message), 'Import requires authentication')
     }
     throw new Error(textOf(error, 'Failed to import configuration'))
   }

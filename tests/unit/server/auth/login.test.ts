@@ -31,10 +31,11 @@ describe('POST /api/login', () => {
     expect((await server.call('GET', '/api/state', { cookies })).status).toBe(200)
   })
 
-  it('answers a wrong password with 401 and the attempts left', async () => {
+  it('answers a wrong password with 401 INVALID_CREDENTIALS and the attempts left', async () => {
     const res = await attempt('admin', 'wrong-password')
     expect(res.status).toBe(401)
     expect(res.json).toEqual({
+      code: 'INVALID_CREDENTIALS',
       success: false,
       message: 'Invalid username or password',
       remaining: 4,
@@ -45,11 +46,12 @@ describe('POST /api/login', () => {
     expect((await attempt('root', 'whatever')).json).toMatchObject({ remaining: 4 })
   })
 
-  it('locks the username and IP after 5 failures, even for the right password', async () => {
+  it('locks the account with ACCOUNT_LOCKED after 5 failures, even for the right password', async () => {
     for (let i = 4; i >= 1; i--) expect((await attempt('admin', 'bad')).json.remaining).toBe(i)
     const fifth = await attempt('admin', 'bad')
     expect(fifth.status).toBe(403)
     expect(fifth.json).toEqual({
+      code: 'ACCOUNT_LOCKED',
       success: false,
       locked: true,
       remainingMinutes: 15,
@@ -78,14 +80,17 @@ describe('POST /api/login', () => {
     expect((await attempt('admin', 'bad')).json.remaining).toBe(4)
   })
 
-  it('answers 429 with Retry-After after 10 attempts in a minute from one IP', async () => {
+  it('answers 429 RATE_LIMITED with Retry-After after 10 attempts in a minute from one IP', async () => {
     for (let i = 0; i < 10; i++) {
       const res = await attempt(`user${i}`, 'bad')
       expect(res.status).toBe(401)
     }
     const limited = await attempt('admin', creds.password)
     expect(limited.status).toBe(429)
-    expect(limited.json.message).toBe('Too many requests. Please wait a moment and try again.')
+    expect(limited.json).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Please wait a moment and try again.',
+    })
     const retry = Number(limited.headers.get('retry-after'))
     expect(retry).toBeGreaterThanOrEqual(1)
     expect(retry).toBeLessThanOrEqual(60)

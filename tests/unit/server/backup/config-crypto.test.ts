@@ -80,6 +80,19 @@ describe('encryptConfig', () => {
   })
 })
 
+describe('scrypt cost', () => {
+  it('writes the cost it is given and reads only files at that cost', async () => {
+    const cheap = { N: 1024, r: 8, p: 1 }
+    const quick = await encryptConfig(PLAINTEXT, PASSPHRASE, AT, cheap)
+    expect(quick.kdf).toMatchObject(cheap)
+    // The production instance refuses it: a file cannot pick the server's cost.
+    expect(codeOf(() => parseExportFile(quick))).toBe('IMPORT_DAMAGED')
+    const parsed = parseExportFile(quick, cheap)
+    expect(JSON.parse(await decryptConfig(parsed, PASSPHRASE))).toEqual(JSON.parse(PLAINTEXT))
+    expect(codeOf(() => parseExportFile(file, cheap))).toBe('IMPORT_DAMAGED')
+  })
+})
+
 describe('decryptConfig', () => {
   it('round-trips, from the object or its JSON text', async () => {
     expect(JSON.parse(await decryptConfig(parseExportFile(file), PASSPHRASE))).toEqual(

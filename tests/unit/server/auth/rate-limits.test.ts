@@ -2,7 +2,7 @@
 // documentation address through fastify.inject (no network): loopback clients are exempt, so a
 // real socket on 127.0.0.1 could not show the limits.
 import { afterEach, describe, expect, it } from 'vitest'
-import { findRequestLimit, isLoopback } from '../../../../src/server/auth/request-limits.ts'
+import { findRequestLimit, isLoopback } from '../../../../src/server/auth/rate-limits.ts'
 import { buildTestApp } from '../helpers.ts'
 
 const REMOTE = '203.0.113.7'
