@@ -4,6 +4,7 @@
 import { HttpError, apiFetch, apiJson } from '../../api/http.ts'
 import { statusText } from '../../api/errors.ts'
 import type { NodePayload, NodeType } from '../../../shared/model/node-config.ts'
+import { isRecord, textOr, toBool, toNumber } from '../../../shared/model/coerce.ts'
 
 export type { NodePayload, NodeType }
 
@@ -92,14 +93,10 @@ export interface SetupCommand {
 
 type Raw = Record<string, unknown>
 
-const str = (value: unknown) => (typeof value === 'string' ? value : '')
-const bool = (value: unknown, fallback = false) =>
-  typeof value === 'boolean' ? value : value === 1 || value === '1' ? true : fallback
-const num = (value: unknown, fallback = 0) => {
-  const n = typeof value === 'string' && value.trim() ? Number(value) : value
-  return typeof n === 'number' && Number.isFinite(n) ? n : fallback
-}
-const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null
+// The shared coercers (src/shared/model/coerce.ts) under the short names this reader uses.
+const str = (value: unknown): string => textOr(value)
+const bool = toBool
+const num = toNumber
 const records = (value: unknown): Raw[] => (Array.isArray(value) ? value.filter(isRecord) : [])
 const nodeType = (value: unknown): NodeType => (value === 'pbs' ? 'pbs' : 'pve')
 
