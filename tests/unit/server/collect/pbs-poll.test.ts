@@ -176,6 +176,19 @@ describe('pollPbs against the PBS simulator', () => {
     clock.set(START_MS)
   })
 
+  it('reads namespaces and snapshots on every cycle at a 60 s poll interval', async () => {
+    const client = clientFor(pbs)
+    const memory = createPbsMemory()
+    const counts: number[] = []
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      const before = sim.requestCount()
+      const now = START_MS + (cycle - 1) * 60_000
+      await pollPbs(contextFor(client, memory, cycle, { now, pollIntervalMs: 60_000 }))
+      counts.push(sim.requestCount() - before)
+    }
+    expect(counts).toEqual([11, 11, 11])
+  })
+
   it('keeps at most four content calls in flight across datastores and namespaces', async () => {
     const client = clientFor(pbs)
     let inFlight = 0

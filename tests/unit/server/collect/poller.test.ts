@@ -172,6 +172,7 @@ function setup(
   options: {
     createClient?: (e: MonitoredEndpoint) => PveClient
     guestDetails?: Partial<DetailPolicy>
+    intervalMs?: number
   } = {},
 ) {
   let clock = 1_000_000
@@ -401,6 +402,18 @@ describe('createPoller', () => {
       'nodes/status',
     ])
     expect(perf.pollingStartTime).toBe(1_030_000)
+  })
+
+  it('reads /cluster/status on every cycle at a 60 s poll interval (its cadence is 30 s)', async () => {
+    counters = 0
+    detailAnswer = () => DETAIL
+    const t = setup({ intervalMs: 60_000 })
+    t.poller.setEndpoints([endpoint('pve-0', 'lab')])
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) t.advance(60_000)
+      await t.poller.pollNow()
+    }
+    expect(stub.requests.filter((r) => r.path === '/api2/json/cluster/status')).toHaveLength(3)
   })
 
   it('merges guest details into the guests: VM agent data and container swap and addresses', async () => {
