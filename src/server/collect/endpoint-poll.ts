@@ -1,6 +1,7 @@
 // One poll of one PVE endpoint: /cluster/resources every time, /cluster/status on its cadence
-// (cadence.ts), /nodes/{n}/status per online node with bounded concurrency and a short budget each, and
-// the guest details (pve-agent.ts) refreshed in the background and merged from their cache.
+// (cadence.ts), /nodes/{n}/status per online node with bounded concurrency and a short budget
+// each, and the guest details (pve-agent.ts) refreshed in the background and merged from their
+// cache.
 import { AppError } from '../../shared/model/errors.ts'
 import type { Guest, PveNode } from '../../shared/model/state.ts'
 import { CADENCE_MS, isDue } from './cadence.ts'
