@@ -1,7 +1,8 @@
 // One poll of one Proxmox Backup Server: version, host status and datastore usage every cycle;
 // namespaces and snapshots every CADENCE_MS.pbsContent (60 s, as the issue asks, whatever the poll
-// interval) with at most CONTENT_CONCURRENCY calls in flight. A failing datastore is reported as such while
-// the others still report; only a server that is down or refuses the credentials fails the poll.
+// interval) with at most CONTENT_CONCURRENCY calls in flight. A failing datastore is reported as
+// such while the others still report; only a server that is down or refuses the credentials fails
+// the poll.
 import { AppError } from '../../shared/model/errors.ts'
 import type { ErrorCode } from '../../shared/model/errors.ts'
 import type {

@@ -50,7 +50,7 @@ export interface PollerOptions {
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void }
   /** Called with the endpoint's settings and the URL to reach (`host`, maybe a cluster member). */
   createClient?: (endpoint: MonitoredEndpoint, tuning?: ClientTuning) => PveClient
-  /** Overrides of the guest-detail cadence and bounds (DETAIL_POLICY, derived from the interval). */
+  /** Overrides of the guest-detail cadence and bounds (detailPolicyFor the interval). */
   guestDetails?: Partial<DetailPolicy>
   /** Storage, ZFS, Ceph, disks and backups (pve-slow.ts); default on. */
   slowCollectors?: boolean

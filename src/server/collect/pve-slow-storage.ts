@@ -110,7 +110,7 @@ async function refreshNodeZfs(run: SlowRun, node: string): Promise<void> {
   }
 }
 
-/** Ceph status and pools; the paths answer 500 without Ceph, so only asked when rbd/cephfs exists. */
+/** Ceph status and pools; only asked with rbd/cephfs storage (the paths answer 500 without). */
 export const cephCollector: Collector<SlowRun, boolean> = {
   name: 'ceph',
   intervalMs: CADENCE_MS.ceph,
