@@ -1,13 +1,11 @@
 // Normalises entities arriving in full states and deltas: ids, tags, nulls. Runs inside the worker.
 import type { Entity, EntityCollection } from '../shared/model/state.ts'
 import { guestKey, normalizeTags } from '../shared/model/guest-key.ts'
+import { isRecord } from '../shared/model/coerce.ts'
 
 const GUEST_COLLECTIONS: ReadonlySet<EntityCollection> = new Set(['vms', 'containers'])
 
-/** True for a non-null, non-array object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+export { isRecord } from '../shared/model/coerce.ts'
 
 /**
  * An entity of a full state, ready for the index: guests without an id get their identity key,

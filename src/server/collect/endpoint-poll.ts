@@ -1,9 +1,12 @@
-// One poll of one PVE endpoint: /cluster/resources every time, /cluster/status from a small
-// cache, /nodes/{n}/status per online node with bounded concurrency and a short budget each, and
-// the guest details (pve-agent.ts) refreshed in the background and merged from their cache.
+// One poll of one PVE endpoint: /cluster/resources every time, /cluster/status on its cadence
+// (cadence.ts), /nodes/{n}/status per online node with bounded concurrency and a short budget
+// each, and the guest details (pve-agent.ts) refreshed in the background and merged from their
+// cache.
 import { AppError } from '../../shared/model/errors.ts'
 import type { Guest, PveNode } from '../../shared/model/state.ts'
+import { CADENCE_MS, isDue } from './cadence.ts'
 import { isRecord, toBool, toOptionalString } from './coerce.ts'
+import type { QueryCall } from './collector.ts'
 import { mapLimited } from './limiter.ts'
 import {
   createDetailCache,
@@ -24,18 +27,13 @@ import {
 } from './pve-slow.ts'
 import type { RateTracker } from './rates.ts'
 
-/** A GET with query parameters, for the slower collectors (pve-slow.ts). */
-export type QueryCall = (
-  path: string,
-  query?: Record<string, string | number>,
-  signal?: AbortSignal,
-) => Promise<unknown>
+export type { QueryCall } from './collector.ts'
 
 /** What survives between cycles for one endpoint. */
 export interface EndpointMemory {
   cluster?: ClusterInfo
-  /** Cycle number of the last /cluster/status attempt. */
-  clusterCycle: number
+  /** Epoch ms of the last /cluster/status attempt; -Infinity makes it due. */
+  clusterAt: number
   /** The member that called itself `local` in /cluster/status, and the URL we had asked. */
   local?: { url: string; name: string }
   /** Last good /nodes/{n}/status per node name. */
@@ -54,7 +52,7 @@ export interface EndpointMemory {
 /** Creates empty memory for a new endpoint; `detailConcurrency` bounds its guest-detail calls. */
 export function createEndpointMemory(detailConcurrency = 8): EndpointMemory {
   return {
-    clusterCycle: -Infinity,
+    clusterAt: -Infinity,
     details: new Map(),
     guestDetails: createDetailCache(detailConcurrency),
     nodes: [],
@@ -76,10 +74,12 @@ export interface EndpointPollContext {
   detailCall?: (path: string, signal?: AbortSignal) => Promise<unknown>
   memory: EndpointMemory
   rates: RateTracker
+  /** Epoch ms of this cycle, from the poller's clock: the cadences are measured in it. */
   now: number
+  /** The poller's interval: no cadence runs more often than this. */
+  pollIntervalMs: number
+  /** The cycle number: the guest details (pve-agent.ts) count their cadence in cycles. */
   cycle: number
-  /** Refresh /cluster/status every this many cycles. */
-  clusterEvery: number
   detailTimeoutMs: number
   detailConcurrency: number
   /** Guest details; omit to skip them. */
@@ -157,8 +157,8 @@ async function refreshSlow(
     guests: guests.map((g) => ({ vmid: g.vmid, node: g.node, type: g.type, template: g.template })),
     resources,
     memory: memory.slow,
-    cycle: ctx.cycle,
     now: ctx.now,
+    pollIntervalMs: ctx.pollIntervalMs,
     warn: ctx.warn,
     onCache: ctx.onCache,
   })
@@ -267,16 +267,17 @@ async function readNodeStatuses(ctx: EndpointPollContext, online: string[]) {
   return { failed, unreachable }
 }
 
-// Membership changes rarely; /cluster/status is refreshed every few cycles. A token without
+// Membership changes rarely; /cluster/status is refreshed on its own cadence. A token without
 // Sys.Audit gets 403 here, which must not fail the endpoint: we fall back to the cache.
 async function readCluster(ctx: EndpointPollContext): Promise<ClusterInfo | undefined> {
   const { memory } = ctx
-  if (memory.cluster && ctx.cycle - memory.clusterCycle < ctx.clusterEvery) {
+  const due = isDue(memory.clusterAt, CADENCE_MS.clusterStatus, ctx.now, ctx.pollIntervalMs)
+  if (memory.cluster && !due) {
     ctx.onCache(true)
     return memory.cluster
   }
   ctx.onCache(false)
-  memory.clusterCycle = ctx.cycle
+  memory.clusterAt = ctx.now
   try {
     const raw = await ctx.call('/cluster/status')
     if (!Array.isArray(raw) || !raw.some(isRecord)) return undefined

@@ -34,7 +34,10 @@ export interface DetailPolicy {
   maxBackoffCycles: number
 }
 
-/** The defaults the poller uses. */
+/**
+ * The defaults at a 10 s poll. The poller converts `every` and `maxBackoffCycles` from the
+ * cadences in time (CADENCE_MS.guestDetails, .guestAgentMaxBackoff) for its own interval.
+ */
 export const DETAIL_POLICY: DetailPolicy = {
   every: 6,
   minBatch: 8,

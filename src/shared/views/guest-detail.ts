@@ -3,6 +3,9 @@
 import type { Guest, GuestDisk } from '../model/state.ts'
 import { formatBytes } from '../format/bytes.ts'
 import { formatPercent } from '../format/percent.ts'
+import { finiteOr } from '../model/coerce.ts'
+
+const num = (value: unknown): number => finiteOr(value, 0)
 
 /** A labelled line of the Memory section, e.g. { label: 'Swap', text: '1 GB / 2 GB' }. */
 export interface GuestDetailLine {
@@ -183,8 +186,4 @@ function strings(value: unknown): string[] {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : ''
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0
 }

@@ -3,6 +3,10 @@
 // patch, whose fields it already has at hand); without a store they are built in one pass.
 import type { Guest } from '../model/state.ts'
 import { getDiskPercent } from './guest-sort.ts'
+import { finiteOr } from '../model/coerce.ts'
+
+// NaN marks a missing value in the typed columns.
+const finite = (value: unknown): number => finiteOr(value, NaN)
 
 /** Numeric sort keys whose values change with live data (the others change with identity). */
 export const LIVE_SORT_KEYS = [
@@ -133,8 +137,4 @@ function writeDisk(columns: StateColumns, i: number, disk: unknown): void {
   columns.metric.disk[i] = typeof usage === 'number' ? usage : NaN
   const percent = getDiskPercent({ disk: value as Guest['disk'] })
   columns.sort.disk[i] = percent < 0 ? NaN : percent
-}
-
-function finite(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : NaN
 }

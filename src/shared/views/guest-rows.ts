@@ -10,6 +10,10 @@ import { getDiskPercent } from './guest-sort.ts'
 import { guestKey } from '../model/guest-key.ts'
 import type { GuestAlertIndex, GuestAlertState } from './guest-alerts.ts'
 import { buildGuestDetail, diskReasonText } from './guest-detail.ts'
+import { finiteOr } from '../model/coerce.ts'
+
+// Hot path (every row in view): strict, one typeof check.
+const toNumber = (value: unknown): number => finiteOr(value, 0)
 
 /**
  * One guest as a display row; inactive guests get '-' for uptime and every metric text.
@@ -93,8 +97,4 @@ export function formatWindow(
     rows.push(toGuestRow(guest, active, alerts.get(guest.id) ?? null, node?.pveMajor))
   }
   return { start, rows }
-}
-
-function toNumber(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0
 }

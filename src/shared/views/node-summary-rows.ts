@@ -8,6 +8,10 @@ import { formatUptime, isShortUptime } from '../format/uptime.ts'
 import { createPbsDuplicateCheck, isIgnoredStorageBackup } from './backups-normalize.ts'
 import { findGuestNode, isNodeOnline, type GuestNodeIndex } from './guest-nodes.ts'
 import type { NodeCountKey, NodeSummaryRow, NodeSummaryTab } from './node-summary-types.ts'
+import { finiteOr } from '../model/coerce.ts'
+
+// Our own wire values are typed numbers: strict, no parsing (src/shared/model/coerce.ts).
+const num = (value: unknown): number => finiteOr(value, 0)
 
 /** Counts per node id; a node without any entry has all counts 0. */
 export type NodeCounts = ReadonlyMap<string, Partial<Record<NodeCountKey, number>>>
@@ -279,7 +283,7 @@ function readTemperature(node: PveNode): number | null {
   const temperature = node.temperature
   if (!temperature?.available) return null
   const value = temperature.cpuPackage ?? temperature.cpuMax
-  return typeof value === 'number' && Number.isFinite(value) ? value : null
+  return finiteOr(value, null)
 }
 
 function pickCounts(
@@ -297,8 +301,4 @@ function locate(entity: Entity): Pick<Guest, 'instance' | 'node'> {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : ''
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0
 }

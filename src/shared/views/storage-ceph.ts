@@ -4,6 +4,7 @@ import { formatBytes } from '../format/bytes.ts'
 import type { CephCluster, Storage } from '../model/state.ts'
 import { isCephType } from './storage-pools.ts'
 import type { CephDetail, CephPoolLine, StoragePoolRow } from './storage-types.ts'
+import { toNumber as num } from '../model/coerce.ts'
 
 /** Spec 000 §8 text of a derived Ceph row. */
 export const CEPH_DERIVED_NOTE = 'Derived from storage metrics – live Ceph telemetry unavailable.'
@@ -12,11 +13,6 @@ export const CEPH_POOLS_SHOWN = 2
 /** Derived cluster: OSDs and placement groups per Ceph storage entry (spec 000 §3). */
 export const DERIVED_OSDS_PER_ENTRY = 2
 export const DERIVED_PGS_PER_ENTRY = 128
-
-function num(value: unknown): number {
-  const n = typeof value === 'string' ? Number(value) : value
-  return typeof n === 'number' && Number.isFinite(n) ? n : 0
-}
 
 /** The panel of a live cluster. */
 export function toLiveCephDetail(cluster: CephCluster): CephDetail {

@@ -6,6 +6,7 @@ import type { PhysicalDisk } from '../model/state.ts'
 import type { GuestNodeIndex } from './guest-nodes.ts'
 import { storageNodeId } from './storage-pools.ts'
 import type { DiskRow } from './storage-types.ts'
+import { textOr as str, toNumber as num } from '../model/coerce.ts'
 
 /** Health values that count as healthy. */
 const HEALTHY = ['PASSED', 'OK', 'GOOD']
@@ -45,15 +46,6 @@ const TYPE_LABELS: Record<string, string> = {
   ssd: 'SSD',
   hdd: 'HDD',
   usb: 'USB',
-}
-
-function num(value: unknown): number {
-  const n = typeof value === 'string' ? Number(value) : value
-  return typeof n === 'number' && Number.isFinite(n) ? n : 0
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : ''
 }
 
 /** One disk formatted for display. */

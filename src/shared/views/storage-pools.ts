@@ -9,6 +9,7 @@ import type { GuestNodeIndex } from './guest-nodes.ts'
 import { findGuestNode } from './guest-nodes.ts'
 import { summarizeZfsErrors } from './storage-zfs.ts'
 import type { StoragePoolRow, StorageSortKey } from './storage-types.ts'
+import { toNumber as num } from '../model/coerce.ts'
 
 /** Storage types backed by Ceph (their rows expand into the Ceph panel). */
 export const CEPH_STORAGE_TYPES: readonly string[] = ['rbd', 'cephfs', 'ceph']
@@ -19,11 +20,6 @@ export function isCephType(type: string): boolean {
 }
 
 // Wire values can be missing or strings on older servers: read every number defensively.
-function num(value: unknown): number {
-  const n = typeof value === 'string' ? Number(value) : value
-  return typeof n === 'number' && Number.isFinite(n) ? n : 0
-}
-
 function text(value: unknown): string {
   return typeof value === 'string' ? value : value == null ? '' : String(value)
 }

@@ -1,10 +1,10 @@
 // ZFS pool health for the ERRORS badge and the 'ZFS Pool Status' banner (spec 000 §2.3). Pure.
 import type { ZfsPool } from '../model/state.ts'
 import type { ZfsDeviceIssue, ZfsErrorSummary } from './storage-types.ts'
+import { toNumber } from '../model/coerce.ts'
 
 function count(value: unknown): number {
-  const n = typeof value === 'string' ? Number(value) : value
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0
+  return Math.max(0, toNumber(value))
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   resetSso,
   setSsoOffered,
 } from './sso.ts'
+import { finiteOr } from '../../shared/model/coerce.ts'
 
 export { JUST_LOGGED_OUT_KEY } from './sso.ts'
 
@@ -136,7 +137,7 @@ export interface LoginFailure {
 function numberOf(body: unknown, key: string): number | undefined {
   if (typeof body !== 'object' || body === null) return undefined
   const value = (body as Record<string, unknown>)[key]
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+  return finiteOr(value, undefined)
 }
 
 function serverMessage(body: unknown): string | undefined {

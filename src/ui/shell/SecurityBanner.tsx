@@ -5,6 +5,7 @@ import { Link } from 'wouter'
 import { refreshSecurityStatus, securityStatusState } from '../auth/security-status.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { securityWarning } from '../settings/security/posture.ts'
+import { finiteOr } from '../../shared/model/coerce.ts'
 
 /** localStorage key of the dismissal: `{"until": <epoch ms>}`. */
 export const SECURITY_WARNING_KEY = 'pulse.securityWarningDismissed'
@@ -33,7 +34,7 @@ export function parseDismissal(raw: string | null): number | null {
     const value = JSON.parse(raw) as unknown
     if (typeof value !== 'object' || value === null) return null
     const until = (value as { until?: unknown }).until
-    return typeof until === 'number' && Number.isFinite(until) ? until : null
+    return finiteOr(until, null)
   } catch {
     return null
   }

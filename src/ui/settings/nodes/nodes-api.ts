@@ -14,6 +14,7 @@ import type {
   SetupScriptUrl,
   SystemSettings,
 } from '../../../shared/model/node-config.ts'
+import { isRecord, textOr, toBool, toNumber } from '../../../shared/model/coerce.ts'
 
 // The wire types live in src/shared/model (one contract with the server); the shapes below are
 // those types completed with defaults, so the components need no optional checks.
@@ -46,14 +47,10 @@ export type DiscoverySettings = Pick<SystemSettings, 'discoveryEnabled' | 'disco
 
 type Raw = Record<string, unknown>
 
-const str = (value: unknown) => (typeof value === 'string' ? value : '')
-const bool = (value: unknown, fallback = false) =>
-  typeof value === 'boolean' ? value : value === 1 || value === '1' ? true : fallback
-const num = (value: unknown, fallback = 0) => {
-  const n = typeof value === 'string' && value.trim() ? Number(value) : value
-  return typeof n === 'number' && Number.isFinite(n) ? n : fallback
-}
-const isRecord = (value: unknown): value is Raw => typeof value === 'object' && value !== null
+// The shared coercers (src/shared/model/coerce.ts) under the short names this reader uses.
+const str = (value: unknown): string => textOr(value)
+const bool = toBool
+const num = toNumber
 const records = (value: unknown): Raw[] => (Array.isArray(value) ? value.filter(isRecord) : [])
 const nodeType = (value: unknown): NodeType => (value === 'pbs' ? 'pbs' : 'pve')
 

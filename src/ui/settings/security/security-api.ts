@@ -4,6 +4,7 @@
 import type { AccountLock, AuditEntry } from '../../../shared/model/security.ts'
 import { HttpError, apiFetch, apiJson } from '../../api/http.ts'
 import { appErrorOf, extractErrorText, parseJson, statusText } from '../../api/errors.ts'
+import { textOr } from '../../../shared/model/coerce.ts'
 
 /** The server's own text, or `fallback` when it said nothing useful. */
 function textOf(error: unknown, fallback: string): string {
@@ -66,7 +67,7 @@ export type AuditEvent = AuditEntry
 /** Spec: the tab lists the 50 newest events. */
 export const AUDIT_LIMIT = 50
 
-const str = (value: unknown) => (typeof value === 'string' ? value : '')
+const str = (value: unknown): string => textOr(value)
 
 /** GET /api/security/audit?limit=50, newest first. */
 export async function loadAudit(limit = AUDIT_LIMIT): Promise<AuditEvent[]> {

@@ -17,6 +17,7 @@ import {
 import { START_MS, createManualClock, getPbsData } from '../sim/pbs/helpers.ts'
 
 const HOUR_MS = 3_600_000
+const POLL_MS = 10_000
 const GUESTS = Array.from({ length: 40 }, (_, i) => ({
   vmid: 100 + i,
   type: i % 4 === 0 ? ('lxc' as const) : ('qemu' as const),
@@ -70,8 +71,9 @@ describe('pollPbs against the PBS simulator', () => {
       host: pbs.url,
       call: (path, query, signal) => client.get(path, query, signal),
       memory,
-      now: clock.now(),
-      cycle,
+      // The poller's clock: cycle n starts (n - 1) poll intervals of 10 s after the first.
+      now: START_MS + (cycle - 1) * POLL_MS,
+      pollIntervalMs: POLL_MS,
       warn: () => {},
       ...overrides,
     }
@@ -147,7 +149,7 @@ describe('pollPbs against the PBS simulator', () => {
     )
   })
 
-  it('reads namespaces and snapshots only every 6th cycle, from memory in between', async () => {
+  it('reads namespaces and snapshots every 60 s (every 6th cycle at 10 s), from memory in between', async () => {
     const client = clientFor(pbs)
     const memory = createPbsMemory()
     const counts: number[] = []
@@ -156,7 +158,8 @@ describe('pollPbs against the PBS simulator', () => {
       const before = sim.requestCount()
       results.push(await pollPbs(contextFor(client, memory, cycle)))
       counts.push(sim.requestCount() - before)
-      // Between cycles 1 and 2 the nightly window passes: new snapshots exist on the server.
+      // Between cycles 1 and 2 the simulator's nightly window passes: new snapshots exist on the
+      // server. The poll clock moves on by 10 s a cycle.
       if (cycle === 1) {
         clock.set(START_MS + 14 * HOUR_MS)
         sim.tick()
@@ -169,8 +172,21 @@ describe('pollPbs against the PBS simulator', () => {
     const newest = Math.max(...results[6]!.backups.map((b) => b.backupTime))
     expect(newest * 1000).toBeGreaterThan(START_MS + 10 * HOUR_MS)
     // The every-cycle figures did refresh.
-    expect(results[1]!.instance.lastSeen).toBe(START_MS + 14 * HOUR_MS)
+    expect(results[1]!.instance.lastSeen).toBe(START_MS + POLL_MS)
     clock.set(START_MS)
+  })
+
+  it('reads namespaces and snapshots on every cycle at a 60 s poll interval', async () => {
+    const client = clientFor(pbs)
+    const memory = createPbsMemory()
+    const counts: number[] = []
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      const before = sim.requestCount()
+      const now = START_MS + (cycle - 1) * 60_000
+      await pollPbs(contextFor(client, memory, cycle, { now, pollIntervalMs: 60_000 }))
+      counts.push(sim.requestCount() - before)
+    }
+    expect(counts).toEqual([11, 11, 11])
   })
 
   it('keeps at most four content calls in flight across datastores and namespaces', async () => {

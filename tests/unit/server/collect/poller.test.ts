@@ -172,6 +172,7 @@ function setup(
   options: {
     createClient?: (e: MonitoredEndpoint) => PveClient
     guestDetails?: Partial<DetailPolicy>
+    intervalMs?: number
   } = {},
 ) {
   let clock = 1_000_000
@@ -373,12 +374,15 @@ describe('createPoller', () => {
     expect(peak).toBeLessThanOrEqual(2)
   })
 
-  it('reads /cluster/status from its cache on two of every three cycles and reports call stats', async () => {
+  it('reads /cluster/status every 30 s (from its cache on two of every three 10 s cycles) and reports call stats', async () => {
     counters = 0
     detailAnswer = () => DETAIL
     const t = setup()
     t.poller.setEndpoints([endpoint('pve-0', 'lab')])
-    for (let i = 0; i < 4; i++) await t.poller.pollNow()
+    for (let i = 0; i < 4; i++) {
+      if (i > 0) t.advance(10_000)
+      await t.poller.pollNow()
+    }
     const perf = t.last().performance
     expect(stub.requests.filter((r) => r.path === '/api2/json/cluster/status')).toHaveLength(2)
     // The two running guests: status/current once (this stub answers 501), then from the cache.
@@ -397,7 +401,19 @@ describe('createPoller', () => {
       'cluster/status',
       'nodes/status',
     ])
-    expect(perf.pollingStartTime).toBe(1_000_000)
+    expect(perf.pollingStartTime).toBe(1_030_000)
+  })
+
+  it('reads /cluster/status on every cycle at a 60 s poll interval (its cadence is 30 s)', async () => {
+    counters = 0
+    detailAnswer = () => DETAIL
+    const t = setup({ intervalMs: 60_000 })
+    t.poller.setEndpoints([endpoint('pve-0', 'lab')])
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) t.advance(60_000)
+      await t.poller.pollNow()
+    }
+    expect(stub.requests.filter((r) => r.path === '/api2/json/cluster/status')).toHaveLength(3)
   })
 
   it('merges guest details into the guests: VM agent data and container swap and addresses', async () => {

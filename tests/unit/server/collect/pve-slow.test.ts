@@ -183,7 +183,8 @@ interface Harness {
   cycle: (n: number) => Promise<PveSlowResult>
 }
 
-function createHarness(answers = baseAnswers()): Harness {
+// Cycle n starts n poll intervals after NOW on the harness's own clock: no test sleeps.
+function createHarness(answers = baseAnswers(), pollIntervalMs = 10_000): Harness {
   const h: Harness = {
     replay: createReplay(answers),
     memory: createPveSlowMemory(),
@@ -207,8 +208,8 @@ function createHarness(answers = baseAnswers()): Harness {
         guests: h.guests,
         resources: h.resources,
         memory: h.memory,
-        cycle: n,
-        now: NOW + n * 10_000,
+        now: NOW + n * pollIntervalMs,
+        pollIntervalMs,
         warn: (obj, msg) => h.warnings.push({ obj: obj as Record<string, unknown>, msg }),
         onCache: (hit) => (hit ? h.cache.hits++ : h.cache.misses++),
       }),

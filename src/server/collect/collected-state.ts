@@ -1,0 +1,133 @@
+// What the poller hands on after each cycle: the endpoints it is given, and one CollectedState
+// built from every endpoint's memory. Samples of the slower collectors are joined so that an
+// unchanged part keeps its array identity (merge-collected.ts): the hub's diff stays cheap.
+import type {
+  CephCluster,
+  Guest,
+  PbsBackup,
+  PbsInstance,
+  Performance,
+  PhysicalDisk,
+  PveBackups,
+  PveNode,
+  Storage,
+} from '../../shared/model/state.ts'
+import type { CallStats } from './call-stats.ts'
+import type { EndpointSlot } from './endpoint-slot.ts'
+import { createListJoiner, createRecordJoiner } from './merge-collected.ts'
+import type { PveAuth } from './pve-client.ts'
+
+/** A PVE or PBS endpoint to monitor, as the node service configures it. */
+export interface MonitoredEndpoint {
+  id: string
+  /** Instance name: prefixes ids and keys connectionHealth. */
+  name: string
+  type: 'pve' | 'pbs'
+  host: string
+  auth: PveAuth
+  verifySSL: boolean
+  fingerprint?: string
+}
+
+/** What one cycle produced, across all endpoints. */
+export interface CollectedState {
+  nodes: PveNode[]
+  vms: Guest[]
+  containers: Guest[]
+  storage: Storage[]
+  cephClusters: CephCluster[]
+  physicalDisks: PhysicalDisk[]
+  pveBackups: PveBackups
+  pbs: PbsInstance[]
+  pbsBackups: PbsBackup[]
+  performance: Performance
+  connectionHealth: Record<string, boolean>
+  connectionErrors: Record<string, string>
+  lastUpdate: number
+  pollingCycles: number
+}
+
+/** The cycle figures that go into `performance` and `pollingCycles`. */
+export interface CycleFigures {
+  at: number
+  cycles: number
+  lastPollDuration: number
+  pollingStartTime: number
+}
+
+/** Builds CollectedStates; keeps the joiners' memory of the last arrays between cycles. */
+export function createStateBuilder(
+  stats: CallStats,
+): (slots: Iterable<EndpointSlot>, figures: CycleFigures) => CollectedState {
+  const joinStorage = createListJoiner<Storage>()
+  const joinCeph = createListJoiner<CephCluster>()
+  const joinDisks = createListJoiner<PhysicalDisk>()
+  const joinPbsBackups = createListJoiner<PbsBackup>()
+  const joinBackups = createRecordJoiner<keyof PveBackups, PveBackups[keyof PveBackups][number]>([
+    'backupTasks',
+    'storageBackups',
+    'guestSnapshots',
+  ]) as (parts: readonly PveBackups[]) => PveBackups
+
+  // Built from the slots present now: an endpoint removed mid-cycle disappears here.
+  return (slots, figures) => {
+    const state: CollectedState = {
+      nodes: [],
+      vms: [],
+      containers: [],
+      storage: [],
+      cephClusters: [],
+      physicalDisks: [],
+      pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+      pbs: [],
+      pbsBackups: [],
+      performance: {
+        apiCallDuration: stats.medians(),
+        lastPollDuration: figures.lastPollDuration,
+        pollingStartTime: figures.pollingStartTime,
+        totalApiCalls: stats.totalApiCalls,
+        failedApiCalls: stats.failedApiCalls,
+        cacheHits: stats.cacheHits,
+        cacheMisses: stats.cacheMisses,
+      },
+      connectionHealth: {},
+      connectionErrors: {},
+      lastUpdate: figures.at,
+      pollingCycles: figures.cycles,
+    }
+    const storage: Storage[][] = []
+    const ceph: CephCluster[][] = []
+    const disks: PhysicalDisk[][] = []
+    const backups: PveBackups[] = []
+    const pbsBackups: PbsBackup[][] = []
+    for (const slot of slots) {
+      if (slot.status === 'pending') continue
+      const name = slot.endpoint.name
+      state.connectionHealth[name] = slot.status === 'connected'
+      if (slot.error) state.connectionErrors[name] = slot.error
+      if (slot.pbs) {
+        if (slot.pbs.result) {
+          state.pbs.push(slot.pbs.result.instance)
+          pbsBackups.push(slot.pbs.result.backups)
+        }
+        continue
+      }
+      state.nodes.push(...slot.memory.nodes)
+      state.vms.push(...slot.memory.vms)
+      state.containers.push(...slot.memory.containers)
+      const slow = slot.memory.slowResult
+      if (slow) {
+        storage.push(slow.storage)
+        ceph.push(slow.cephClusters)
+        disks.push(slow.physicalDisks)
+        backups.push(slow.pveBackups)
+      }
+    }
+    state.storage = joinStorage(storage)
+    state.cephClusters = joinCeph(ceph)
+    state.physicalDisks = joinDisks(disks)
+    state.pveBackups = joinBackups(backups)
+    state.pbsBackups = joinPbsBackups(pbsBackups)
+    return state
+  }
+}

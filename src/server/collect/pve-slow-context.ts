@@ -1,0 +1,159 @@
+// What the slower PVE collectors of one endpoint share (pve-slow.ts runs them): their memory
+// between cycles, the context a run hands them, and the limits of their calls.
+import type {
+  BackupTask,
+  CephCluster,
+  GuestSnapshot,
+  PhysicalDisk,
+  PveBackups,
+  Storage,
+  StorageBackup,
+  ZfsPool,
+} from '../../shared/model/state.ts'
+import type { FailureLog, QueryCall, Schedule, ScheduleClock } from './collector.ts'
+import { createLimiter, type Limiter } from './limiter.ts'
+
+/** At most this many disks/smart calls per SMART round; the rest rotate to later rounds. */
+export const SMART_MAX_PER_ROUND = 16
+/** In-flight calls of the slower collectors per endpoint. */
+export const SLOW_CONCURRENCY = 4
+/** Budget of one call; after it the call counts as failed (the request itself is aborted). */
+export const SLOW_CALL_BUDGET_MS = 8_000
+/** vzdump tasks of this many past seconds are listed. */
+export const TASK_WINDOW_S = 7 * 86_400
+/** Most tasks asked per node and refresh. */
+export const TASK_LIMIT = 500
+/** Snapshot lists fetched per cycle at least (small estates fill in one cycle). */
+export const SNAPSHOT_MIN_BATCH = 10
+
+/** One guest, as the fast poll knows it. */
+export interface SlowGuest {
+  vmid: number
+  node: string
+  type: 'qemu' | 'lxc'
+  template?: boolean
+}
+
+/** Everything pollPveSlow needs; `call` is the endpoint client's get, wrapped for accounting. */
+export interface PveSlowContext {
+  instance: string
+  call: QueryCall
+  nodes: readonly { name: string; online: boolean }[]
+  guests: readonly SlowGuest[]
+  /** The raw /cluster/resources list of this cycle (its storage entries are the fallback). */
+  resources: readonly unknown[]
+  memory: PveSlowMemory
+  /** Epoch ms of this cycle, from the poller's clock: the cadences are measured in it. */
+  now: number
+  /** The poller's interval; cadences shorter than it run every cycle. Default 10 s. */
+  pollIntervalMs?: number
+  warn(obj: object, msg: string): void
+  onCache?(hit: boolean): void
+}
+
+/** What one run hands each slow collector: the context, plus a budgeted GET and failure log. */
+export interface SlowRun extends ScheduleClock {
+  instance: string
+  nodes: PveSlowContext['nodes']
+  guests: PveSlowContext['guests']
+  resources: PveSlowContext['resources']
+  memory: PveSlowMemory
+  /** GET within the limiter and the per-call budget; rejects with an AppError. */
+  request(path: string, query?: Record<string, string | number>): Promise<unknown>
+  log: FailureLog
+}
+
+/** What one endpoint contributes to the live state. */
+export interface PveSlowResult {
+  storage: Storage[]
+  cephClusters: CephCluster[]
+  physicalDisks: PhysicalDisk[]
+  pveBackups: PveBackups
+}
+
+/** A list read on one node. */
+export interface Listed<T> {
+  node: string
+  list: T[]
+}
+
+/** A guest's snapshot list and when it was read (epoch ms). */
+export interface SnapshotEntry extends Listed<GuestSnapshot> {
+  at: number
+}
+
+/** What survives between cycles for one endpoint. Opaque to callers. */
+export interface PveSlowMemory {
+  running: boolean
+  limiter: Limiter
+  /** Last attempt per collector (collector.ts). */
+  schedule: Schedule
+  /** Keys of parts that failed and were already reported. */
+  warned: Set<string>
+  nodeKey: string
+  /** Last good /nodes/{n}/storage per node (never the fallback). */
+  storage: Map<string, Storage[]>
+  /** The current storage view per node: fresh, fallback or marked unknown. */
+  storageView: Map<string, Storage[]>
+  /** Nodes whose last storage call failed: their storage is not listed either. */
+  storageFailed: Set<string>
+  /** zfspool storage name -> pool, from /storage. */
+  zfsPoolNames: Map<string, string>
+  zfs: Map<string, ZfsPool[]>
+  ceph: CephCluster[]
+  cephPools: unknown
+  /** Last good raw disks/list per node, with the epoch ms it was read. */
+  disks: Map<string, { raw: unknown[]; at: number }>
+  /** Epoch ms of the last SMART round. */
+  smartAt: number
+  smartOffset: number
+  /** node -> devPath -> Celsius, from the last SMART read of that disk. */
+  temperatures: Map<string, Map<string, number>>
+  /** `shared:<storage>` or `<node>/<storage>` -> volumes listed on `node`. */
+  backups: Map<string, Listed<StorageBackup>>
+  tasks: Map<string, BackupTask[]>
+  /** `<type>/<vmid>` -> snapshots. */
+  snapshots: Map<string, SnapshotEntry>
+  result: PveSlowResult
+}
+
+/** Creates empty memory for a new endpoint. */
+export function createPveSlowMemory(): PveSlowMemory {
+  return {
+    running: false,
+    limiter: createLimiter(SLOW_CONCURRENCY),
+    schedule: new Map(),
+    warned: new Set(),
+    nodeKey: '',
+    storage: new Map(),
+    storageView: new Map(),
+    storageFailed: new Set(),
+    zfsPoolNames: new Map(),
+    zfs: new Map(),
+    ceph: [],
+    cephPools: undefined,
+    disks: new Map(),
+    smartAt: -Infinity,
+    smartOffset: 0,
+    temperatures: new Map(),
+    backups: new Map(),
+    tasks: new Map(),
+    snapshots: new Map(),
+    result: {
+      storage: [],
+      cephClusters: [],
+      physicalDisks: [],
+      pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+    },
+  }
+}
+
+/** A path segment. */
+export function enc(value: string): string {
+  return encodeURIComponent(value)
+}
+
+/** Names of the online nodes. */
+export function onlineNodes(run: SlowRun): string[] {
+  return run.nodes.filter((n) => n.online).map((n) => n.name)
+}
