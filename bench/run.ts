@@ -1,4 +1,5 @@
 // Worker pipeline and server fan-out benchmarks: `npm run bench` (all) or `npm run bench -- dashboard` (or backups).
+// The browser benchmark runs only when named: `npm run bench -- browser-100k` (builds, takes minutes).
 // Prints a table per benchmark and writes every figure to bench/results/latest.json.
 import os from 'node:os'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -7,6 +8,7 @@ import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
 import { benchBackups } from './backups.ts'
+import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchStoreMerge } from './store-merge.ts'
 import { printTable, type BenchResult } from './harness.ts'
@@ -52,6 +54,8 @@ if (wanted('collector')) {
   printCollector(collector)
   results.collector = collector
 }
+
+if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()
 
 const cpus = os.cpus()
 const path = fileURLToPath(new URL('./results/latest.json', import.meta.url))

@@ -35,3 +35,16 @@ export function allowEmptyJsonBody(scope: FastifyInstance): void {
     parseJson(request, String(text), done)
   })
 }
+
+/** True for an absolute http:// or https:// URL with a complete host name. */
+export function isHttpUrl(text: string): boolean {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
+  // 'https://example.' is an incomplete domain (the reference rejects it too).
+  return url.hostname !== '' && !url.hostname.endsWith('.')
+}

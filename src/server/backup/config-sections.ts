@@ -2,7 +2,7 @@
 // a settings table is one entry in SECTIONS. config-snapshot.ts reads and writes them.
 import { z } from 'zod'
 import { NODE_TYPES } from '../../shared/model/node-config.ts'
-import { isHttpUrl } from '../http/metadata.ts'
+import { isHttpUrl } from '../parse-body.ts'
 import { createAuthSettingsRepo, type AuthSettings } from '../store/auth-settings-repo.ts'
 import type { Db } from '../store/db.ts'
 import { createNodesRepo, type StoredNode } from '../store/nodes-repo.ts'

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import { GUEST_ID_MAX, isSafeGuestId } from '../../shared/model/node-name.ts'
-import { allowEmptyJsonBody, parseBody } from '../parse-body.ts'
+import { allowEmptyJsonBody, isHttpUrl, parseBody } from '../parse-body.ts'
 import {
   emptyMetadata,
   type GuestMetadataPatch,
@@ -16,19 +16,6 @@ const MAX_URL = 2048
 const MAX_DESCRIPTION = 1000
 const MAX_TAGS = 50
 const MAX_TAG = 100
-
-/** True for an absolute http:// or https:// URL with a complete host name. */
-export function isHttpUrl(text: string): boolean {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    return false
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
-  // 'https://example.' is an incomplete domain (the reference rejects it too).
-  return url.hostname !== '' && !url.hostname.endsWith('.')
-}
 
 const clearable = (schema: z.ZodString) =>
   schema

@@ -1,9 +1,21 @@
 // The guest table against view models from a fake worker API (the real worker's views are tested
 // in tests/browser/worker and end to end in tests/e2e).
+import { act } from 'react'
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import { FakeWorker, groupRow, guestRow, viewModel } from './fake-worker.ts'
 import { cleanup, renderApp } from './render.tsx'
+
+/** Runs `push` inside React's act() and resolves once every update it caused is rendered. */
+async function rendered(push: () => void): Promise<void> {
+  const scope = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+  scope.IS_REACT_ACT_ENVIRONMENT = true
+  try {
+    await act(async () => push())
+  } finally {
+    scope.IS_REACT_ACT_ENVIRONMENT = false
+  }
+}
 
 beforeEach(async () => {
   await page.viewport(1280, 800)
@@ -123,8 +135,12 @@ test('CPU values update as new models arrive and older versions are dropped', as
   await expect.element(page.getByText('12%')).toBeVisible()
   api.push(viewModel([guestRow(100, 'web-01', { cpuText: '47%', cpuPercent: 47 })], { version: 6 }))
   await expect.element(page.getByText('47%')).toBeVisible()
-  api.push(viewModel([guestRow(100, 'web-01', { cpuText: '3%', cpuPercent: 3 })], { version: 4 }))
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  // act() returns once React has rendered everything the push caused, so the DOM is the answer.
+  await rendered(() =>
+    api.push(
+      viewModel([guestRow(100, 'web-01', { cpuText: '3%', cpuPercent: 3 })], { version: 4 }),
+    ),
+  )
   await expect.element(page.getByText('47%')).toBeVisible()
   expect(page.getByText('3%', { exact: true }).query()).toBeNull()
 })

@@ -269,9 +269,15 @@ const diskTable = () => page.getByRole('table', { name: 'Physical disks' })
 const searchBox = () => page.getByRole('searchbox', { name: 'Search storage' })
 const poolNames = (host: HTMLElement) =>
   [...host.querySelectorAll<HTMLElement>('tr[data-kind="pool"]')].map((row) => row.dataset.storage)
-/** A node summary row; its centre is a metric cell, not the name link. */
-const nodeRow = (host: HTMLElement, id: string) =>
-  page.elementLocator(host.querySelector(`tr[data-node-id="${id}"]`)!)
+/**
+ * A node summary row; its centre is a metric cell, not the name link. The summary subscribes once
+ * the storage view has rendered, so its rows can arrive after the pool table: wait for the row.
+ */
+async function nodeRow(host: HTMLElement, id: string) {
+  const selector = `tr[data-node-id="${id}"]`
+  await expect.poll(() => host.querySelector(selector)).not.toBeNull()
+  return page.elementLocator(host.querySelector(selector)!)
+}
 const toggle = (name: string) =>
   page.getByRole('group', { name: 'Group storage' }).getByRole('button', { name, exact: true })
 
@@ -400,7 +406,7 @@ describe('storage pools', () => {
   test('clicking a node in the summary filters pools and disks to it', async () => {
     const { api, host } = open()
     await expect.element(poolTable()).toBeVisible()
-    await nodeRow(host, 'alpha-alpha-pve1').click()
+    await (await nodeRow(host, 'alpha-alpha-pve1')).click()
     await expect.poll(() => api.storageRequests.at(-1)?.selectedNode).toBe('alpha-alpha-pve1')
     await expect.poll(() => poolNames(host)).toEqual(['local', 'nas'])
     await userEvent.keyboard('{Escape}')
@@ -450,7 +456,7 @@ describe('physical disks', () => {
       .element(page.getByText('No physical disks found matching "no-such-disk"'))
       .toBeVisible()
     expect(api.storageRequests.at(-1)?.diskSearch).toBe('no-such-disk')
-    await nodeRow(host, 'bravo-bravo-pve1').click()
+    await (await nodeRow(host, 'bravo-bravo-pve1')).click()
     await expect
       .element(
         page.getByText('No physical disks found for node bravo-pve1 matching "no-such-disk"'),

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AppError } from '../../../../src/shared/model/errors.ts'
 import {
   createPveClient,
@@ -221,15 +221,21 @@ describe('createPveClient', () => {
   it('never runs more requests at once than maxConcurrency', async () => {
     let inFlight = 0
     let peak = 0
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    // The stub holds every request until the gate opens: two must be held at once, never more.
     stub.handler = async () => {
       inFlight++
       peak = Math.max(peak, inFlight)
-      await new Promise((resolve) => setTimeout(resolve, 30))
+      await gate
       inFlight--
       return { body: { data: 1 } }
     }
     const client = clientFor({ maxConcurrency: 2 })
-    await Promise.all(Array.from({ length: 6 }, () => client.get('/version')))
+    const all = Promise.all(Array.from({ length: 6 }, () => client.get('/version')))
+    await vi.waitFor(() => expect(inFlight).toBe(2))
+    open()
+    await all
     expect(peak).toBe(2)
   })
 

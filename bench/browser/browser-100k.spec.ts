@@ -1,27 +1,32 @@
-// Browser performance at 100,000 guests over 1,000 nodes: main-thread long tasks while typing a
+// Browser benchmark at 100,000 guests over 1,000 nodes: main-thread long tasks while typing a
 // search and while scrolling, frame times, and the JS heap of the page and of its worker. The
 // real server and simulator, the built app, Debian's Chromium.
 //
-// Tests check behaviour, benchmarks measure speed: the assertions here are only that the estate
-// loaded, the search filtered, scrolling moved the rows and the figures were obtained. The
-// figures go to bench/results/browser-100k.json; the issue's thresholds are printed as PASS/FAIL.
-// Alone: `npx vite build && npx playwright test tests/e2e/perf-100k.spec.ts`.
+// Run by `npm run bench -- browser-100k` (bench/run.ts builds the app and runs this file through
+// bench/browser/playwright.config.ts); not part of `npm test`. The measurement runs BENCH_RUNS
+// times (default 3), each in a fresh browser context against the same server; the medians of every
+// figure are printed with the issue's thresholds as PASS/FAIL and written, with every run, to
+// bench/results/browser-100k.json. The checks here only make sure a figure measured what it says
+// (the estate loaded, the search filtered, scrolling moved the rows).
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Browser, type CDPSession, type Page } from '@playwright/test'
-import { createServerProcess, type ServerProcess } from './server-process.ts'
+import { createServerProcess, type ServerProcess } from '../../tests/e2e/server-process.ts'
 
 const CLUSTERS = 10
 const NODES_PER_CLUSTER = 100
 const GUESTS_PER_NODE = 100
 const NODES = CLUSTERS * NODES_PER_CLUSTER
 const GUESTS = NODES * GUESTS_PER_NODE
+
+/** Measurements per bench run; each figure is reported as the median over them. */
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3))
 /**
- * One poll at start, the next after the measurement: on a 2-core machine a 100,000-guest poll in
- * the server would compete with the browser for CPU and blur the client figures.
+ * One poll at start, the next after every measurement: on a 2-core machine a 100,000-guest poll
+ * in the server would compete with the browser for CPU and blur the client figures.
  */
-const POLL_MS = 120_000
+const POLL_MS = 150_000 * RUNS
 
 const SEARCH_TEXT = 'web-1 AND cpu>5'
 const KEY_DELAY_MS = 80
@@ -35,9 +40,6 @@ const RESULTS_FILE = fileURLToPath(
 )
 
 const GUEST_ROWS = '[role="row"][data-kind="guest"]'
-
-// About 30 s on the 2-core development machine, so it runs with the e2e tier; PULSE_PERF=0 skips it.
-test.skip(process.env.PULSE_PERF === '0', 'browser benchmark skipped (PULSE_PERF=0)')
 
 let server: ServerProcess
 
@@ -305,11 +307,8 @@ async function firstRowIndex(page: Page): Promise<number> {
   return Number(await page.locator(GUEST_ROWS).first().getAttribute('aria-rowindex'))
 }
 
-test('100,000 guests: long tasks while typing and scrolling, frame times, heap', async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(240_000)
+/** One measurement in a fresh page: load, type a search, scroll; returns every figure. */
+async function measureOnce(page: Page, browser: Browser) {
   const started = Date.now()
   await page.setViewportSize({ width: 1600, height: 1000 })
   await page.addInitScript(installObservers)
@@ -495,19 +494,74 @@ test('100,000 guests: long tasks while typing and scrolling, frame times, heap',
     },
     testRuntimeMs: Date.now() - started,
   }
-  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
-  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`)
+  return results
+}
 
+type Figures = Awaited<ReturnType<typeof measureOnce>>
+
+/** The median of every numeric figure over the runs; other values are taken from the first run. */
+function medianOf(values: readonly unknown[]): unknown {
+  const first = values[0]
+  if (typeof first === 'number') {
+    const sorted = (values as number[]).slice().sort((a, b) => a - b)
+    const mid = sorted.length >> 1
+    return sorted.length % 2 ? sorted[mid]! : round((sorted[mid - 1]! + sorted[mid]!) / 2)
+  }
+  if (first && typeof first === 'object' && !Array.isArray(first)) {
+    return Object.fromEntries(
+      Object.keys(first).map((key) => [
+        key,
+        medianOf(values.map((v) => (v as Record<string, unknown>)[key])),
+      ]),
+    )
+  }
+  return first
+}
+
+test('100,000 guests: long tasks while typing and scrolling, frame times, heap', async ({
+  browser,
+}) => {
+  test.setTimeout(300_000 * RUNS)
+  const runs: Figures[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext()
+    try {
+      runs.push(await measureOnce(await context.newPage(), browser))
+    } finally {
+      await context.close()
+    }
+  }
+  const m = medianOf(runs) as Figures
+  const maxHeap = Math.max(
+    m.heap.afterLoad.pageUsedMB + (m.heap.afterLoad.workerUsedMB ?? 0),
+    m.heap.afterTypingAndScrolling.pageUsedMB + (m.heap.afterTypingAndScrolling.workerUsedMB ?? 0),
+  )
+  const verdicts = {
+    typingNoLongTaskOver50ms:
+      m.typing.longTasks.maxMs <= MAX_TYPING_LONG_TASK_MS && m.typing.longTasks.over50ms === 0
+        ? 'PASS'
+        : 'FAIL',
+    heapUnder300MB: maxHeap < MAX_HEAP_MB ? 'PASS' : 'FAIL',
+  }
+  const median = { ...m, thresholds: { ...m.thresholds, ...verdicts } }
+  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
+  fs.writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, median, each: runs }, null, 2)}\n`,
+  )
+  const { load, typing, scroll, heap } = m
+  const h = (x: HeapFigures) =>
+    `page ${x.pageUsedMB} MB (${x.pageUsedAfterGcMB} MB after GC), worker ${x.workerUsedMB ?? 'n/a'} MB (${x.workerUsedAfterGcMB ?? 'n/a'} MB after GC)`
   console.log(
     [
-      `browser-100k (${results.chromium}, ${estate} guests, ${NODES} nodes)`,
-      `  load to full estate: ${loadMs} ms; long tasks during load: ${loadTasks.count}, max ${loadTasks.maxMs} ms`,
-      `  typing "${SEARCH_TEXT}" (${KEY_DELAY_MS} ms/key): longest long task ${typingTasks.maxMs} ms, ${typingTasks.over50ms} over 50 ms; frames median ${typingFrames.medianMs} / p95 ${typingFrames.p95Ms} / max ${typingFrames.maxMs} ms; last key to footer ${results.typing.lastKeyToFooterUpdateMs} ms`,
-      `  scrolling: ${scrollTasks.count} long tasks (max ${scrollTasks.maxMs} ms, ${scrollTasks.over50ms} over 50 ms); frames median ${scrollFrames.medianMs} / p95 ${scrollFrames.p95Ms} / max ${scrollFrames.maxMs} ms; rows filled ${results.scroll.msUntilRowsFilled} ms after the last scroll`,
-      `  main thread while typing: ${typingThread.taskMs} ms busy (script ${typingThread.scriptMs}, style ${typingThread.styleMs}, layout ${typingThread.layoutMs}, other/paint ${typingThread.otherMs}); while scrolling: ${scrollThread.taskMs} ms of ${results.scroll.msScrolling} ms (script ${scrollThread.scriptMs}, style ${scrollThread.styleMs}, layout ${scrollThread.layoutMs}, other/paint ${scrollThread.otherMs})`,
-      `  heap after load: page ${heapAfterLoad.pageUsedMB} MB (${heapAfterLoad.pageUsedAfterGcMB} MB after GC), worker ${heapAfterLoad.workerUsedMB ?? 'n/a'} MB (${heapAfterLoad.workerUsedAfterGcMB ?? 'n/a'} MB after GC)`,
-      `  heap after typing+scrolling: page ${heapAfter.pageUsedMB} MB (${heapAfter.pageUsedAfterGcMB} MB after GC), worker ${heapAfter.workerUsedMB ?? 'n/a'} MB (${heapAfter.workerUsedAfterGcMB ?? 'n/a'} MB after GC)`,
-      `  ${verdicts.typingNoLongTaskOver50ms}: no long task > ${MAX_TYPING_LONG_TASK_MS} ms while typing`,
+      `browser-100k: medians of ${RUNS} runs (${m.chromium}, ${m.guests} guests, ${NODES} nodes)`,
+      `  load to full estate: ${load.msToFullEstate} ms; long tasks during load: ${load.longTasks.count}, max ${load.longTasks.maxMs} ms`,
+      `  typing "${SEARCH_TEXT}" (${KEY_DELAY_MS} ms/key): longest long task ${typing.longTasks.maxMs} ms, ${typing.longTasks.over50ms} over 50 ms; frames median ${typing.frames.medianMs} / p95 ${typing.frames.p95Ms} / max ${typing.frames.maxMs} ms; last key to footer ${typing.lastKeyToFooterUpdateMs} ms`,
+      `  scrolling: ${scroll.longTasks.count} long tasks (max ${scroll.longTasks.maxMs} ms, ${scroll.longTasks.over50ms} over 50 ms); frames median ${scroll.frames.medianMs} / p95 ${scroll.frames.p95Ms} / max ${scroll.frames.maxMs} ms; rows filled ${scroll.msUntilRowsFilled} ms after the last scroll`,
+      `  main thread while typing: ${typing.mainThread.taskMs} ms busy (script ${typing.mainThread.scriptMs}, style ${typing.mainThread.styleMs}, layout ${typing.mainThread.layoutMs}, other/paint ${typing.mainThread.otherMs}); while scrolling: ${scroll.mainThread.taskMs} ms of ${scroll.msScrolling} ms (script ${scroll.mainThread.scriptMs}, style ${scroll.mainThread.styleMs}, layout ${scroll.mainThread.layoutMs}, other/paint ${scroll.mainThread.otherMs})`,
+      `  heap after load: ${h(heap.afterLoad)}`,
+      `  heap after typing+scrolling: ${h(heap.afterTypingAndScrolling)}`,
+      `  ${verdicts.typingNoLongTaskOver50ms}: no long task > ${MAX_TYPING_LONG_TASK_MS} ms while typing (median run)`,
       `  ${verdicts.heapUnder300MB}: heap (page + worker) < ${MAX_HEAP_MB} MB (max ${round(maxHeap)} MB)`,
       `  wrote ${path.relative(process.cwd(), RESULTS_FILE)}`,
     ].join('\n'),
