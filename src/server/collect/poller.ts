@@ -75,6 +75,8 @@ export interface CollectedState {
   connectionErrors: Record<string, string>
   lastUpdate: number
   pollingCycles: number
+  /** Every connected source's storage and backups have been read at least once. */
+  backupsCollected: boolean
 }
 
 /** Drives polling. */
@@ -411,6 +413,7 @@ export function createPoller(options: PollerOptions): Poller {
 
   // Built from the slots present now: an endpoint removed mid-cycle disappears here.
   function collect(at: number): CollectedState {
+    const slowOff = options.slowCollectors === false
     const state: CollectedState = {
       nodes: [],
       vms: [],
@@ -434,6 +437,7 @@ export function createPoller(options: PollerOptions): Poller {
       connectionErrors: {},
       lastUpdate: at,
       pollingCycles: cycles,
+      backupsCollected: true,
     }
     const storage: Storage[][] = []
     const ceph: CephCluster[][] = []
@@ -445,6 +449,9 @@ export function createPoller(options: PollerOptions): Poller {
       const name = slot.endpoint.name
       state.connectionHealth[name] = slot.status === 'connected'
       if (slot.error) state.connectionErrors[name] = slot.error
+      // A source that is down will not deliver; only a connected one without a first read waits.
+      const read = slot.pbs ? slot.pbs.result : slowOff || slot.memory.slowResult
+      if (slot.status === 'connected' && !read) state.backupsCollected = false
       if (slot.pbs) {
         if (slot.pbs.result) {
           state.pbs.push(slot.pbs.result.instance)

@@ -40,7 +40,14 @@ export function backupsPageState(
   if (connection.status === 'reconnecting') {
     return connection.hadData ? { kind: 'lost', reconnecting: true } : { kind: 'loading' }
   }
-  if (connection.status === 'connecting' || !connection.initialDataReceived || !model) {
+  // Before the server's first poll and first read of every source's backups, an empty list
+  // would read as "no sources": it is still loading.
+  if (
+    connection.status === 'connecting' ||
+    !connection.initialDataReceived ||
+    !connection.backupsCollected ||
+    !model
+  ) {
     return { kind: 'loading' }
   }
   if (model.sources === 0) return { kind: 'no-sources' }

@@ -349,4 +349,15 @@ describe('backups page states', () => {
       .element(page.getByText('This may take up to 20 seconds on the first load.'))
       .toBeVisible()
   })
+
+  test('before the first backup read it loads, never says no sources configured', async () => {
+    const api = new BackupsWorker(input({ nodes: [], pbs: [] }))
+    api.setConnection({ backupsCollected: false })
+    api.nodeSummary = SUMMARY
+    renderApp(api, '/backups')
+    await expect.element(page.getByText('Loading backup data...')).toBeVisible()
+    expect(page.getByText('No backup sources configured').query()).toBeNull()
+    api.setConnection({ backupsCollected: true })
+    await expect.element(page.getByText('No backup sources configured')).toBeVisible()
+  })
 })
