@@ -11,6 +11,7 @@ import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-ty
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { ageClass, COLOUR_TEXT, formatBackupAge, formatBackupTime } from './backup-time.ts'
 import { useMediaQuery } from '../hooks/useMediaQuery.ts'
+import { useListScroller } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
 
 /** Windows snap to this many rows so small scrolls do not each cost a worker round trip. */
@@ -55,21 +56,24 @@ export function BackupsList(props: Props) {
   const wide = useMediaQuery('(min-width: 1024px)')
   const scrollRef = useRef<HTMLDivElement>(null)
   const height = wide ? ROW_HEIGHT : CARD_HEIGHT
+  // Cards scroll with the page: a box of their own left a sliver of list under the filters.
+  const scroller = useListScroller(scrollRef, !wide)
   const virtualizer = useVirtualizer({
     count: model.rowCount,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: scroller.getScrollElement,
     // Group headers are one table row high in both layouts.
     estimateSize: (index) => (isHeaderAt(model, index) || wide ? ROW_HEIGHT : CARD_HEIGHT),
     overscan: 8,
     initialRect: { width: 1200, height: 600 },
+    scrollMargin: scroller.offset,
   })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index
   const last = items.at(-1)?.index
   useViewWindow(first, last, viewWindow, onWindowChange)
   useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 })
-  }, [resetKey])
+    if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
+  }, [resetKey, scroller.paged])
   // Card and row heights differ: re-measure when the layout switches.
   useEffect(() => virtualizer.measure(), [virtualizer, height])
   const now = Date.now()
@@ -81,14 +85,14 @@ export function BackupsList(props: Props) {
       aria-label="Backups"
       aria-rowcount={model.rowCount + 1}
       tabIndex={0}
-      className={`min-h-64 flex-1 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
+      className={`${scroller.paged ? 'shrink-0' : 'min-h-64 flex-1 overflow-auto'} rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
     >
       <div className={wide ? 'min-w-[1200px]' : undefined}>
         {wide && <Header sort={sort} onSort={onSort} />}
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = model.rows[item.index - model.start]
-            const style = { top: item.start, height: item.size }
+            const style = { top: item.start - scroller.offset, height: item.size }
             if (!row) {
               return (
                 <div key={item.index} role="row" className="absolute inset-x-0" style={style} />

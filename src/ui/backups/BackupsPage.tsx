@@ -87,8 +87,9 @@ export function BackupsPage() {
 
   if (state.kind !== 'content' || !model) return <PageMessage state={state} />
   return (
-    // Phones scroll the whole page (the list keeps a minimum height); wide screens scroll the list.
-    <div className="flex h-full min-h-0 flex-col gap-2 overflow-y-auto p-2 sm:p-3 lg:overflow-visible">
+    // Below the table breakpoint the page grows and <main> scrolls it, cards and all; wide
+    // screens keep the page in view and scroll the table.
+    <div className="flex min-h-full flex-col gap-2 p-2 sm:p-3 lg:h-full lg:min-h-0">
       <NodeSummaryTable tab="backups" />
       <div className="flex flex-wrap items-center gap-2">
         <SourceSelector scopes={model.scopes} />

@@ -295,6 +295,24 @@ describe('backups list', () => {
     await expect.poll(() => rows(host)).toHaveLength(4)
     expect(list().getByRole('columnheader').query()).toBeNull()
   })
+
+  test('on a phone the cards scroll with the page, not in a box of their own', async () => {
+    await page.viewport(390, 844)
+    const many = Array.from({ length: 60 }, (_, i) =>
+      makePbsBackup(String(200 + i), now - (i + 1) * HOUR, { namespace: 'prod' }),
+    )
+    const { host } = open(input({ pbsBackups: many }), { width: 390, height: 844 })
+    await expect.element(list()).toBeVisible()
+    await expect.poll(() => rows(host).length).toBeGreaterThan(4)
+    const box = list().element()
+    // The list is as tall as its cards: nothing scrolls inside it.
+    expect(box.scrollHeight).toBeLessThanOrEqual(box.clientHeight + 1)
+    const main = host.querySelector('main')!
+    expect(main.scrollHeight).toBeGreaterThan(main.clientHeight)
+    // Scrolling the page brings later cards in: the virtualiser follows the page's scroll.
+    main.scrollTop = main.scrollHeight
+    await expect.poll(() => host.textContent).toContain('259')
+  })
 })
 
 describe('backups chart', () => {

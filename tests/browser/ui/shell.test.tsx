@@ -106,6 +106,19 @@ describe('routes', () => {
       nav.getByRole('link', { name: 'Main' }).element().getAttribute('aria-current'),
     ).toBeNull()
   })
+
+  test('on a 390 px phone every tab, Settings too, is on screen without scrolling', async () => {
+    await page.viewport(390, 844)
+    renderApp(dashboardWorker(), '/', { width: 390, height: 844 })
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await expect.element(nav).toBeVisible()
+    for (const name of ['Main', 'Storage', 'Backups', 'Alerts', 'Settings']) {
+      const box = nav.getByRole('link', { name }).element().getBoundingClientRect()
+      expect(box.left).toBeGreaterThanOrEqual(0)
+      expect(box.right).toBeLessThanOrEqual(390)
+    }
+    expect(nav.element().scrollWidth).toBeLessThanOrEqual(nav.element().clientWidth)
+  })
 })
 
 describe('footer and banners', () => {
