@@ -25,11 +25,13 @@ function dashboardWorker() {
 describe('theme', () => {
   test('the dark-mode toggle sets the dark class on <html> and saves the choice', async () => {
     renderApp(dashboardWorker())
-    const toggle = page.getByRole('button', { name: 'Dark mode' })
-    await toggle.click()
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click()
     expect(document.documentElement.classList.contains('dark')).toBe(true)
     expect(localStorage.getItem(THEME_KEY)).toBe('dark')
-    await expect.element(toggle).toHaveAttribute('aria-pressed', 'true')
+    // In dark mode the button offers the way back, never "Dark mode" again.
+    const toggle = page.getByRole('button', { name: 'Switch to light mode' })
+    await expect.element(toggle).toHaveAttribute('title', 'Switch to light mode')
+    expect(page.getByRole('button', { name: 'Switch to dark mode' }).query()).toBeNull()
     await toggle.click()
     expect(document.documentElement.classList.contains('dark')).toBe(false)
     expect(localStorage.getItem(THEME_KEY)).toBe('light')
