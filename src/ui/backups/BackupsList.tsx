@@ -41,6 +41,8 @@ const CLASS_BADGE: Record<BackupRow['backupType'], string> = {
 
 interface Props {
   model: BackupsViewModel
+  /** The filters changed and the worker has not answered yet: the rows are the old ones. */
+  updating: boolean
   sort: { key: BackupSortKey; direction: SortDirection }
   onSort: (key: BackupSortKey) => void
   relative: boolean
@@ -52,7 +54,7 @@ interface Props {
 
 /** The backup list: a table on large screens, cards on small ones; only the sent rows render. */
 export function BackupsList(props: Props) {
-  const { model, sort, onSort, relative, viewWindow, onWindowChange, resetKey } = props
+  const { model, updating, sort, onSort, relative, viewWindow, onWindowChange, resetKey } = props
   const wide = useMediaQuery('(min-width: 1024px)')
   const scrollRef = useRef<HTMLDivElement>(null)
   const height = wide ? ROW_HEIGHT : CARD_HEIGHT
@@ -84,8 +86,9 @@ export function BackupsList(props: Props) {
       role="table"
       aria-label="Backups"
       aria-rowcount={model.rowCount + 1}
+      aria-busy={updating}
       tabIndex={0}
-      className={`${scroller.paged ? 'shrink-0' : 'min-h-64 flex-1 overflow-auto'} rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
+      className={`${scroller.paged ? 'shrink-0' : 'min-h-64 flex-1 overflow-auto'} rounded-md border border-gray-200 bg-white transition-opacity dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING} ${updating ? 'opacity-50' : ''}`}
     >
       <div className={wide ? 'min-w-[1200px]' : undefined}>
         {wide && <Header sort={sort} onSort={onSort} />}

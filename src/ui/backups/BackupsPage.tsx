@@ -74,7 +74,7 @@ export function BackupsPage() {
     scope: filters.scope ? { ...filters.scope } : null,
     window: viewWindow,
   }
-  const model = useBackupsView(request)
+  const { model, answered } = useBackupsView(request)
   const state = backupsPageState(connection, model)
   const searchRef = useRef<HTMLInputElement>(null)
   useBackupsKeys(searchRef)
@@ -82,6 +82,9 @@ export function BackupsPage() {
     backupsState.sort = nextBackupSort(backupsState.sort, key)
   }, [])
   const resetKey = JSON.stringify({ ...request, window: null })
+  // The controls already show the new filters; until the worker answers them, the list is the
+  // old one: say so. Scrolling (the window) alone never counts.
+  const updating = answered !== null && withoutWindow(answered) !== resetKey
   // A selected PBS forces the remote view (spec 000 §4); the stored choice comes back after.
   const pbsSelected = selectedNode?.startsWith('pbs-') ?? false
 
@@ -126,6 +129,7 @@ export function BackupsPage() {
         <>
           <BackupsList
             model={model}
+            updating={updating}
             sort={filters.sort}
             onSort={onSort}
             relative={filters.useRelativeTime}
@@ -134,13 +138,27 @@ export function BackupsPage() {
             resetKey={resetKey}
           />
           <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
-            {model.totals.matched} of {model.totals.records} backups · {model.totals.snapshot}{' '}
-            snapshots · {model.totals.local} PVE · {model.totals.remote} PBS
+            {updating ? (
+              <span className="inline-flex items-center gap-1 text-blue-700 dark:text-blue-300">
+                <Loader2 className="size-3 animate-spin" aria-hidden />
+                Updating…
+              </span>
+            ) : (
+              <>
+                {model.totals.matched} of {model.totals.records} backups · {model.totals.snapshot}{' '}
+                snapshots · {model.totals.local} PVE · {model.totals.remote} PBS
+              </>
+            )}
           </p>
         </>
       )}
     </div>
   )
+}
+
+// The request JSON without its window, as `resetKey` is built.
+function withoutWindow(requestJson: string): string {
+  return JSON.stringify({ ...(JSON.parse(requestJson) as BackupsViewRequest), window: null })
 }
 
 /** Loading, connection lost and no sources, with the texts of spec 000 §8. */

@@ -77,6 +77,23 @@ class BackupsWorker extends FakeWorker {
   }
 }
 
+/** A worker that answers each backups update only when the test releases it, as a busy one does. */
+class SlowBackupsWorker extends BackupsWorker {
+  private held: (() => void)[] = []
+  override updateBackups(id: number, request: BackupsViewRequest): Promise<void> {
+    return new Promise((resolve) => {
+      this.held.push(() => {
+        super.updateBackups(id, request)
+        resolve()
+      })
+    })
+  }
+  /** Answers every update held so far, in order. */
+  release(): void {
+    for (const answer of this.held.splice(0)) answer()
+  }
+}
+
 function summaryRow(id: string, name: string, kind: 'pve' | 'pbs'): NodeSummaryRow {
   return {
     id,
@@ -271,6 +288,37 @@ describe('backups list', () => {
     await expect.poll(() => api.backupsRequests.at(-1)?.viewMode).toBe('all')
     await userEvent.keyboard('w')
     await expect.element(searchBox()).toHaveValue('w')
+  })
+
+  test('Reset also clears the node / namespace selector, which says when it is active', async () => {
+    const { api } = open()
+    await expect.element(list()).toBeVisible()
+    const selector = page.getByRole('combobox', { name: 'Node or namespace' })
+    await selector.selectOptions('pve1')
+    await expect.poll(() => api.backupsRequests.at(-1)?.selectedNode).toBe('lab-pve1')
+    await expect.element(page.getByRole('button', { name: 'Show all nodes' })).toBeVisible()
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await expect.poll(() => api.backupsRequests.at(-1)?.selectedNode).toBeNull()
+    await expect.element(selector).toHaveValue('')
+    expect(page.getByRole('button', { name: 'Show all nodes' }).query()).toBeNull()
+  })
+
+  test('a filter change dims the list and says Updating… until the worker answers', async () => {
+    const api = new SlowBackupsWorker(input())
+    api.nodeSummary = SUMMARY
+    stopPrefs = startPrefs()
+    renderApp(api, '/backups')
+    await expect.element(list()).toBeVisible()
+    await expect.element(list()).toHaveAttribute('aria-busy', 'false')
+    await toggle('Backup source', 'PBS').click()
+    // The toggle shows the new choice at once; the list is still the old one, and says so.
+    await expect.element(toggle('Backup source', 'PBS')).toHaveAttribute('aria-pressed', 'true')
+    await expect.element(list()).toHaveAttribute('aria-busy', 'true')
+    await expect.element(page.getByText('Updating…')).toBeVisible()
+    api.release()
+    await expect.element(list()).toHaveAttribute('aria-busy', 'false')
+    expect(page.getByText('Updating…').query()).toBeNull()
+    await expect.element(page.getByText(/of \d+ backups/)).toBeVisible()
   })
 
   test('keeps sort and relative time in the saved preferences', async () => {
