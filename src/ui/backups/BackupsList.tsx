@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { ArrowDown, ArrowUp, Lock, ShieldCheck, ShieldAlert } from 'lucide-react'
+import { Lock, ShieldCheck, ShieldAlert } from 'lucide-react'
 import { memo, useEffect, useRef } from 'react'
 import type {
   BackupRow,
@@ -9,7 +9,9 @@ import type {
 } from '../../shared/views/backups-types.ts'
 import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { ageClass, COLOUR_TEXT, formatBackupAge, formatBackupTime } from './backup-time.ts'
+import { SortableHeader } from '../components/SortableHeader.tsx'
+import { TEXT } from '../components/colours.ts'
+import { ageClass, formatBackupAge, formatBackupTime } from './backup-time.ts'
 import { useMediaQuery } from '../hooks/useMediaQuery.ts'
 import { useListScroller } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
@@ -125,29 +127,26 @@ function Header({ sort, onSort }: Pick<Props, 'sort' | 'onSort'>) {
       className="sticky top-0 z-10 flex h-8 items-center border-b border-gray-200 bg-gray-50 text-xs font-medium text-gray-600 dark:border-gray-800 dark:bg-gray-800 dark:text-gray-300"
     >
       {COLUMNS.map((column) => {
-        const active = column.key !== null && sort.key === column.key
-        const Arrow = sort.direction === 'asc' ? ArrowUp : ArrowDown
+        const cell = `${column.width} shrink-0 px-2`
+        if (column.key === null) {
+          return (
+            <div key={column.label} role="columnheader" className={cell}>
+              {column.label}
+            </div>
+          )
+        }
+        const key = column.key
         return (
-          <div
+          <SortableHeader
             key={column.label}
-            role="columnheader"
-            aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
-            className={`${column.width} shrink-0 px-2 ${column.right ? 'text-right' : ''}`}
-          >
-            {column.key === null ? (
-              column.label
-            ) : (
-              <button
-                type="button"
-                onClick={() => onSort(column.key!)}
-                // The whole cell is the target, not only the label text.
-                className={`flex w-full items-center gap-1 rounded hover:text-gray-900 dark:hover:text-white ${column.right ? 'justify-end' : ''} ${FOCUS_RING}`}
-              >
-                {column.label === 'VMID' ? 'VMID/Host' : column.label}
-                {active && <Arrow className="size-3" aria-hidden />}
-              </button>
-            )}
-          </div>
+            label={column.label === 'VMID' ? 'VMID/Host' : column.label}
+            active={sort.key === key}
+            direction={sort.direction}
+            onSort={() => onSort(key)}
+            align={column.right ? 'right' : 'left'}
+            className={cell}
+            fill
+          />
         )
       })}
     </div>
@@ -235,10 +234,7 @@ const TableRow = memo(function TableRow({ row, style, relative, now }: RowProps)
       <span role="cell" className={`${cell} w-36 tabular-nums`}>
         <TimeText row={row} relative={relative} now={now} />
       </span>
-      <span
-        role="cell"
-        className={`${cell} w-20 text-right tabular-nums ${COLOUR_TEXT[row.sizeColour]}`}
-      >
+      <span role="cell" className={`${cell} w-20 text-right tabular-nums ${TEXT[row.sizeColour]}`}>
         {row.sizeText}
       </span>
       <span role="cell" className={`${cell} w-20`}>
@@ -291,7 +287,7 @@ const CardRow = memo(function CardRow({ row, style, relative, now }: RowProps) {
       </div>
       <div role="cell" className="mt-1 flex items-center gap-2 text-gray-600 dark:text-gray-400">
         <TimeText row={row} relative={relative} now={now} />
-        <span className={`tabular-nums ${COLOUR_TEXT[row.sizeColour]}`}>{row.sizeText}</span>
+        <span className={`tabular-nums ${TEXT[row.sizeColour]}`}>{row.sizeText}</span>
         <span className="truncate">
           {row.node} · {row.location}
         </span>

@@ -1,4 +1,3 @@
-import { ArrowDown, ArrowUp } from 'lucide-react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import {
   memo,
@@ -10,7 +9,6 @@ import {
   type ReactNode,
 } from 'react'
 import { useSnapshot } from 'valtio'
-import type { Colour } from '../../shared/format/thresholds.ts'
 import { nextNodeSummarySort } from '../../shared/views/node-summary.ts'
 import type {
   NodeSummaryModel,
@@ -19,10 +17,11 @@ import type {
   NodeSummarySortKey,
 } from '../../shared/views/node-summary-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { MetricBar } from '../components/MetricBar.tsx'
+import { SortableHeader } from '../components/SortableHeader.tsx'
+import { UsageBar } from '../components/UsageBar.tsx'
 import { useNodeSummary } from '../hooks/useNodeSummary.ts'
 import { usePhone } from '../hooks/usePageScroller.ts'
-import { uptimeClass } from '../lib/colours.ts'
+import { TEXT, uptimeClass } from '../components/colours.ts'
 import {
   getSelectedNode,
   nodeSelection,
@@ -34,15 +33,6 @@ interface Props {
   tab: SummaryTab
   /** Extra content from the same model (the dashboard's hidden node table). */
   children?: (model: NodeSummaryModel) => ReactNode
-}
-
-/** Spec 000 §9 node temperature colours; literal classes so Tailwind finds them. */
-const TEMPERATURE_CLASS: Record<Colour, string> = {
-  grey: 'text-gray-500 dark:text-gray-400',
-  green: 'text-emerald-600 dark:text-emerald-400',
-  yellow: 'text-amber-600 dark:text-amber-400',
-  orange: 'text-orange-600 dark:text-orange-400',
-  red: 'text-red-600 dark:text-red-400',
 }
 
 const PILL =
@@ -175,31 +165,20 @@ interface HeaderProps {
   extra: string
 }
 
-/** A sticky column header whose button sorts (click, Enter or Space). */
+/** A sticky column header whose button sorts; a shorter label on a phone. */
 function HeaderCell({ column, label, align, sort, onSort, extra }: HeaderProps) {
   const short = usePhone() ? PHONE_LABELS[label] : undefined
-  const active = sort?.key === column
-  const Arrow = sort?.direction === 'asc' ? ArrowUp : ArrowDown
   return (
-    <th
-      scope="col"
-      aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className={`sticky top-0 z-10 h-8 border-b border-gray-200 bg-gray-50 px-1 text-xs sm:px-2 font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400 ${
-        align === 'right' ? 'text-right' : 'text-left'
-      } ${extra}`}
-    >
-      <button
-        type="button"
-        aria-label={short ? label : undefined}
-        onClick={() => onSort(column)}
-        className={`inline-flex items-center gap-0.5 rounded px-0.5 uppercase sm:tracking-wide hover:text-gray-900 dark:hover:text-gray-100 ${FOCUS_RING} ${
-          active ? 'text-blue-700 dark:text-blue-300' : ''
-        }`}
-      >
-        {short ?? label}
-        {active && <Arrow className="size-3" aria-hidden />}
-      </button>
-    </th>
+    <SortableHeader
+      as="th"
+      label={label}
+      display={short}
+      active={sort?.key === column}
+      direction={sort?.direction ?? 'desc'}
+      onSort={() => onSort(column)}
+      align={align}
+      className={`sticky top-0 z-10 h-8 border-b border-gray-200 bg-gray-50 px-1 text-xs font-semibold whitespace-nowrap text-gray-600 uppercase sm:px-2 sm:tracking-wide dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400 ${extra}`}
+    />
   )
 }
 
@@ -276,7 +255,7 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
       {model.showTemperature && (
         <td className={`${NUM} ${HIDE_ON_PHONE}`}>
           {row.temperatureColour ? (
-            <span className={`font-medium ${TEMPERATURE_CLASS[row.temperatureColour]}`}>
+            <span className={`font-medium ${TEXT[row.temperatureColour]}`}>
               {row.temperatureText}
             </span>
           ) : (
@@ -363,7 +342,7 @@ function MetricCell({
       className="min-w-14 px-1 text-center sm:w-32 sm:min-w-28 sm:px-2"
       title={title || undefined}
     >
-      {percent >= 0 ? <MetricBar kind={kind} percent={percent} text={text} /> : DASH}
+      {percent >= 0 ? <UsageBar kind={kind} percent={percent} text={text} /> : DASH}
     </td>
   )
 }
