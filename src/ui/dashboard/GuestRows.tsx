@@ -163,11 +163,7 @@ export const GuestRowView = memo(function GuestRowView({
           {on ? <UsageBar kind="cpu" percent={row.cpuPercent} text={row.cpuText} /> : DASH}
         </div>
         <div role="cell" className="text-center">
-          {on ? (
-            <UsageBar kind="memory" percent={row.memoryPercent} text={row.memoryText} />
-          ) : (
-            DASH
-          )}
+          {on ? <UsageBar kind="memory" percent={row.memoryPercent} text={row.memoryText} /> : DASH}
         </div>
         <div
           role="cell"
