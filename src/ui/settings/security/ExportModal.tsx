@@ -6,7 +6,8 @@ import { Modal } from '../../components/Modal.tsx'
 import { useApiTokenPrompt } from './ApiTokenModal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
-import { Requirement, TextField } from './fields.tsx'
+import { TextField } from '../../components/TextField.tsx'
+import { Requirement } from './fields.tsx'
 import {
   MIN_PASSPHRASE_LENGTH,
   exportConfig,
