@@ -37,7 +37,7 @@ export function SortableHeader({
       type="button"
       aria-label={display !== undefined && display !== label ? label : undefined}
       onClick={onSort}
-      className={`items-center gap-0.5 rounded px-0.5 hover:text-gray-900 dark:hover:text-gray-100 ${FOCUS_RING} ${
+      className={`items-center gap-0.5 rounded px-0.5 [letter-spacing:inherit] [text-transform:inherit] hover:text-gray-900 dark:hover:text-gray-100 ${FOCUS_RING} ${
         fill ? `flex w-full ${align === 'right' ? 'justify-end' : ''}` : 'inline-flex'
       } ${active ? 'text-blue-700 dark:text-blue-300' : ''}`}
     >
