@@ -21,6 +21,10 @@ export interface ConnectionSnapshot {
   attempt: number
   /** Epoch ms of the server's last completed poll, 0 if none. */
   lastUpdate: number
+  /** The full state holds a completed poll, not the empty state served before it. */
+  firstPollDone: boolean
+  /** Every source's storage and backups have been read at least once. */
+  backupsCollected: boolean
   /** Epoch ms when the next reconnect is due, when waiting. */
   nextRetryAt: number | null
   nodeCount: number

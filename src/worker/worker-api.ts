@@ -2,6 +2,7 @@
 // Runs inside the worker. Imports only src/shared and src/worker.
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
+import { readDataReadiness } from './readiness.ts'
 import { createBackupsSubscriptions } from './backups-subscription.ts'
 import { createNodeSummarySubscriptions } from './node-summary-subscription.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
@@ -53,6 +54,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       initialDataReceived,
       attempt,
       lastUpdate: store.getLastUpdate(),
+      ...readDataReadiness(store, initialDataReceived),
       nextRetryAt,
       nodeCount: store.getNodes().length,
       guestCount: store.getGuests().length,

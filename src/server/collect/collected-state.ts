@@ -45,6 +45,8 @@ export interface CollectedState {
   connectionErrors: Record<string, string>
   lastUpdate: number
   pollingCycles: number
+  /** Every connected source's storage and backups have been read at least once. */
+  backupsCollected: boolean
 }
 
 /** The cycle figures that go into `performance` and `pollingCycles`. */
@@ -58,6 +60,7 @@ export interface CycleFigures {
 /** Builds CollectedStates; keeps the joiners' memory of the last arrays between cycles. */
 export function createStateBuilder(
   stats: CallStats,
+  slowCollectors = true,
 ): (slots: Iterable<EndpointSlot>, figures: CycleFigures) => CollectedState {
   const joinStorage = createListJoiner<Storage>()
   const joinCeph = createListJoiner<CephCluster>()
@@ -94,6 +97,7 @@ export function createStateBuilder(
       connectionErrors: {},
       lastUpdate: figures.at,
       pollingCycles: figures.cycles,
+      backupsCollected: true,
     }
     const storage: Storage[][] = []
     const ceph: CephCluster[][] = []
@@ -105,6 +109,9 @@ export function createStateBuilder(
       const name = slot.endpoint.name
       state.connectionHealth[name] = slot.status === 'connected'
       if (slot.error) state.connectionErrors[name] = slot.error
+      // A source that is down will not deliver; only a connected one without a first read waits.
+      const read = slot.pbs ? slot.pbs.result : !slowCollectors || slot.memory.slowResult
+      if (slot.status === 'connected' && !read) state.backupsCollected = false
       if (slot.pbs) {
         if (slot.pbs.result) {
           state.pbs.push(slot.pbs.result.instance)

@@ -102,7 +102,7 @@ export function createPoller(options: PollerOptions): Poller {
     warn,
     info,
   })
-  const buildState = createStateBuilder(stats)
+  const buildState = createStateBuilder(stats, options.slowCollectors !== false)
   let cycles = 0
   let lastPollDuration = 0
   let pollingStartTime = 0

@@ -22,7 +22,9 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
       return reply
         .status(503)
         .type('text/plain')
-        .send('The web UI is not built yet: run `npm run build` (npm run demo does it for you).')
+        .send(
+          'The web UI is not built yet: run `npm run build` (npm start and npm run demo do it for you).',
+        )
     }
     // Assets that do not exist are real 404s; everything else is a client route.
     if (/\.[a-z0-9]+$/i.test(url)) return reply.status(404).type('text/plain').send('Not found')

@@ -55,6 +55,9 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
         connectionHealth: collected.connectionHealth,
         connectionErrors: collected.connectionErrors,
         lastUpdate: collected.lastUpdate,
+        // Set once: a source added later fills in while the tab already shows the others.
+        backupsCollectedAt:
+          prev.backupsCollectedAt || (collected.backupsCollected ? collected.lastUpdate : 0),
         stats: {
           startTime,
           uptime: Math.round((now - startTime) / 1000),

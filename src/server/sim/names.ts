@@ -115,8 +115,9 @@ export function inventGuest(
   const n = (counters.get(stem) ?? 0) + 1
   counters.set(stem, n)
   const name = `${stem}-${String(n).padStart(2, '0')}`
-  // Bias the role's own container share towards the requested estate-wide mix.
-  const lxcShare = (role.lxc + (1 - qemuShare)) / 2
+  // Bias the role's own container share towards the requested estate-wide mix; a role that is
+  // never a container (Windows, Kubernetes nodes) stays a VM: a Windows LXC does not exist.
+  const lxcShare = role.lxc === 0 ? 0 : (role.lxc + (1 - qemuShare)) / 2
   const type: GuestType = rng.chance(lxcShare) ? 'lxc' : 'qemu'
   return { name, type, tags: chooseTags(rng, role, env), windows: role.prefix.startsWith('win') }
 }

@@ -423,6 +423,11 @@ export interface State {
   recentlyResolved: Entity[]
   /** Epoch ms of the last completed poll. */
   lastUpdate: number
+  /**
+   * Epoch ms of the first completed poll after which every connected source's storage and backups
+   * had been read at least once; 0 until then (the slow collectors may land a few cycles late).
+   */
+  backupsCollectedAt: number
 }
 
 /** Entities not yet modelled in this slice: anything with an id. */
@@ -455,6 +460,7 @@ export const SCALAR_KEYS = [
   'connectionErrors',
   'stats',
   'lastUpdate',
+  'backupsCollectedAt',
 ] as const
 export type ScalarKey = (typeof SCALAR_KEYS)[number]
 
@@ -486,5 +492,6 @@ export function createEmptyState(now: number, version: string): State {
     activeAlerts: [],
     recentlyResolved: [],
     lastUpdate: 0,
+    backupsCollectedAt: 0,
   }
 }

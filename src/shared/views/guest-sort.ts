@@ -8,8 +8,13 @@ import { finiteOr } from '../model/coerce.ts'
 // Strict, and NaN for a missing value so the sort can put it last.
 const toNumber = (value: unknown): number => finiteOr(value, NaN)
 
-/** The number a guest sorts by for a numeric key; NaN means empty (sorted last). */
+/**
+ * The number a guest sorts by for a numeric key; NaN means empty (sorted last). A guest that is
+ * not running shows '-' for its live values (spec 000 §4), so they are empty too: CPU ascending
+ * must not open with every stopped guest.
+ */
 export function getSortNumber(guest: Guest, key: GuestSortKey): number {
+  if (key !== 'vmid' && guest.status !== 'running') return NaN
   switch (key) {
     case 'vmid':
       return toNumber(guest.vmid)
@@ -32,6 +37,13 @@ export function getSortNumber(guest: Guest, key: GuestSortKey): number {
     default:
       return NaN
   }
+}
+
+/** Live sort values with every guest that is not running (`running[i]` 0) made empty (NaN). */
+export function maskInactive(values: Float64Array, running: Uint8Array): Float64Array {
+  const out = new Float64Array(values.length)
+  for (let i = 0; i < values.length; i++) out[i] = running[i] ? values[i]! : NaN
+  return out
 }
 
 /** Used disk percent, -1 when unavailable (usage -1, or no total). */

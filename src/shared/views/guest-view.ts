@@ -12,7 +12,13 @@ import { parseGuestSearch } from '../search/index.ts'
 import { createGuestColumns, type LiveSortKey, type StateColumns } from './guest-columns.ts'
 import { createTermMaskCache, evaluateSearchMask } from './guest-search-mask.ts'
 import { filterGuests } from './guest-filter.ts'
-import { getSortValues, getTieOrder, isIdentityKey, sortGuests } from './guest-sort.ts'
+import {
+  getSortValues,
+  getTieOrder,
+  isIdentityKey,
+  maskInactive,
+  sortGuests,
+} from './guest-sort.ts'
 import { groupGuests } from './guest-group.ts'
 import { assignGuestSlots, describeSlots } from './guest-slots.ts'
 import { formatWindow } from './guest-rows.ts'
@@ -133,14 +139,26 @@ export function createGuestViewPipeline(): GuestViewPipeline {
   const slotInfo = counted('headers', describeSlots)
   // One cache entry per key (values) and per key and direction (order), replaced when stale.
   const valueCache = new Map<GuestSortKey, { at: string; values: Float64Array }>()
+  const liveCache = new Map<
+    GuestSortKey,
+    { at: number; source: Float64Array; values: Float64Array }
+  >()
   const orderCache = new Map<
     string,
     { tie: Uint32Array; values: Float64Array; order: Uint32Array; at: number }
   >()
   const sortValues = (guests: readonly Guest[], key: GuestSortKey, stamp: GuestStamp) => {
     // Live keys come from the one-pass columns; names, types and vmids change only with identity.
-    if (!isIdentityKey(key))
-      return columns.state(guests, stamp, currentLive).sort[key as LiveSortKey]
+    if (!isIdentityKey(key)) {
+      // The columns keep raw values (metric filters read them); stopped guests sort as empty.
+      const state = columns.state(guests, stamp, currentLive)
+      const source = state.sort[key as LiveSortKey]
+      const hit = liveCache.get(key)
+      if (hit?.source === source && hit.at === stamp.data) return hit.values
+      const values = maskInactive(source, state.running)
+      liveCache.set(key, { at: stamp.data, source, values })
+      return values
+    }
     const at = `${stamp.structure}:${stamp.identity}`
     const hit = valueCache.get(key)
     if (hit?.at === at) return hit.values

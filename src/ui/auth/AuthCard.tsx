@@ -1,9 +1,5 @@
 import { Activity } from 'lucide-react'
-import type { InputHTMLAttributes, ReactNode } from 'react'
-import { FOCUS_RING } from '../components/button-classes.ts'
-
-/** Text input look shared by the login and setup forms. */
-export const INPUT = `block w-full rounded-md border border-gray-300 bg-white px-3 py-2 text-sm text-gray-900 placeholder:text-gray-400 disabled:opacity-60 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 ${FOCUS_RING}`
+import type { ReactNode } from 'react'
 
 /** The centred card of the screens shown before the app: logo, title, subtitle, content. */
 export function AuthCard({
@@ -31,22 +27,6 @@ export function AuthCard({
         </div>
         {children}
       </div>
-    </div>
-  )
-}
-
-/** A labelled input. */
-export function Field({
-  label,
-  id,
-  ...input
-}: { label: string; id: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-gray-700 dark:text-gray-300">
-        {label}
-      </label>
-      <input id={id} className={INPUT} {...input} />
     </div>
   )
 }

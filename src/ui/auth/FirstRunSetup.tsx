@@ -2,7 +2,8 @@ import { Loader2, ShieldAlert } from 'lucide-react'
 import { useState } from 'react'
 import { BUTTON } from '../components/button-classes.ts'
 import { completeSetup, startAuth } from './auth-store.ts'
-import { AuthCard, ErrorPanel, Field } from './AuthCard.tsx'
+import { TextField } from '../components/TextField.tsx'
+import { AuthCard, ErrorPanel } from './AuthCard.tsx'
 import { CredentialsPanel } from './CredentialsPanel.tsx'
 import { MIN_PASSWORD_LENGTH, useQuickSetupForm, type PasswordMode } from './quick-setup-form.ts'
 
@@ -96,7 +97,7 @@ export function FirstRunSetup() {
         </span>
       </div>
       <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)} noValidate>
-        <Field
+        <TextField
           label="Username"
           id="setup-username"
           name="username"
@@ -110,7 +111,7 @@ export function FirstRunSetup() {
         <ModeChoice mode={mode} onChange={setMode} disabled={busy} />
         {mode === 'custom' && (
           <>
-            <Field
+            <TextField
               label="New password"
               id="setup-password"
               name="new-password"
@@ -120,7 +121,7 @@ export function FirstRunSetup() {
               disabled={busy}
               onChange={(event) => setPassword(event.target.value)}
             />
-            <Field
+            <TextField
               label="Confirm password"
               id="setup-confirm"
               name="confirm-password"

@@ -3,7 +3,8 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { useSnapshot } from 'valtio'
 import { BUTTON } from '../components/button-classes.ts'
 import { login } from './auth-store.ts'
-import { AuthCard, ErrorPanel, Field } from './AuthCard.tsx'
+import { TextField } from '../components/TextField.tsx'
+import { AuthCard, ErrorPanel } from './AuthCard.tsx'
 import { hasPasswordLogin, securityStatusState } from './security-status.ts'
 import { clearSsoError, ssoState, startSso } from './sso.ts'
 
@@ -85,7 +86,7 @@ export function LoginPage() {
     <AuthCard title="Sign in to Pulse" subtitle="Enter your credentials to continue">
       {passwordForm ? (
         <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
-          <Field
+          <TextField
             label="Username"
             id="login-username"
             name="username"
@@ -97,7 +98,7 @@ export function LoginPage() {
             disabled={busy}
             onChange={(event) => setUsername(event.target.value)}
           />
-          <Field
+          <TextField
             label="Password"
             id="login-password"
             name="password"

@@ -7,7 +7,7 @@ import { SearchField, type SearchHistoryStore } from '../components/SearchField.
 import { SortControl } from '../components/SortControl.tsx'
 import { Switch } from '../components/Switch.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
-import { backupsState, resetBackupsFilters } from './backups-state.ts'
+import { backupsState, resetBackupsTab } from './backups-state.ts'
 
 const VIEW_MODES = [
   { value: 'all', label: 'All' },
@@ -105,7 +105,7 @@ export function BackupsFilterBar({ searchRef, hasHost, viewMode, viewModeLocked 
           backupsState.sort = { key, direction: direction === 'asc' ? 'desc' : 'asc' }
         }}
       />
-      <button type="button" className={BUTTON.secondary} onClick={resetBackupsFilters}>
+      <button type="button" className={BUTTON.secondary} onClick={resetBackupsTab}>
         <RotateCcw className="size-3.5" aria-hidden />
         Reset
       </button>

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { ArrowDown, ArrowUp, Lock, ShieldCheck, ShieldAlert } from 'lucide-react'
+import { Lock, ShieldCheck, ShieldAlert } from 'lucide-react'
 import { memo, useEffect, useRef } from 'react'
 import type {
   BackupRow,
@@ -9,8 +9,11 @@ import type {
 } from '../../shared/views/backups-types.ts'
 import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { ageClass, COLOUR_TEXT, formatBackupAge, formatBackupTime } from './backup-time.ts'
+import { SortableHeader } from '../components/SortableHeader.tsx'
+import { TEXT } from '../components/colours.ts'
+import { ageClass, formatBackupAge, formatBackupTime } from './backup-time.ts'
 import { useMediaQuery } from '../hooks/useMediaQuery.ts'
+import { useListScroller } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
 
 /** Windows snap to this many rows so small scrolls do not each cost a worker round trip. */
@@ -40,6 +43,8 @@ const CLASS_BADGE: Record<BackupRow['backupType'], string> = {
 
 interface Props {
   model: BackupsViewModel
+  /** The filters changed and the worker has not answered yet: the rows are the old ones. */
+  updating: boolean
   sort: { key: BackupSortKey; direction: SortDirection }
   onSort: (key: BackupSortKey) => void
   relative: boolean
@@ -51,25 +56,28 @@ interface Props {
 
 /** The backup list: a table on large screens, cards on small ones; only the sent rows render. */
 export function BackupsList(props: Props) {
-  const { model, sort, onSort, relative, viewWindow, onWindowChange, resetKey } = props
+  const { model, updating, sort, onSort, relative, viewWindow, onWindowChange, resetKey } = props
   const wide = useMediaQuery('(min-width: 1024px)')
   const scrollRef = useRef<HTMLDivElement>(null)
   const height = wide ? ROW_HEIGHT : CARD_HEIGHT
+  // Cards scroll with the page: a box of their own left a sliver of list under the filters.
+  const scroller = useListScroller(scrollRef, !wide)
   const virtualizer = useVirtualizer({
     count: model.rowCount,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: scroller.getScrollElement,
     // Group headers are one table row high in both layouts.
     estimateSize: (index) => (isHeaderAt(model, index) || wide ? ROW_HEIGHT : CARD_HEIGHT),
     overscan: 8,
     initialRect: { width: 1200, height: 600 },
+    scrollMargin: scroller.offset,
   })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index
   const last = items.at(-1)?.index
   useViewWindow(first, last, viewWindow, onWindowChange)
   useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 })
-  }, [resetKey])
+    if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
+  }, [resetKey, scroller.paged])
   // Card and row heights differ: re-measure when the layout switches.
   useEffect(() => virtualizer.measure(), [virtualizer, height])
   const now = Date.now()
@@ -80,15 +88,16 @@ export function BackupsList(props: Props) {
       role="table"
       aria-label="Backups"
       aria-rowcount={model.rowCount + 1}
+      aria-busy={updating}
       tabIndex={0}
-      className={`min-h-64 flex-1 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
+      className={`${scroller.paged ? 'shrink-0' : 'min-h-64 flex-1 overflow-auto'} rounded-md border border-gray-200 bg-white transition-opacity dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING} ${updating ? 'opacity-50' : ''}`}
     >
       <div className={wide ? 'min-w-[1200px]' : undefined}>
         {wide && <Header sort={sort} onSort={onSort} />}
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = model.rows[item.index - model.start]
-            const style = { top: item.start, height: item.size }
+            const style = { top: item.start - scroller.offset, height: item.size }
             if (!row) {
               return (
                 <div key={item.index} role="row" className="absolute inset-x-0" style={style} />
@@ -118,29 +127,26 @@ function Header({ sort, onSort }: Pick<Props, 'sort' | 'onSort'>) {
       className="sticky top-0 z-10 flex h-8 items-center border-b border-gray-200 bg-gray-50 text-xs font-medium text-gray-600 dark:border-gray-800 dark:bg-gray-800 dark:text-gray-300"
     >
       {COLUMNS.map((column) => {
-        const active = column.key !== null && sort.key === column.key
-        const Arrow = sort.direction === 'asc' ? ArrowUp : ArrowDown
+        const cell = `${column.width} shrink-0 px-2`
+        if (column.key === null) {
+          return (
+            <div key={column.label} role="columnheader" className={cell}>
+              {column.label}
+            </div>
+          )
+        }
+        const key = column.key
         return (
-          <div
+          <SortableHeader
             key={column.label}
-            role="columnheader"
-            aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
-            className={`${column.width} shrink-0 px-2 ${column.right ? 'text-right' : ''}`}
-          >
-            {column.key === null ? (
-              column.label
-            ) : (
-              <button
-                type="button"
-                onClick={() => onSort(column.key!)}
-                // The whole cell is the target, not only the label text.
-                className={`flex w-full items-center gap-1 rounded hover:text-gray-900 dark:hover:text-white ${column.right ? 'justify-end' : ''} ${FOCUS_RING}`}
-              >
-                {column.label === 'VMID' ? 'VMID/Host' : column.label}
-                {active && <Arrow className="size-3" aria-hidden />}
-              </button>
-            )}
-          </div>
+            label={column.label === 'VMID' ? 'VMID/Host' : column.label}
+            active={sort.key === key}
+            direction={sort.direction}
+            onSort={() => onSort(key)}
+            align={column.right ? 'right' : 'left'}
+            className={cell}
+            fill
+          />
         )
       })}
     </div>
@@ -228,10 +234,7 @@ const TableRow = memo(function TableRow({ row, style, relative, now }: RowProps)
       <span role="cell" className={`${cell} w-36 tabular-nums`}>
         <TimeText row={row} relative={relative} now={now} />
       </span>
-      <span
-        role="cell"
-        className={`${cell} w-20 text-right tabular-nums ${COLOUR_TEXT[row.sizeColour]}`}
-      >
+      <span role="cell" className={`${cell} w-20 text-right tabular-nums ${TEXT[row.sizeColour]}`}>
         {row.sizeText}
       </span>
       <span role="cell" className={`${cell} w-20`}>
@@ -284,7 +287,7 @@ const CardRow = memo(function CardRow({ row, style, relative, now }: RowProps) {
       </div>
       <div role="cell" className="mt-1 flex items-center gap-2 text-gray-600 dark:text-gray-400">
         <TimeText row={row} relative={relative} now={now} />
-        <span className={`tabular-nums ${COLOUR_TEXT[row.sizeColour]}`}>{row.sizeText}</span>
+        <span className={`tabular-nums ${TEXT[row.sizeColour]}`}>{row.sizeText}</span>
         <span className="truncate">
           {row.node} · {row.location}
         </span>

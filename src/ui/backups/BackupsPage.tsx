@@ -40,7 +40,14 @@ export function backupsPageState(
   if (connection.status === 'reconnecting') {
     return connection.hadData ? { kind: 'lost', reconnecting: true } : { kind: 'loading' }
   }
-  if (connection.status === 'connecting' || !connection.initialDataReceived || !model) {
+  // Before the server's first poll and first read of every source's backups, an empty list
+  // would read as "no sources": it is still loading.
+  if (
+    connection.status === 'connecting' ||
+    !connection.initialDataReceived ||
+    !connection.backupsCollected ||
+    !model
+  ) {
     return { kind: 'loading' }
   }
   if (model.sources === 0) return { kind: 'no-sources' }
@@ -67,7 +74,7 @@ export function BackupsPage() {
     scope: filters.scope ? { ...filters.scope } : null,
     window: viewWindow,
   }
-  const model = useBackupsView(request)
+  const { model, answered } = useBackupsView(request)
   const state = backupsPageState(connection, model)
   const searchRef = useRef<HTMLInputElement>(null)
   useBackupsKeys(searchRef)
@@ -75,13 +82,17 @@ export function BackupsPage() {
     backupsState.sort = nextBackupSort(backupsState.sort, key)
   }, [])
   const resetKey = JSON.stringify({ ...request, window: null })
+  // The controls already show the new filters; until the worker answers them, the list is the
+  // old one: say so. Scrolling (the window) alone never counts.
+  const updating = answered !== null && withoutWindow(answered) !== resetKey
   // A selected PBS forces the remote view (spec 000 §4); the stored choice comes back after.
   const pbsSelected = selectedNode?.startsWith('pbs-') ?? false
 
   if (state.kind !== 'content' || !model) return <PageMessage state={state} />
   return (
-    // Phones scroll the whole page (the list keeps a minimum height); wide screens scroll the list.
-    <div className="flex h-full min-h-0 flex-col gap-2 overflow-y-auto p-2 sm:p-3 lg:overflow-visible">
+    // Below the table breakpoint the page grows and <main> scrolls it, cards and all; wide
+    // screens keep the page in view and scroll the table.
+    <div className="flex min-h-full flex-col gap-2 p-2 sm:p-3 lg:h-full lg:min-h-0">
       <NodeSummaryTable tab="backups" />
       <div className="flex flex-wrap items-center gap-2">
         <SourceSelector scopes={model.scopes} />
@@ -118,6 +129,7 @@ export function BackupsPage() {
         <>
           <BackupsList
             model={model}
+            updating={updating}
             sort={filters.sort}
             onSort={onSort}
             relative={filters.useRelativeTime}
@@ -126,13 +138,27 @@ export function BackupsPage() {
             resetKey={resetKey}
           />
           <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
-            {model.totals.matched} of {model.totals.records} backups · {model.totals.snapshot}{' '}
-            snapshots · {model.totals.local} PVE · {model.totals.remote} PBS
+            {updating ? (
+              <span className="inline-flex items-center gap-1 text-blue-700 dark:text-blue-300">
+                <Loader2 className="size-3 animate-spin" aria-hidden />
+                Updating…
+              </span>
+            ) : (
+              <>
+                {model.totals.matched} of {model.totals.records} backups · {model.totals.snapshot}{' '}
+                snapshots · {model.totals.local} PVE · {model.totals.remote} PBS
+              </>
+            )}
           </p>
         </>
       )}
     </div>
   )
+}
+
+// The request JSON without its window, as `resetKey` is built.
+function withoutWindow(requestJson: string): string {
+  return JSON.stringify({ ...(JSON.parse(requestJson) as BackupsViewRequest), window: null })
 }
 
 /** Loading, connection lost and no sources, with the texts of spec 000 §8. */

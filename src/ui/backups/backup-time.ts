@@ -1,6 +1,6 @@
 // Backup times for display: absolute local time or relative age, and the age colour class.
-import type { Colour } from '../../shared/format/thresholds.ts'
 import { getBackupAgeColour } from '../../shared/views/backups-format.ts'
+import { TEXT } from '../components/colours.ts'
 
 const pad = (n: number) => String(n).padStart(2, '0')
 
@@ -21,16 +21,7 @@ export function formatBackupAge(epochSeconds: number, nowMs: number): string {
   return `${Math.floor(age / (365 * 86_400))}y ago`
 }
 
-/** Literal classes so Tailwind finds them. */
-export const COLOUR_TEXT: Record<Colour, string> = {
-  grey: 'text-gray-500 dark:text-gray-400',
-  green: 'text-emerald-600 dark:text-emerald-400',
-  yellow: 'text-amber-600 dark:text-amber-400',
-  orange: 'text-orange-600 dark:text-orange-400',
-  red: 'text-red-600 dark:text-red-400',
-}
-
 /** Text class of a backup's age colour (spec 000 §9). */
 export function ageClass(epochSeconds: number, nowMs: number): string {
-  return COLOUR_TEXT[getBackupAgeColour(nowMs / 1000 - epochSeconds)]
+  return TEXT[getBackupAgeColour(nowMs / 1000 - epochSeconds)]
 }

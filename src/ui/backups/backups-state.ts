@@ -1,5 +1,6 @@
 // The backups tab's UI state (valtio): what the user chose; the worker turns it into a view.
 import { proxy } from 'valtio'
+import { clearNodeSelection } from '../summary/selection.ts'
 import type {
   BackupChartRange,
   BackupGrouping,
@@ -55,6 +56,12 @@ export const backupsState = proxy<BackupsState>(defaultBackupsState())
 /** Reset button and Escape: filters back to the defaults; history and time display kept. */
 export function resetBackupsFilters(): void {
   Object.assign(backupsState, defaultBackupsFilters())
+}
+
+/** The Reset button: the filters and the node / namespace selector (the summary's selection). */
+export function resetBackupsTab(): void {
+  clearNodeSelection()
+  resetBackupsFilters()
 }
 
 /** True when Reset would change something. */

@@ -54,7 +54,8 @@ export function DashboardPage() {
   const showFilters =
     filters.showFilters && (state.kind === 'content' || state.kind === 'no-guests')
   return (
-    <div className="flex h-full min-h-0 flex-col gap-2 p-2 sm:p-3">
+    // On a phone the page grows and <main> scrolls it; wider, the guest table scrolls in its box.
+    <div className="flex min-h-full flex-col gap-2 p-2 sm:h-full sm:min-h-0 sm:p-3">
       {(state.kind === 'content' || state.kind === 'no-guests') && (
         <NodeSummaryTable tab="dashboard">
           {(summary) => <HiddenNodeTable model={summary} />}

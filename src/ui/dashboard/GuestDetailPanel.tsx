@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import type { GuestDetail } from '../../shared/views/guest-detail.ts'
-import { barClass } from '../lib/colours.ts'
+import { barClass } from '../components/colours.ts'
 
 interface Props {
   id: string

@@ -2,8 +2,8 @@ import { ChevronRight } from 'lucide-react'
 import { memo } from 'react'
 import type { GuestGroupRow, GuestRow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { MetricBar } from '../components/MetricBar.tsx'
-import { ioClass, uptimeClass } from '../lib/colours.ts'
+import { UsageBar } from '../components/UsageBar.tsx'
+import { ioClass, uptimeClass } from '../components/colours.ts'
 import { GRID_COLUMNS } from './columns.ts'
 import { GuestDetailPanel } from './GuestDetailPanel.tsx'
 import { TagDots } from './TagDots.tsx'
@@ -160,14 +160,10 @@ export const GuestRowView = memo(function GuestRowView({
           {on ? row.uptimeText : DASH}
         </div>
         <div role="cell" data-column="cpu" className="text-center">
-          {on ? <MetricBar kind="cpu" percent={row.cpuPercent} text={row.cpuText} /> : DASH}
+          {on ? <UsageBar kind="cpu" percent={row.cpuPercent} text={row.cpuText} /> : DASH}
         </div>
         <div role="cell" className="text-center">
-          {on ? (
-            <MetricBar kind="memory" percent={row.memoryPercent} text={row.memoryText} />
-          ) : (
-            DASH
-          )}
+          {on ? <UsageBar kind="memory" percent={row.memoryPercent} text={row.memoryText} /> : DASH}
         </div>
         <div
           role="cell"
@@ -178,7 +174,7 @@ export const GuestRowView = memo(function GuestRowView({
           }
         >
           {on && row.diskPercent >= 0 ? (
-            <MetricBar kind="disk" percent={row.diskPercent} text={row.diskText} />
+            <UsageBar kind="disk" percent={row.diskPercent} text={row.diskText} />
           ) : (
             DASH
           )}

@@ -12,6 +12,7 @@ import { uiState } from '../state.ts'
 import { ROW_HEIGHT } from './columns.ts'
 import { GroupRowView, GuestRowView, PendingRow } from './GuestRows.tsx'
 import { GuestTableHeader } from './GuestTableHeader.tsx'
+import { useListScroller, usePhone } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
 
 /** sessionStorage key of the expanded guests (spec 000 §2.2: remembered for the session). */
@@ -44,16 +45,17 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
     })
   }, [])
   const getItemKey = useOpenRowKeys(model, expanded, resetKey)
+  // The sticky header sits inside the scroller, above the rows; on a phone the page scrolls.
+  const scroller = useListScroller(scrollRef, usePhone(), ROW_HEIGHT)
   const virtualizer = useVirtualizer({
     count: model.rowCount,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: scroller.getScrollElement,
     // Collapsed rows are never measured: they are ROW_HEIGHT. Only expanded rows attach the
     // virtualiser's measuring ref, under their own item key (see useOpenRowKeys).
     estimateSize: () => ROW_HEIGHT,
     getItemKey,
     overscan: OVERSCAN,
-    // The sticky header sits inside the scroller, above the rows.
-    scrollMargin: ROW_HEIGHT,
+    scrollMargin: scroller.offset,
   })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index
@@ -62,8 +64,9 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
   useViewWindow(first, last, viewWindow, onWindowChange)
 
   useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 })
-  }, [resetKey])
+    // On a phone the page keeps its place: the filters the user just touched stay in view.
+    if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
+  }, [resetKey, scroller.paged])
 
   return (
     <div
@@ -73,7 +76,9 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
       aria-rowcount={model.rowCount + 1}
       aria-colcount={11}
       tabIndex={0}
-      className={`min-h-0 flex-1 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
+      className={`${
+        scroller.paged ? 'shrink-0 overflow-x-auto' : 'min-h-0 flex-1 overflow-auto'
+      } rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
     >
       <div className="min-w-[900px]">
         <GuestTableHeader sort={sort} onSort={onSort} />
@@ -81,7 +86,7 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
           {items.map((item) => {
             const row = model.rows[item.index - model.start]
             const rowIndex = item.index + 2
-            const top = item.start - ROW_HEIGHT
+            const top = item.start - scroller.offset
             // React keys by index: an item key changes on expand and must not remount the row.
             if (!row) return <PendingRow key={item.index} rowIndex={rowIndex} top={top} />
             return row.kind === 'group' ? (

@@ -1,6 +1,5 @@
-import { ArrowDown, ArrowUp } from 'lucide-react'
 import type { GuestSortKey, SortDirection } from '../../shared/views/guest-view-types.ts'
-import { FOCUS_RING } from '../components/button-classes.ts'
+import { SortableHeader } from '../components/SortableHeader.tsx'
 import { GRID_COLUMNS, GUEST_COLUMNS } from './columns.ts'
 
 interface Props {
@@ -18,29 +17,17 @@ export function GuestTableHeader({ sort, onSort }: Props) {
         className="grid h-9 items-center gap-x-2 border-b border-gray-200 bg-gray-50 px-3 text-xs font-semibold text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400"
         style={{ gridTemplateColumns: GRID_COLUMNS }}
       >
-        {GUEST_COLUMNS.map((column) => {
-          const active = sort.key === column.key
-          const Arrow = sort.direction === 'asc' ? ArrowUp : ArrowDown
-          return (
-            <div
-              key={column.key}
-              role="columnheader"
-              aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-              className={column.numeric ? 'text-right' : 'text-left'}
-            >
-              <button
-                type="button"
-                onClick={() => onSort(column.key)}
-                className={`inline-flex items-center gap-0.5 rounded px-0.5 tracking-wide uppercase hover:text-gray-900 dark:hover:text-gray-100 ${FOCUS_RING} ${
-                  active ? 'text-blue-700 dark:text-blue-300' : ''
-                }`}
-              >
-                {column.label}
-                {active && <Arrow className="size-3" aria-hidden />}
-              </button>
-            </div>
-          )
-        })}
+        {GUEST_COLUMNS.map((column) => (
+          <SortableHeader
+            key={column.key}
+            label={column.label}
+            active={sort.key === column.key}
+            direction={sort.direction}
+            onSort={() => onSort(column.key)}
+            align={column.numeric ? 'right' : 'left'}
+            className="tracking-wide"
+          />
+        ))}
       </div>
     </div>
   )

@@ -26,7 +26,10 @@ export function dashboardPageState(
     case 'connecting':
       return { kind: 'loading', reconnecting: false }
     case 'connected':
-      if (!connection.initialDataReceived) return { kind: 'loading', reconnecting: false }
+      // The server serves an empty state before its first poll: that is loading, not empty.
+      if (!connection.initialDataReceived || !connection.firstPollDone) {
+        return { kind: 'loading', reconnecting: false }
+      }
       if (connection.nodeCount === 0) return { kind: 'no-nodes' }
       if (!model) return { kind: 'loading', reconnecting: false }
       if (model.totals.matched === 0) return { kind: 'no-guests', search: search.trim() }

@@ -13,6 +13,8 @@ export const INITIAL_CONNECTION: ConnectionState = {
   initialDataReceived: false,
   attempt: 0,
   lastUpdate: 0,
+  firstPollDone: false,
+  backupsCollected: false,
   nextRetryAt: null,
   nodeCount: 0,
   guestCount: 0,

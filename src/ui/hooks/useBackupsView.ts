@@ -1,12 +1,16 @@
 import type { BackupsViewModel, BackupsViewRequest } from '../../shared/views/backups-types.ts'
-import { useWorkerView, type ViewChannel } from './useWorkerView.ts'
+import { useWorkerViewState, type ViewChannel, type WorkerViewState } from './useWorkerView.ts'
 
 const BACKUPS: ViewChannel<BackupsViewRequest, BackupsViewModel> = {
   subscribe: (api, request, onModel) => api.subscribeBackups(request, onModel),
-  update: (api, id, request) => void api.updateBackups(id, request),
+  // The promise tells when the list answers the new filters (BackupsPage shows "Updating").
+  update: (api, id, request) => Promise.resolve(api.updateBackups(id, request)),
 }
 
-/** The backups view of `request` (filters, sort, range, window), live from the worker; null until the first. */
-export function useBackupsView(request: BackupsViewRequest): BackupsViewModel | null {
-  return useWorkerView(BACKUPS, request)
+/**
+ * The backups view of `request` (filters, sort, range, window), live from the worker (null until
+ * the first), and the JSON of the request it answers.
+ */
+export function useBackupsView(request: BackupsViewRequest): WorkerViewState<BackupsViewModel> {
+  return useWorkerViewState(BACKUPS, request)
 }

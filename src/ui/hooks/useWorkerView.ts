@@ -10,7 +10,18 @@ export interface ViewChannel<Request, Model> {
     request: Request,
     onModel: (model: Model) => void,
   ): number | Promise<number>
-  update(api: WorkerPort, id: number, request: Request): void
+  /** May return the call's promise: it settles once the worker has answered this request. */
+  update(api: WorkerPort, id: number, request: Request): void | Promise<unknown>
+}
+
+/** A view's latest model and the request it answers. */
+export interface WorkerViewState<Model> {
+  model: Model | null
+  /**
+   * JSON of the latest request the worker has answered (null before the first): while it differs
+   * from the request shown in the controls, the model on screen is the previous one.
+   */
+  answered: string | null
 }
 
 /**
@@ -22,8 +33,21 @@ export function useWorkerView<Request, Model extends { version: number }>(
   channel: ViewChannel<Request, Model>,
   request: Request,
 ): Model | null {
+  return useWorkerViewState(channel, request).model
+}
+
+/**
+ * useWorkerView, plus which request the model answers. The worker computes an update before it
+ * returns, and its callback's message is posted before the return's: once the update's promise
+ * settles, the model for that request (if it changed) has been received.
+ */
+export function useWorkerViewState<Request, Model extends { version: number }>(
+  channel: ViewChannel<Request, Model>,
+  request: Request,
+): WorkerViewState<Model> {
   const api = useWorker()
   const [model, setModel] = useState<Model | null>(null)
+  const [answered, setAnswered] = useState<string | null>(null)
   const latest = useRef(request)
   const subscription = useRef<{ id: number | null; sent: string } | null>(null)
   const key = JSON.stringify(request)
@@ -42,17 +66,21 @@ export function useWorkerView<Request, Model extends { version: number }>(
       version = next.version
       setModel(next)
     }
+    const first = sub.sent
     void Promise.resolve(channel.subscribe(api, latest.current, proxy(onModel))).then((id) => {
       if (!live) {
         void api.unsubscribe(id)
         return
       }
       sub.id = id
+      setAnswered((current) => current ?? first)
       // The request may have changed while the subscription was on its way.
       const now = JSON.stringify(latest.current)
       if (now !== sub.sent) {
         sub.sent = now
-        channel.update(api, id, latest.current)
+        void Promise.resolve(channel.update(api, id, latest.current)).then(() => {
+          if (live) setAnswered(now)
+        })
       }
     })
     return () => {
@@ -67,8 +95,11 @@ export function useWorkerView<Request, Model extends { version: number }>(
     // Before the id arrives, the subscribe callback sends whatever the latest request is.
     if (!sub || sub.id === null || sub.sent === key) return
     sub.sent = key
-    channel.update(api, sub.id, JSON.parse(key) as Request)
+    // Updates settle in the order they were sent: the last one to settle is the latest request.
+    void Promise.resolve(channel.update(api, sub.id, JSON.parse(key) as Request)).then(() => {
+      if (subscription.current === sub) setAnswered(key)
+    })
   }, [api, channel, key])
 
-  return model
+  return { model, answered }
 }

@@ -20,13 +20,16 @@ const TABS = [
   },
 ] as const
 
-/** Main navigation; the active tab carries aria-current="page". */
+/**
+ * Main navigation; the active tab carries aria-current="page". On a phone the five tabs share the
+ * width in equal columns, icon over label, so Settings is never scrolled off screen.
+ */
 export function TabBar() {
   const [path] = useLocation()
   return (
     <nav
       aria-label="Main"
-      className="flex gap-1 overflow-x-auto border-b border-gray-200 bg-white px-2 sm:px-4 dark:border-gray-800 dark:bg-gray-900"
+      className="grid grid-cols-5 border-b border-gray-200 bg-white sm:flex sm:gap-1 sm:px-4 dark:border-gray-800 dark:bg-gray-900"
     >
       {TABS.map((tab) => {
         const active = tab.match(path)
@@ -36,7 +39,7 @@ export function TabBar() {
             key={tab.href}
             href={tab.href}
             aria-current={active ? 'page' : undefined}
-            className={`-mb-px flex shrink-0 items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium ${FOCUS_RING} ${
+            className={`-mb-px flex min-w-0 flex-col items-center gap-0.5 border-b-2 px-1 py-1.5 text-xs font-medium sm:shrink-0 sm:flex-row sm:gap-1.5 sm:px-3 sm:py-2 sm:text-sm ${FOCUS_RING} ${
               active
                 ? 'border-blue-600 text-blue-700 dark:border-blue-400 dark:text-blue-300'
                 : 'border-transparent text-gray-600 hover:border-gray-300 hover:text-gray-900 dark:text-gray-400 dark:hover:text-gray-100'

@@ -3,15 +3,15 @@ import { useSnapshot } from 'valtio'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { setDark, uiState } from '../state.ts'
 
-/** Dark-mode switch; saved in localStorage. */
+/** Dark-mode switch; saved in localStorage. Its name says what a press does next. */
 export function ThemeToggle() {
   const { dark } = useSnapshot(uiState)
+  const action = dark ? 'Switch to light mode' : 'Switch to dark mode'
   return (
     <button
       type="button"
-      aria-pressed={dark}
-      aria-label="Dark mode"
-      title={dark ? 'Switch to light mode' : 'Switch to dark mode'}
+      aria-label={action}
+      title={action}
       onClick={() => setDark(!dark)}
       className={`rounded-md p-1.5 text-gray-600 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800 ${FOCUS_RING}`}
     >

@@ -1,7 +1,7 @@
 import type { Colour } from '../../shared/format/thresholds.ts'
 import type { CephDetail } from '../../shared/views/storage-types.ts'
 import { clockTime } from '../lib/time.ts'
-import { BADGE, PILL } from './colour-classes.ts'
+import { BADGE, PILL } from '../components/colours.ts'
 
 const HEALTH_COLOUR: Record<string, Colour> = {
   HEALTH_OK: 'green',

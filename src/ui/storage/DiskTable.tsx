@@ -1,6 +1,6 @@
 import type { DiskRow } from '../../shared/views/storage-types.ts'
-import { BADGE, PILL, TEXT } from './colour-classes.ts'
-import { UsageBar } from './UsageBar.tsx'
+import { BADGE, PILL, TEXT } from '../components/colours.ts'
+import { UsageBar } from '../components/UsageBar.tsx'
 
 const TH =
   'h-8 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400'

@@ -1,9 +1,9 @@
 import { ChevronDown, ChevronRight } from 'lucide-react'
 import { Fragment, type KeyboardEvent } from 'react'
 import type { StoragePoolRow, StorageViewModel } from '../../shared/views/storage-types.ts'
-import { BADGE, PILL } from './colour-classes.ts'
+import { BADGE, PILL } from '../components/colours.ts'
 import { CephPanel, cephHealthColour } from './CephPanel.tsx'
-import { UsageBar } from './UsageBar.tsx'
+import { UsageBar } from '../components/UsageBar.tsx'
 
 const TH =
   'h-8 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400'

@@ -44,7 +44,8 @@ export function StoragePage() {
   if (page.kind !== 'content') return <PageMessage state={page} />
   const view = page.model
   return (
-    <div className="flex h-full min-h-0 flex-col gap-2 p-2 sm:p-3">
+    // On a phone the page grows and <main> scrolls it; wider, the tables scroll in their box.
+    <div className="flex min-h-full flex-col gap-2 p-2 sm:h-full sm:min-h-0 sm:p-3">
       <h1 className="sr-only">Storage</h1>
       <NodeSummaryTable tab="storage" />
       <div role="tablist" aria-label="Storage views" className="flex gap-1">

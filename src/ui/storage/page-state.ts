@@ -22,7 +22,10 @@ export function storagePageState(
     case 'connecting':
       return { kind: 'loading', reconnecting: false }
     case 'connected':
-      if (!connection.initialDataReceived || !model) return { kind: 'loading', reconnecting: false }
+      // Storage comes from the slower collectors, read with the backups: wait for their first read.
+      if (!connection.initialDataReceived || !connection.backupsCollected || !model) {
+        return { kind: 'loading', reconnecting: false }
+      }
       return { kind: 'content', model }
   }
 }

@@ -1,8 +1,14 @@
-import { ArrowDown, ArrowUp } from 'lucide-react'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
+import {
+  memo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from 'react'
 import { useSnapshot } from 'valtio'
-import type { Colour } from '../../shared/format/thresholds.ts'
 import { nextNodeSummarySort } from '../../shared/views/node-summary.ts'
 import type {
   NodeSummaryModel,
@@ -11,9 +17,11 @@ import type {
   NodeSummarySortKey,
 } from '../../shared/views/node-summary-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { MetricBar } from '../components/MetricBar.tsx'
+import { SortableHeader } from '../components/SortableHeader.tsx'
+import { UsageBar } from '../components/UsageBar.tsx'
 import { useNodeSummary } from '../hooks/useNodeSummary.ts'
-import { uptimeClass } from '../lib/colours.ts'
+import { usePhone } from '../hooks/usePageScroller.ts'
+import { TEXT, uptimeClass } from '../components/colours.ts'
 import {
   getSelectedNode,
   nodeSelection,
@@ -27,18 +35,9 @@ interface Props {
   children?: (model: NodeSummaryModel) => ReactNode
 }
 
-/** Spec 000 §9 node temperature colours; literal classes so Tailwind finds them. */
-const TEMPERATURE_CLASS: Record<Colour, string> = {
-  grey: 'text-gray-500 dark:text-gray-400',
-  green: 'text-emerald-600 dark:text-emerald-400',
-  yellow: 'text-amber-600 dark:text-amber-400',
-  orange: 'text-orange-600 dark:text-orange-400',
-  red: 'text-red-600 dark:text-red-400',
-}
-
 const PILL =
   'inline-flex shrink-0 items-center rounded px-1.5 py-px text-[10px] leading-4 font-medium'
-const NUM = 'px-2 text-right tabular-nums'
+const NUM = 'px-1 text-right tabular-nums sm:px-2'
 // Table rows draw no box-shadow, so the row's focus ring is an inset outline.
 const ROW_FOCUS =
   'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-500'
@@ -46,6 +45,19 @@ const DASH = <span className="text-gray-400 dark:text-gray-500">-</span>
 
 /** Height of a node row (h-9), for the virtualiser. */
 const NODE_ROW_HEIGHT = 36
+/** Header row (h-8) plus the box's two border pixels. */
+const HEAD_HEIGHT = 34
+/** The box shows at most this share of the window, in whole rows, and never fewer than 3 rows. */
+const MAX_SHARE = 0.4
+const MIN_ROWS = 3
+const HIDE_ON_PHONE = 'hidden sm:table-cell'
+/** Shorter column labels on a phone, so the summary fits 375 px without scrolling sideways. */
+const PHONE_LABELS: Readonly<Record<string, string>> = {
+  Memory: 'Mem',
+  'Storage / Disk': 'Disk',
+  Containers: 'LXCs',
+  Storage: 'Pools',
+}
 
 /**
  * The node summary at the top of a tab (spec 000 §2.1): one row per node, sortable headers, and a
@@ -59,6 +71,7 @@ export function NodeSummaryTable({ tab, children }: Props) {
   const model = useNodeSummary({ kind: 'nodeSummary', tab, sort })
   const selected = getSelectedNode(useSnapshot(nodeSelection), tab)
   const scrollRef = useRef<HTMLDivElement>(null)
+  const maxRows = useMaxRows()
   const virtualizer = useVirtualizer({
     count: model?.rows.length ?? 0,
     getScrollElement: () => scrollRef.current,
@@ -72,31 +85,47 @@ export function NodeSummaryTable({ tab, children }: Props) {
   const padTop = items[0]?.start ?? 0
   const padBottom = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0))
   const columnCount = 5 + (model.showTemperature ? 1 : 0) + model.countColumns.length
+  // Sized to its rows, up to a cap in whole rows: no row is cut in half at the bottom edge.
+  const boxHeight = HEAD_HEIGHT + NODE_ROW_HEIGHT * Math.min(model.rows.length, maxRows)
   const onSort = (key: NodeSummarySortKey) =>
     setSort((current) => nextNodeSummarySort(current, key))
-  const header = (key: NodeSummarySortKey, label: string, align: 'left' | 'right' = 'left') => (
-    <HeaderCell key={key} column={key} label={label} align={align} sort={sort} onSort={onSort} />
+  const header = (
+    key: NodeSummarySortKey,
+    label: string,
+    align: 'left' | 'right' = 'left',
+    extra = '',
+  ) => (
+    <HeaderCell
+      key={key}
+      column={key}
+      label={label}
+      align={align}
+      sort={sort}
+      onSort={onSort}
+      extra={extra}
+    />
   )
   return (
     <>
       {model.rows.length > 0 && (
         <div
           ref={scrollRef}
-          className="max-h-[min(28vh,22rem)] shrink-0 overflow-auto rounded-md border border-gray-200 bg-white [contain:content] dark:border-gray-800 dark:bg-gray-900"
+          style={{ maxHeight: boxHeight }}
+          className="shrink-0 overflow-auto rounded-md border border-gray-200 bg-white [contain:content] dark:border-gray-800 dark:bg-gray-900"
         >
           <table
             aria-label="Nodes"
             aria-rowcount={model.rows.length + 1}
-            className="w-full min-w-[760px] border-collapse text-sm"
+            className="w-full border-collapse text-xs sm:min-w-[760px] sm:text-sm"
           >
             <thead>
               <tr>
                 {header('name', model.nameLabel)}
-                {header('uptime', 'Uptime', 'right')}
+                {header('uptime', 'Uptime', 'right', HIDE_ON_PHONE)}
                 {header('cpu', 'CPU')}
                 {header('memory', 'Memory')}
                 {header('disk', model.diskLabel)}
-                {model.showTemperature && header('temperature', 'Temp', 'right')}
+                {model.showTemperature && header('temperature', 'Temp', 'right', HIDE_ON_PHONE)}
                 {model.countColumns.map((column) => header(column.key, column.label, 'right'))}
               </tr>
             </thead>
@@ -132,31 +161,24 @@ interface HeaderProps {
   align: 'left' | 'right'
   sort: NodeSummarySort
   onSort: (key: NodeSummarySortKey) => void
+  /** More classes (columns hidden on a phone). */
+  extra: string
 }
 
-/** A sticky column header whose button sorts (click, Enter or Space). */
-function HeaderCell({ column, label, align, sort, onSort }: HeaderProps) {
-  const active = sort?.key === column
-  const Arrow = sort?.direction === 'asc' ? ArrowUp : ArrowDown
+/** A sticky column header whose button sorts; a shorter label on a phone. */
+function HeaderCell({ column, label, align, sort, onSort, extra }: HeaderProps) {
+  const short = usePhone() ? PHONE_LABELS[label] : undefined
   return (
-    <th
-      scope="col"
-      aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className={`sticky top-0 z-10 h-8 border-b border-gray-200 bg-gray-50 px-2 text-xs font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400 ${
-        align === 'right' ? 'text-right' : 'text-left'
-      }`}
-    >
-      <button
-        type="button"
-        onClick={() => onSort(column)}
-        className={`inline-flex items-center gap-0.5 rounded px-0.5 tracking-wide uppercase hover:text-gray-900 dark:hover:text-gray-100 ${FOCUS_RING} ${
-          active ? 'text-blue-700 dark:text-blue-300' : ''
-        }`}
-      >
-        {label}
-        {active && <Arrow className="size-3" aria-hidden />}
-      </button>
-    </th>
+    <SortableHeader
+      as="th"
+      label={label}
+      display={short}
+      active={sort?.key === column}
+      direction={sort?.direction ?? 'desc'}
+      onSort={() => onSort(column)}
+      align={align}
+      className={`sticky top-0 z-10 h-8 border-b border-gray-200 bg-gray-50 px-1 text-xs font-semibold whitespace-nowrap text-gray-600 uppercase sm:px-2 sm:tracking-wide dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400 ${extra}`}
+    />
   )
 }
 
@@ -210,10 +232,11 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
           : 'hover:bg-blue-50/60 dark:hover:bg-gray-800/60'
       } ${fade}`}
     >
-      <td className="px-2">
+      {/* On a phone the name takes what the numbers leave and truncates. */}
+      <td className="px-2 max-sm:w-full max-sm:max-w-0">
         <NameCell row={row} />
       </td>
-      <td className={`${NUM} whitespace-nowrap ${uptimeClass(row.uptimeShort)}`}>
+      <td className={`${NUM} whitespace-nowrap ${HIDE_ON_PHONE} ${uptimeClass(row.uptimeShort)}`}>
         {row.online ? row.uptimeText : DASH}
       </td>
       <MetricCell kind="cpu" percent={row.cpuPercent} text={row.cpuText} />
@@ -230,9 +253,9 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
         title={row.diskDetail}
       />
       {model.showTemperature && (
-        <td className={NUM}>
+        <td className={`${NUM} ${HIDE_ON_PHONE}`}>
           {row.temperatureColour ? (
-            <span className={`font-medium ${TEMPERATURE_CLASS[row.temperatureColour]}`}>
+            <span className={`font-medium ${TEXT[row.temperatureColour]}`}>
               {row.temperatureText}
             </span>
           ) : (
@@ -269,7 +292,7 @@ function NameCell({ row }: { row: NodeSummaryRow }) {
         {row.name}
       </a>
       <span
-        className={`${PILL} ${
+        className={`${PILL} max-sm:hidden ${
           badges.type === 'PVE'
             ? 'bg-blue-100 text-blue-700 dark:bg-blue-500/15 dark:text-blue-300'
             : 'bg-violet-100 text-violet-700 dark:bg-violet-500/15 dark:text-violet-300'
@@ -278,20 +301,22 @@ function NameCell({ row }: { row: NodeSummaryRow }) {
         {badges.type}
       </span>
       {badges.version && (
-        <span className={`${PILL} bg-gray-100 text-gray-600 dark:bg-gray-800 dark:text-gray-300`}>
+        <span
+          className={`${PILL} max-sm:hidden bg-gray-100 text-gray-600 dark:bg-gray-800 dark:text-gray-300`}
+        >
           v{badges.version}
         </span>
       )}
       {badges.cluster && (
         <span
-          className={`${PILL} bg-indigo-50 text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300`}
+          className={`${PILL} max-sm:hidden bg-indigo-50 text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300`}
         >
           {badges.cluster}
         </span>
       )}
       {badges.displayName && (
         <span
-          className={`${PILL} truncate bg-gray-100 text-gray-500 italic dark:bg-gray-800 dark:text-gray-400`}
+          className={`${PILL} max-sm:hidden truncate bg-gray-100 text-gray-500 italic dark:bg-gray-800 dark:text-gray-400`}
           title="Display name"
         >
           {badges.displayName}
@@ -313,8 +338,24 @@ function MetricCell({
   title?: string
 }) {
   return (
-    <td className="w-32 min-w-28 px-2 text-center" title={title || undefined}>
-      {percent >= 0 ? <MetricBar kind={kind} percent={percent} text={text} /> : DASH}
+    <td
+      className="min-w-14 px-1 text-center sm:w-32 sm:min-w-28 sm:px-2"
+      title={title || undefined}
+    >
+      {percent >= 0 ? <UsageBar kind={kind} percent={percent} text={text} /> : DASH}
     </td>
   )
+}
+
+/** Rows the box may show: MAX_SHARE of the window's height in whole rows, at least MIN_ROWS. */
+function useMaxRows(): number {
+  const height = useSyncExternalStore(
+    (onChange) => {
+      window.addEventListener('resize', onChange)
+      return () => window.removeEventListener('resize', onChange)
+    },
+    () => window.innerHeight,
+    () => 800,
+  )
+  return Math.max(MIN_ROWS, Math.floor((height * MAX_SHARE - HEAD_HEIGHT) / NODE_ROW_HEIGHT))
 }

@@ -3,158 +3,26 @@
 // request and the rendered rows are checked together. The worker side is tested in tests/unit.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
-import type {
-  NodeSummaryModel,
-  NodeSummaryRow,
-} from '../../../src/shared/views/node-summary-types.ts'
-import type {
-  BackupsViewModel,
-  BackupsViewRequest,
-} from '../../../src/shared/views/backups-types.ts'
+import { PREFS_KEY } from '../../../src/ui/prefs.ts'
+import { makePbsBackup } from '../../unit/shared/views/backups-fixtures.ts'
 import {
-  createBackupsViewPipeline,
-  type BackupsViewInput,
-} from '../../../src/shared/views/backups-view.ts'
-import { backupsState, defaultBackupsState } from '../../../src/ui/backups/backups-state.ts'
-import { PREFS_KEY, startPrefs } from '../../../src/ui/prefs.ts'
-import { clearNodeSelection } from '../../../src/ui/summary/selection.ts'
-import { makeGuest, makeNode } from '../../unit/shared/views/guest-fixtures.ts'
-import {
-  makePbsBackup,
-  makePbsInstance,
-  makeSnapshot,
-  makeStorageBackup,
-} from '../../unit/shared/views/backups-fixtures.ts'
-import { FakeWorker } from './fake-worker.ts'
-import { cleanup, renderApp } from './render.tsx'
-
-const GIB = 1024 ** 3
-const NOW = Date.now()
-const HOUR = 3600
-const now = Math.floor(NOW / 1000)
-
-function input(patch: Partial<BackupsViewInput> = {}): BackupsViewInput {
-  return {
-    pveBackups: {
-      backupTasks: [],
-      guestSnapshots: [makeSnapshot(101, now - HOUR, { name: 'pre-upgrade' })],
-      storageBackups: [
-        makeStorageBackup(102, now - 26 * HOUR, { type: 'lxc', size: 30 * GIB, node: 'pve2' }),
-      ],
-    },
-    pbsBackups: [
-      makePbsBackup('101', now - 2 * HOUR, { size: 60 * GIB, namespace: 'prod' }),
-      makePbsBackup('103', now - 10 * 24 * HOUR, { backupType: 'ct', comment: 'x'.repeat(50) }),
-    ],
-    pbs: [makePbsInstance('pbs1', [2.44, 3.06])],
-    guests: [makeGuest(101, { name: 'web' }), makeGuest(102, { name: 'dns', type: 'lxc' })],
-    nodes: [makeNode('pve1'), makeNode('pve2')],
-    now: NOW,
-    ...patch,
-  }
-}
-
-/** A fake worker whose backups view is the real pipeline over `data`. */
-class BackupsWorker extends FakeWorker {
-  private version = 0
-  private pipeline = createBackupsViewPipeline()
-  constructor(private data: BackupsViewInput) {
-    super()
-  }
-  answer(request: BackupsViewRequest): BackupsViewModel {
-    return { ...this.pipeline.compute(this.data, request), version: ++this.version }
-  }
-  override subscribeBackups(
-    request: BackupsViewRequest,
-    onModel: (model: BackupsViewModel) => void,
-  ): number {
-    this.backups = this.answer(request)
-    return super.subscribeBackups(request, onModel)
-  }
-  override updateBackups(id: number, request: BackupsViewRequest): void {
-    super.updateBackups(id, request)
-    this.pushBackups(this.answer(request))
-  }
-}
-
-function summaryRow(id: string, name: string, kind: 'pve' | 'pbs'): NodeSummaryRow {
-  return {
-    id,
-    kind,
-    name,
-    href: `https://${name}.example.com:8006`,
-    online: true,
-    uptimeText: '1d 0h',
-    uptimeShort: false,
-    cpuPercent: 10,
-    cpuText: '10%',
-    memoryPercent: 40,
-    memoryText: '40%',
-    memoryDetail: '',
-    diskPercent: 10,
-    diskText: '10%',
-    diskDetail: '',
-    temperature: null,
-    temperatureText: '-',
-    temperatureColour: null,
-    badges: {
-      type: kind === 'pve' ? 'PVE' : 'PBS',
-      version: '8.3.1',
-      cluster: null,
-      displayName: null,
-    },
-    counts: { backups: 0 },
-  }
-}
-
-const SUMMARY: NodeSummaryModel = {
-  kind: 'nodeSummary',
-  version: 1,
-  tab: 'backups',
-  nameLabel: 'Node / PBS',
-  diskLabel: 'Storage / Disk',
-  showTemperature: false,
-  countColumns: [{ key: 'backups', label: 'Backups' }],
-  rows: [
-    summaryRow('lab-pve1', 'pve1', 'pve'),
-    summaryRow('lab-pve2', 'pve2', 'pve'),
-    summaryRow('pbs-pbs1', 'pbs1', 'pbs'),
-  ],
-}
-
-let stopPrefs: (() => void) | null = null
-
-function open(data = input(), size?: { width: number; height: number }) {
-  const api = new BackupsWorker(data)
-  api.nodeSummary = SUMMARY
-  stopPrefs = startPrefs()
-  const { host } = renderApp(api, '/backups', size)
-  return { api, host }
-}
+  HOUR,
+  groups,
+  input,
+  list,
+  now,
+  open,
+  resetBackupsHarness,
+  rows,
+  searchBox,
+  toggle,
+} from './backups-harness.ts'
+import { cleanup } from './render.tsx'
 
 beforeEach(async () => {
   await page.viewport(1400, 900)
 })
-afterEach(() => {
-  stopPrefs?.()
-  stopPrefs = null
-  cleanup()
-  clearNodeSelection()
-  Object.assign(backupsState, defaultBackupsState())
-})
-
-const list = () => page.getByRole('table', { name: 'Backups' })
-const searchBox = () => page.getByRole('searchbox', { name: 'Search backups' })
-const rows = (host: HTMLElement) =>
-  [...host.querySelectorAll<HTMLElement>('[data-kind="backup"]')].map(
-    (row) => `${row.dataset.class}:${row.dataset.vmid}`,
-  )
-const groups = (host: HTMLElement) =>
-  [...host.querySelectorAll<HTMLElement>('[data-kind="group"]')].map(
-    (row) => row.querySelector('[role="cell"]')?.textContent,
-  )
-const toggle = (group: string, name: string) =>
-  page.getByRole('group', { name: group }).getByRole('button', { name, exact: true })
+afterEach(resetBackupsHarness)
 
 describe('backups list', () => {
   test('shows every column, day groups newest first and the deduplication factor', async () => {
@@ -334,19 +202,6 @@ describe('backups chart', () => {
     await expect.element(page.getByText('No backup data')).toBeVisible()
     await expect
       .element(page.getByText('Adjust filters or expand the time range to see activity.'))
-      .toBeVisible()
-  })
-})
-
-describe('backups page states', () => {
-  test('no sources, then loading with the first-load hint', async () => {
-    open(input({ nodes: [], pbs: [] }))
-    await expect.element(page.getByText('No backup sources configured')).toBeVisible()
-    cleanup()
-    open(input({ pveBackups: undefined, pbsBackups: [] }))
-    await expect.element(page.getByText('Loading backup data...')).toBeVisible()
-    await expect
-      .element(page.getByText('This may take up to 20 seconds on the first load.'))
       .toBeVisible()
   })
 })

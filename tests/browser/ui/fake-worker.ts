@@ -28,6 +28,8 @@ export const CONNECTED: ConnectionSnapshot = {
   initialDataReceived: true,
   attempt: 0,
   lastUpdate: Date.UTC(2025, 0, 1, 12, 0, 0),
+  firstPollDone: true,
+  backupsCollected: true,
   nextRetryAt: null,
   nodeCount: 2,
   guestCount: 3,

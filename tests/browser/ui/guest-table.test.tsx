@@ -101,6 +101,22 @@ test('scrolling moves the requested window further down', async () => {
   expect(start + count).toBeGreaterThan(2010)
 })
 
+test('on a phone the page scrolls the guests: no box of their own, the window follows', async () => {
+  await page.viewport(390, 844)
+  const api = new FakeWorker()
+  api.push(viewModel([guestRow(100, 'web-01')], { rowCount: 5000 }))
+  const { host } = renderApp(api, '/', { width: 390, height: 844 })
+  await expect.element(page.getByText('web-01')).toBeVisible()
+  const table = host.querySelector<HTMLElement>('[role="table"]')!
+  expect(table.scrollHeight).toBeLessThanOrEqual(table.clientHeight + 1)
+  const main = host.querySelector('main')!
+  main.scrollTop = 36 * 2000
+  await expect.poll(() => api.lastRequest!.window.start).toBeGreaterThan(1900)
+  const { start, count } = api.lastRequest!.window
+  expect(start).toBeLessThanOrEqual(2000)
+  expect(start + count).toBeGreaterThan(2010)
+})
+
 test('pressing Enter on a header sorts by it, numeric columns first descending', async () => {
   const api = new FakeWorker()
   api.push(estate())

@@ -1,6 +1,6 @@
 // The dashboard's node summary table against models from a fake worker API (the real view is
 // tested in tests/unit/shared/views/node-summary.test.ts and its subscription in tests/unit/worker).
-import { afterEach, beforeEach, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import type {
   NodeSummaryModel,
@@ -221,4 +221,48 @@ test('the hidden node table toggles a node:<name> search term', async () => {
   expect(uiState.dashboard.search).toBe('web node:pve1 node:pve2')
   button('pve1').click()
   expect(uiState.dashboard.search).toBe('web node:pve2')
+})
+
+describe('size', () => {
+  /** A dashboard whose summary has `count` online nodes. */
+  function withNodes(count: number, size?: { width: number; height: number }) {
+    const api = new FakeWorker()
+    api.push(viewModel([guestRow(100, 'web-01')]))
+    api.nodeSummary = summaryModel(
+      Array.from({ length: count }, (_, i) => summaryRow(`pve${i + 1}`)),
+    )
+    renderApp(api, '/', size)
+    const table = page.getByRole('table', { name: 'Nodes', exact: true })
+    return { table, box: () => table.element().parentElement! }
+  }
+
+  test('the box is as tall as its rows: ten nodes show whole, nothing to scroll', async () => {
+    await page.viewport(1600, 1000)
+    const { table, box } = withNodes(10, { width: 1600, height: 1000 })
+    await expect.element(table).toBeVisible()
+    await expect.poll(() => table.element().querySelectorAll('tbody tr').length).toBe(10)
+    expect(box().scrollHeight).toBeLessThanOrEqual(box().clientHeight)
+  })
+
+  test('many nodes scroll in a box capped at whole rows, never half a row', async () => {
+    const { table, box } = withNodes(40)
+    await expect.element(table).toBeVisible()
+    expect(box().scrollHeight).toBeGreaterThan(box().clientHeight)
+    const header = table.element().querySelector('thead')!.getBoundingClientRect().height
+    const row = table.element().querySelector('tbody tr')!.getBoundingClientRect().height
+    const rows = (box().clientHeight - header) / row
+    expect(Math.abs(rows - Math.round(rows))).toBeLessThan(0.1)
+    // At most 40 % of the 800 px window.
+    expect(box().getBoundingClientRect().height).toBeLessThanOrEqual(320)
+  })
+
+  test('on a 390 px phone the summary fits the width, with short labels', async () => {
+    await page.viewport(390, 844)
+    const { table, box } = withNodes(3, { width: 390, height: 844 })
+    await expect.element(table).toBeVisible()
+    expect(table.element().scrollWidth).toBeLessThanOrEqual(box().clientWidth)
+    await expect
+      .element(table.getByRole('button', { name: 'Containers' }))
+      .toHaveTextContent('LXCs')
+  })
 })

@@ -22,6 +22,17 @@ describe('dashboard page states', () => {
     await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()
   })
 
+  test('an empty state served before the first poll shows loading, then no nodes once polled', async () => {
+    const api = new FakeWorker({ nodeCount: 0, guestCount: 0, firstPollDone: false })
+    api.push(viewModel([]))
+    renderApp(api)
+    await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()
+    await expect.element(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible()
+    expect(page.getByText('No hypervisor nodes configured').query()).toBeNull()
+    api.setConnection({ firstPollDone: true })
+    await expect.element(page.getByText('No hypervisor nodes configured')).toBeVisible()
+  })
+
   test('reconnecting before any data shows loading with the reconnecting text', async () => {
     renderApp(new FakeWorker({ status: 'reconnecting', initialDataReceived: false }))
     await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()

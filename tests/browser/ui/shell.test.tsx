@@ -25,11 +25,13 @@ function dashboardWorker() {
 describe('theme', () => {
   test('the dark-mode toggle sets the dark class on <html> and saves the choice', async () => {
     renderApp(dashboardWorker())
-    const toggle = page.getByRole('button', { name: 'Dark mode' })
-    await toggle.click()
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click()
     expect(document.documentElement.classList.contains('dark')).toBe(true)
     expect(localStorage.getItem(THEME_KEY)).toBe('dark')
-    await expect.element(toggle).toHaveAttribute('aria-pressed', 'true')
+    // In dark mode the button offers the way back, never "Dark mode" again.
+    const toggle = page.getByRole('button', { name: 'Switch to light mode' })
+    await expect.element(toggle).toHaveAttribute('title', 'Switch to light mode')
+    expect(page.getByRole('button', { name: 'Switch to dark mode' }).query()).toBeNull()
     await toggle.click()
     expect(document.documentElement.classList.contains('dark')).toBe(false)
     expect(localStorage.getItem(THEME_KEY)).toBe('light')
@@ -105,6 +107,19 @@ describe('routes', () => {
     expect(
       nav.getByRole('link', { name: 'Main' }).element().getAttribute('aria-current'),
     ).toBeNull()
+  })
+
+  test('on a 390 px phone every tab, Settings too, is on screen without scrolling', async () => {
+    await page.viewport(390, 844)
+    renderApp(dashboardWorker(), '/', { width: 390, height: 844 })
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await expect.element(nav).toBeVisible()
+    for (const name of ['Main', 'Storage', 'Backups', 'Alerts', 'Settings']) {
+      const box = nav.getByRole('link', { name }).element().getBoundingClientRect()
+      expect(box.left).toBeGreaterThanOrEqual(0)
+      expect(box.right).toBeLessThanOrEqual(390)
+    }
+    expect(nav.element().scrollWidth).toBeLessThanOrEqual(nav.element().clientWidth)
   })
 })
 

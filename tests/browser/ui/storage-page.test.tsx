@@ -417,6 +417,13 @@ describe('storage pools', () => {
     open({}, { initialDataReceived: false })
     await expect.element(page.getByText('Loading storage data...')).toBeVisible()
     cleanup()
+    // Polled, but storage not read yet: still loading, never "No storage configured".
+    const early = open({ storage: [] }, { backupsCollected: false })
+    await expect.element(page.getByText('Loading storage data...')).toBeVisible()
+    expect(page.getByText('No storage configured').query()).toBeNull()
+    early.api.setConnection({ backupsCollected: true })
+    await expect.element(page.getByText('No storage configured')).toBeVisible()
+    cleanup()
     open({ storage: [] })
     await expect.element(page.getByText('No storage configured')).toBeVisible()
   })

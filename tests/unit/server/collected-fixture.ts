@@ -73,5 +73,6 @@ export function makeCollected(guests: number, tick: number, pad = 0): CollectedS
     connectionErrors: {},
     lastUpdate: 1_700_000_000_000 + tick * 10_000,
     pollingCycles: tick,
+    backupsCollected: true,
   }
 }

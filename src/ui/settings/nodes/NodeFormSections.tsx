@@ -1,8 +1,8 @@
 import { Info } from 'lucide-react'
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
-import { INPUT } from '../../auth/AuthCard.tsx'
 import { FOCUS_RING } from '../../components/button-classes.ts'
-import { Notice, TextField } from '../security/fields.tsx'
+import { INPUT, TextField } from '../../components/TextField.tsx'
+import { Notice } from '../security/fields.tsx'
 import {
   hostPlaceholder,
   monitoringCoverage,

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { Modal } from '../../components/Modal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
-import { TextField } from './fields.tsx'
+import { TextField } from '../../components/TextField.tsx'
 import { ApiTokenNeeded, apiTokenProblem, storeApiToken } from './security-api.ts'
 
 /**

@@ -5,7 +5,7 @@ import { Modal } from '../../components/Modal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { reloadSoon } from '../../lib/navigation.ts'
-import { TextField } from './fields.tsx'
+import { TextField } from '../../components/TextField.tsx'
 import { changePassword } from './security-api.ts'
 
 /** Spec 001 §5 change-password rules, in order; '' when valid. */

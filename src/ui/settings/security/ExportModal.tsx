@@ -7,7 +7,8 @@ import { useApiTokenPrompt } from './ApiTokenModal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { noteAuditedAction } from './audit-refresh.ts'
-import { Requirement, TextField } from './fields.tsx'
+import { TextField } from '../../components/TextField.tsx'
+import { Requirement } from './fields.tsx'
 import {
   MIN_PASSPHRASE_LENGTH,
   exportConfig,

@@ -7,7 +7,8 @@ import { BUTTON, FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { Switch } from '../../components/Switch.tsx'
 import { showToast } from '../../components/toast-store.ts'
-import { Notice, TextField } from './fields.tsx'
+import { TextField } from '../../components/TextField.tsx'
+import { Notice } from './fields.tsx'
 import {
   OIDC_DEFAULTS,
   envVariable,

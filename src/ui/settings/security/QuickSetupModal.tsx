@@ -8,7 +8,8 @@ import { Modal } from '../../components/Modal.tsx'
 import { ModalActions } from '../../components/ModalActions.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { pageNavigation } from '../../lib/navigation.ts'
-import { Notice, TextField } from './fields.tsx'
+import { TextField } from '../../components/TextField.tsx'
+import { Notice } from './fields.tsx'
 
 /**
  * Quick security setup and rotate credentials (spec 001 §2, §4 Quick security setup): username,

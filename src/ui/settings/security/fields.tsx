@@ -1,28 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from 'react'
-import { INPUT } from '../../auth/AuthCard.tsx'
-
-/** A labelled input with an optional hint under it (linked by aria-describedby). */
-export function TextField({
-  label,
-  id,
-  hint,
-  ...input
-}: { label: string; id: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
-  const hintId = hint ? `${id}-hint` : undefined
-  return (
-    <div className="flex min-w-0 flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-gray-700 dark:text-gray-300">
-        {label}
-      </label>
-      <input id={id} className={INPUT} aria-describedby={hintId} {...input} />
-      {hint && (
-        <p id={hintId} className="text-xs text-gray-600 dark:text-gray-400">
-          {hint}
-        </p>
-      )}
-    </div>
-  )
-}
+import type { ReactNode } from 'react'
 
 /** A neutral note explaining why a button is disabled (the button points at it). */
 export function Requirement({ id, children }: { id?: string; children: ReactNode }) {

@@ -113,6 +113,10 @@ describe('poller against the simulator', () => {
     expect(containers.every((g) => g.memory.swapTotal !== undefined)).toBe(true)
     expect(containers.some((g) => (g.networkInterfaces ?? []).length > 0)).toBe(true)
 
+    // The slow collectors (storage, backups) have had their first read by now.
+    expect(state.backupsCollected).toBe(true)
+    expect(state.storage.length).toBeGreaterThan(0)
+
     const perf = state.performance
     expect(Object.keys(perf.apiCallDuration)).toContain('cluster/resources')
     expect(perf.cacheHits).toBeGreaterThan(0)

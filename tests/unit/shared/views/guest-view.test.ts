@@ -86,6 +86,18 @@ describe('guest view sort', () => {
     ])
   })
 
+  it('sorts stopped guests last by CPU in both directions: their CPU is shown as -', () => {
+    const mixed = [
+      makeGuest(201, { cpu: 0.4 }),
+      makeGuest(202, { status: 'stopped', cpu: 0, uptime: 0 }),
+      makeGuest(203, { cpu: 0.02 }),
+    ]
+    const sorted = (direction: 'asc' | 'desc') =>
+      vmids(compute(mixed, { grouping: 'flat', sort: { key: 'cpu', direction } }).rows)
+    expect(sorted('asc')).toEqual([203, 201, 202])
+    expect(sorted('desc')).toEqual([201, 203, 202])
+  })
+
   it('sorts disk by used percent and puts unavailable disks last', () => {
     expect(vmids(compute(guests, { sort: { key: 'disk', direction: 'asc' } }).rows)).toEqual([
       104, 101, 102, 103,

@@ -1,6 +1,11 @@
-// Tailwind classes for the colour names the storage view computes (spec 000 §9). Literal class
-// names so Tailwind finds them.
-import type { Colour } from '../../shared/format/thresholds.ts'
+// The one map from the colour names of src/shared/format (spec 000 §9 thresholds live there) to
+// Tailwind classes, for every screen. Class names are literal so Tailwind finds them.
+import {
+  getIoRateColour,
+  getUsageColour,
+  type Colour,
+  type UsageKind,
+} from '../../shared/format/thresholds.ts'
 
 /** Fill of a bar. */
 export const BAR_FILL: Record<Colour, string> = {
@@ -29,5 +34,21 @@ export const BADGE: Record<Colour, string> = {
   red: 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-300',
 }
 
+/** The shape of a small badge (colour from BADGE). */
 export const PILL =
   'inline-flex shrink-0 items-center rounded px-1.5 py-px text-[10px] leading-4 font-semibold'
+
+/** Background class for a usage bar's fill (CPU 80/90, memory 75/85, disk 80/90). */
+export function barClass(kind: UsageKind, percent: number): string {
+  return BAR_FILL[getUsageColour(kind, percent)]
+}
+
+/** Text class for an I/O rate in bytes/s: grey < 1 MiB/s, green < 10, yellow < 50, else red. */
+export function ioClass(bytesPerSecond: number): string {
+  return TEXT[getIoRateColour(bytesPerSecond)]
+}
+
+/** Text class for uptime: orange under an hour (the worker sets `uptimeShort`). */
+export function uptimeClass(short: boolean): string {
+  return short ? TEXT.orange : ''
+}

@@ -1,0 +1,177 @@
+// The Backups tab's test harness: a fake worker whose backups view is the real pure pipeline
+// (src/shared/views/backups-view.ts), the data, and the page's locators. The worker side is tested
+// in tests/unit.
+import { page } from 'vitest/browser'
+import type {
+  NodeSummaryModel,
+  NodeSummaryRow,
+} from '../../../src/shared/views/node-summary-types.ts'
+import type {
+  BackupsViewModel,
+  BackupsViewRequest,
+} from '../../../src/shared/views/backups-types.ts'
+import {
+  createBackupsViewPipeline,
+  type BackupsViewInput,
+} from '../../../src/shared/views/backups-view.ts'
+import { backupsState, defaultBackupsState } from '../../../src/ui/backups/backups-state.ts'
+import { startPrefs } from '../../../src/ui/prefs.ts'
+import { clearNodeSelection } from '../../../src/ui/summary/selection.ts'
+import { makeGuest, makeNode } from '../../unit/shared/views/guest-fixtures.ts'
+import {
+  makePbsBackup,
+  makePbsInstance,
+  makeSnapshot,
+  makeStorageBackup,
+} from '../../unit/shared/views/backups-fixtures.ts'
+import { FakeWorker } from './fake-worker.ts'
+import { cleanup, renderApp } from './render.tsx'
+
+export const GIB = 1024 ** 3
+export const NOW = Date.now()
+export const HOUR = 3600
+export const now = Math.floor(NOW / 1000)
+
+export function input(patch: Partial<BackupsViewInput> = {}): BackupsViewInput {
+  return {
+    pveBackups: {
+      backupTasks: [],
+      guestSnapshots: [makeSnapshot(101, now - HOUR, { name: 'pre-upgrade' })],
+      storageBackups: [
+        makeStorageBackup(102, now - 26 * HOUR, { type: 'lxc', size: 30 * GIB, node: 'pve2' }),
+      ],
+    },
+    pbsBackups: [
+      makePbsBackup('101', now - 2 * HOUR, { size: 60 * GIB, namespace: 'prod' }),
+      makePbsBackup('103', now - 10 * 24 * HOUR, { backupType: 'ct', comment: 'x'.repeat(50) }),
+    ],
+    pbs: [makePbsInstance('pbs1', [2.44, 3.06])],
+    guests: [makeGuest(101, { name: 'web' }), makeGuest(102, { name: 'dns', type: 'lxc' })],
+    nodes: [makeNode('pve1'), makeNode('pve2')],
+    now: NOW,
+    ...patch,
+  }
+}
+
+/** A fake worker whose backups view is the real pipeline over `data`. */
+export class BackupsWorker extends FakeWorker {
+  private version = 0
+  private pipeline = createBackupsViewPipeline()
+  constructor(private data: BackupsViewInput) {
+    super()
+  }
+  answer(request: BackupsViewRequest): BackupsViewModel {
+    return { ...this.pipeline.compute(this.data, request), version: ++this.version }
+  }
+  override subscribeBackups(
+    request: BackupsViewRequest,
+    onModel: (model: BackupsViewModel) => void,
+  ): number {
+    this.backups = this.answer(request)
+    return super.subscribeBackups(request, onModel)
+  }
+  override updateBackups(id: number, request: BackupsViewRequest): void {
+    super.updateBackups(id, request)
+    this.pushBackups(this.answer(request))
+  }
+}
+
+/** A worker that answers each backups update only when the test releases it, as a busy one does. */
+export class SlowBackupsWorker extends BackupsWorker {
+  private held: (() => void)[] = []
+  override updateBackups(id: number, request: BackupsViewRequest): Promise<void> {
+    return new Promise((resolve) => {
+      this.held.push(() => {
+        super.updateBackups(id, request)
+        resolve()
+      })
+    })
+  }
+  /** Answers every update held so far, in order. */
+  release(): void {
+    for (const answer of this.held.splice(0)) answer()
+  }
+}
+
+function summaryRow(id: string, name: string, kind: 'pve' | 'pbs'): NodeSummaryRow {
+  return {
+    id,
+    kind,
+    name,
+    href: `https://${name}.example.com:8006`,
+    online: true,
+    uptimeText: '1d 0h',
+    uptimeShort: false,
+    cpuPercent: 10,
+    cpuText: '10%',
+    memoryPercent: 40,
+    memoryText: '40%',
+    memoryDetail: '',
+    diskPercent: 10,
+    diskText: '10%',
+    diskDetail: '',
+    temperature: null,
+    temperatureText: '-',
+    temperatureColour: null,
+    badges: {
+      type: kind === 'pve' ? 'PVE' : 'PBS',
+      version: '8.3.1',
+      cluster: null,
+      displayName: null,
+    },
+    counts: { backups: 0 },
+  }
+}
+
+export const SUMMARY: NodeSummaryModel = {
+  kind: 'nodeSummary',
+  version: 1,
+  tab: 'backups',
+  nameLabel: 'Node / PBS',
+  diskLabel: 'Storage / Disk',
+  showTemperature: false,
+  countColumns: [{ key: 'backups', label: 'Backups' }],
+  rows: [
+    summaryRow('lab-pve1', 'pve1', 'pve'),
+    summaryRow('lab-pve2', 'pve2', 'pve'),
+    summaryRow('pbs-pbs1', 'pbs1', 'pbs'),
+  ],
+}
+
+let stopPrefs: (() => void) | null = null
+
+/** Undo a test: preferences, the DOM, the node selection and the tab's state. */
+export function resetBackupsHarness(): void {
+  stopPrefs?.()
+  stopPrefs = null
+  cleanup()
+  clearNodeSelection()
+  Object.assign(backupsState, defaultBackupsState())
+}
+
+/** Starts the saved preferences, as main.tsx does; undone by resetBackupsHarness. */
+export function startBackupsPrefs(): void {
+  stopPrefs = startPrefs()
+}
+
+/** Renders the backups tab over `data`. */
+export function open(data = input(), size?: { width: number; height: number }) {
+  const api = new BackupsWorker(data)
+  api.nodeSummary = SUMMARY
+  stopPrefs = startPrefs()
+  const { host } = renderApp(api, '/backups', size)
+  return { api, host }
+}
+
+export const list = () => page.getByRole('table', { name: 'Backups' })
+export const searchBox = () => page.getByRole('searchbox', { name: 'Search backups' })
+export const rows = (host: HTMLElement) =>
+  [...host.querySelectorAll<HTMLElement>('[data-kind="backup"]')].map(
+    (row) => `${row.dataset.class}:${row.dataset.vmid}`,
+  )
+export const groups = (host: HTMLElement) =>
+  [...host.querySelectorAll<HTMLElement>('[data-kind="group"]')].map(
+    (row) => row.querySelector('[role="cell"]')?.textContent,
+  )
+export const toggle = (group: string, name: string) =>
+  page.getByRole('group', { name: group }).getByRole('button', { name, exact: true })

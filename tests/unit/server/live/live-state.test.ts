@@ -1,0 +1,29 @@
+// The live state's "first data" markers: what the UI reads to tell loading from empty.
+import { describe, expect, it } from 'vitest'
+import { createLiveState } from '../../../../src/server/live/live-state.ts'
+import { makeCollected } from '../collected-fixture.ts'
+
+function setup() {
+  return createLiveState({ now: () => 1_700_000_000_000, version: 'test', clientCount: () => 0 })
+}
+
+describe('createLiveState', () => {
+  it('serves an empty state with no poll and no backup read before the first poll', () => {
+    const { state } = setup().current()
+    expect(state.lastUpdate).toBe(0)
+    expect(state.backupsCollectedAt).toBe(0)
+  })
+
+  it('marks backups collected at the first poll that read them, and keeps that time', () => {
+    const live = setup()
+    const first = live.applyCollected({ ...makeCollected(4, 1), backupsCollected: false })
+    expect(first.state.lastUpdate).toBeGreaterThan(0)
+    expect(first.state.backupsCollectedAt).toBe(0)
+    const second = live.applyCollected(makeCollected(4, 2))
+    expect(second.state.backupsCollectedAt).toBe(second.state.lastUpdate)
+    expect(second.delta?.scalars?.backupsCollectedAt).toBe(second.state.lastUpdate)
+    // A source added later has not been read yet: the marker stays, the tab keeps its content.
+    const third = live.applyCollected({ ...makeCollected(4, 3), backupsCollected: false })
+    expect(third.state.backupsCollectedAt).toBe(second.state.lastUpdate)
+  })
+})
