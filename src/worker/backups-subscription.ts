@@ -1,6 +1,6 @@
 // Backups view subscriptions (spec 000 §2.4). Runs inside the worker. Imports only src/shared and
 // src/worker.
-import type { Guest, PbsBackup, PbsInstance, PveBackups } from '../shared/model/state.ts'
+import type { PveBackups } from '../shared/model/state.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import { createBackupsViewPipeline, type BackupsViewInput } from '../shared/views/backups-view.ts'
 import type { StateStore } from './store.ts'
@@ -25,9 +25,9 @@ export function createBackupsSubscriptions(
 ): BackupsSubscriptions {
   const readInput = (): BackupsViewInput => ({
     pveBackups: readPveBackups(store),
-    pbsBackups: store.getCollection('pbsBackups') as unknown as readonly PbsBackup[],
-    pbs: store.getCollection('pbs') as unknown as readonly PbsInstance[],
-    guests: store.getGuests() as readonly Guest[],
+    pbsBackups: store.getCollection('pbsBackups'),
+    pbs: store.getCollection('pbs'),
+    guests: store.getGuests(),
     nodes: store.getNodes(),
     now: now(),
   })

@@ -1,6 +1,5 @@
 // Node summary subscriptions (spec 000 §2.1). Runs inside the worker. Imports only src/shared and
 // src/worker.
-import type { PbsBackup } from '../shared/model/state.ts'
 import { createNodeSummaryView, type NodeSummaryInput } from '../shared/views/node-summary.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
 import { readPveBackups } from './backups-subscription.ts'
@@ -21,7 +20,7 @@ export function createNodeSummarySubscriptions(
     storage: store.getCollection('storage'),
     physicalDisks: store.getCollection('physicalDisks'),
     pveBackups: readPveBackups(store),
-    pbsBackups: store.getCollection('pbsBackups') as unknown as readonly PbsBackup[],
+    pbsBackups: store.getCollection('pbsBackups'),
   })
   return createViewSubscriptions(readInput, createNodeSummaryView, deliver)
 }
