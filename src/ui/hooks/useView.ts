@@ -1,12 +1,63 @@
-import type { GuestViewModel, GuestViewRequest } from '../../shared/views/guest-view-types.ts'
-import { useWorkerView, type ViewChannel } from './useWorkerView.ts'
+import { proxy } from 'comlink'
+import { useEffect, useRef, useState } from 'react'
+import type { ViewKind, ViewModel, ViewRequest } from '../../worker/api-types.ts'
+import { useWorker } from '../worker-context.ts'
 
-const GUESTS: ViewChannel<GuestViewRequest, GuestViewModel> = {
-  subscribe: (api, request, onModel) => api.subscribeGuests(request, onModel),
-  update: (api, id, request) => void api.updateGuests(id, request),
-}
+/**
+ * The view of `request` (any kind: guests, node summary, storage, backups), live from the worker;
+ * null until the first model. A changed request goes to the same subscription; models older than
+ * the one shown are dropped; unmounting unsubscribes, which releases the callback's proxy.
+ */
+export function useView<K extends ViewKind>(
+  request: ViewRequest<K> & { kind: K },
+): ViewModel<K> | null {
+  const api = useWorker()
+  const [model, setModel] = useState<ViewModel<K> | null>(null)
+  const latest = useRef(request)
+  const subscription = useRef<{ id: number | null; sent: string } | null>(null)
+  const key = JSON.stringify(request)
 
-/** The guest view of `request` (filters, sort, window), live from the worker; null until the first. */
-export function useView(request: GuestViewRequest): GuestViewModel | null {
-  return useWorkerView(GUESTS, request)
+  useEffect(() => {
+    latest.current = request
+  })
+
+  useEffect(() => {
+    let live = true
+    let version = -1
+    const sub = { id: null as number | null, sent: JSON.stringify(latest.current) }
+    subscription.current = sub
+    const onModel = (next: ViewModel<K>) => {
+      if (!live || next.version < version) return
+      version = next.version
+      setModel(next)
+    }
+    void Promise.resolve(api.subscribe(latest.current, proxy(onModel))).then((id) => {
+      if (!live) {
+        void api.unsubscribe(id)
+        return
+      }
+      sub.id = id
+      // The request may have changed while the subscription was on its way.
+      const now = JSON.stringify(latest.current)
+      if (now !== sub.sent) {
+        sub.sent = now
+        void api.update(id, latest.current)
+      }
+    })
+    return () => {
+      live = false
+      if (sub.id !== null) void api.unsubscribe(sub.id)
+      subscription.current = null
+    }
+  }, [api])
+
+  useEffect(() => {
+    const sub = subscription.current
+    // Before the id arrives, the subscribe callback sends whatever the latest request is.
+    if (!sub || sub.id === null || sub.sent === key) return
+    sub.sent = key
+    void api.update(sub.id, latest.current)
+  }, [api, key])
+
+  return model
 }

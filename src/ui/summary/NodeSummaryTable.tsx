@@ -12,7 +12,7 @@ import type {
 } from '../../shared/views/node-summary-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { MetricBar } from '../components/MetricBar.tsx'
-import { useNodeSummary } from '../hooks/useNodeSummary.ts'
+import { useView } from '../hooks/useView.ts'
 import { uptimeClass } from '../lib/colours.ts'
 import {
   getSelectedNode,
@@ -56,7 +56,7 @@ const NODE_ROW_HEIGHT = 36
  */
 export function NodeSummaryTable({ tab, children }: Props) {
   const [sort, setSort] = useState<NodeSummarySort>(null)
-  const model = useNodeSummary({ kind: 'nodeSummary', tab, sort })
+  const model = useView({ kind: 'nodeSummary', tab, sort })
   const selected = getSelectedNode(useSnapshot(nodeSelection), tab)
   const scrollRef = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({

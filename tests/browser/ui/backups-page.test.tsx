@@ -25,6 +25,7 @@ import {
   makeSnapshot,
   makeStorageBackup,
 } from '../../unit/shared/views/backups-fixtures.ts'
+import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-types.ts'
 import { FakeWorker } from './fake-worker.ts'
 import { cleanup, renderApp } from './render.tsx'
 
@@ -64,16 +65,17 @@ class BackupsWorker extends FakeWorker {
   answer(request: BackupsViewRequest): BackupsViewModel {
     return { ...this.pipeline.compute(this.data, request), version: ++this.version }
   }
-  override subscribeBackups(
-    request: BackupsViewRequest,
-    onModel: (model: BackupsViewModel) => void,
+  override subscribe<K extends ViewKind>(
+    request: ViewRequest<K> & { kind: K },
+    onModel: (model: ViewModel<K>) => void,
   ): number {
-    this.backups = this.answer(request)
-    return super.subscribeBackups(request, onModel)
+    const any: ViewRequest = request
+    if (any.kind === 'backups') this.backups = this.answer(any)
+    return super.subscribe(request, onModel)
   }
-  override updateBackups(id: number, request: BackupsViewRequest): void {
-    super.updateBackups(id, request)
-    this.pushBackups(this.answer(request))
+  override update(id: number, request: ViewRequest): void {
+    super.update(id, request)
+    if (request.kind === 'backups') this.pushBackups(this.answer(request))
   }
 }
 
