@@ -90,7 +90,13 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     },
     subscribe(request, onModel) {
       const id = nextId++
-      views.add(id, request, onModel)
+      try {
+        views.add(id, request, onModel)
+      } catch (error) {
+        // Refused (unknown kind): nothing will ever call or release this callback but here.
+        releaseCallback(onModel, warn)
+        throw error
+      }
       return id
     },
     update(subscriptionId, request) {

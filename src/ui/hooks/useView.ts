@@ -6,7 +6,8 @@ import { useWorker } from '../worker-context.ts'
 /**
  * The view of `request` (any kind: guests, node summary, storage, backups), live from the worker;
  * null until the first model. A changed request goes to the same subscription; models older than
- * the one shown are dropped; unmounting unsubscribes, which releases the callback's proxy.
+ * the one shown are dropped; unmounting (or a request of another kind) unsubscribes, which
+ * releases the callback's proxy in the worker.
  */
 export function useView<K extends ViewKind>(
   request: ViewRequest<K> & { kind: K },
@@ -16,6 +17,7 @@ export function useView<K extends ViewKind>(
   const latest = useRef(request)
   const subscription = useRef<{ id: number | null; sent: string } | null>(null)
   const key = JSON.stringify(request)
+  const kind: K = request.kind
 
   useEffect(() => {
     latest.current = request
@@ -49,7 +51,8 @@ export function useView<K extends ViewKind>(
       if (sub.id !== null) void api.unsubscribe(sub.id)
       subscription.current = null
     }
-  }, [api])
+    // A request of another kind is another subscription, not an update.
+  }, [api, kind])
 
   useEffect(() => {
     const sub = subscription.current
@@ -59,5 +62,6 @@ export function useView<K extends ViewKind>(
     void api.update(sub.id, latest.current)
   }, [api, key])
 
-  return model
+  // Until the new kind's first model arrives, the previous kind's is not this view's.
+  return model?.kind === kind ? model : null
 }

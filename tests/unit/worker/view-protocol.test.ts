@@ -168,6 +168,13 @@ describe('the view protocol', () => {
     expect(onModel).not.toHaveBeenCalled()
   })
 
+  it('releases the callback of a refused subscription', () => {
+    const { callback, release } = proxyLike(() => undefined)
+    // @ts-expect-error: not a view kind.
+    expect(() => api.subscribe({ kind: 'alertHistory' }, callback)).toThrow(/alertHistory/)
+    expect(release).toHaveBeenCalledTimes(1)
+  })
+
   it('refuses an update of another kind and keeps the subscription as it was', () => {
     const models: ViewModel<'guests'>[] = []
     const id = api.subscribe(REQUESTS.guests, (model) => models.push(model))
