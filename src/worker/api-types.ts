@@ -4,6 +4,23 @@ import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-vie
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
 import type { StorageViewModel, StorageViewRequest } from '../shared/views/storage-types.ts'
 
+/**
+ * Every view kind the worker serves: what the UI asks for and what it answers (ARCHITECTURE.md,
+ * "The worker's view protocol"). A new kind is one entry here and one in view-kinds.ts.
+ */
+export interface ViewKinds {
+  guests: { request: GuestViewRequest; model: GuestViewModel }
+  nodeSummary: { request: NodeSummaryRequest; model: NodeSummaryModel }
+  storage: { request: StorageViewRequest; model: StorageViewModel }
+  backups: { request: BackupsViewRequest; model: BackupsViewModel }
+}
+/** A view kind: the `kind` of its request and of its model. */
+export type ViewKind = keyof ViewKinds
+/** The request of kind `K` (of any kind by default). */
+export type ViewRequest<K extends ViewKind = ViewKind> = ViewKinds[K]['request']
+/** The model of kind `K` (of any kind by default), stamped with an increasing `version`. */
+export type ViewModel<K extends ViewKind = ViewKind> = ViewKinds[K]['model']
+
 /** Socket lifecycle (spec 000 §4 live connection). */
 export const CONNECTION_STATUSES = [
   'connecting',
@@ -48,25 +65,16 @@ export interface WorkerApi {
   disconnect(): void
   /** Current snapshot, and every change after it. Returns a subscription id. */
   watchConnection(onChange: (snapshot: ConnectionSnapshot) => void): number
-  /** Subscribe to a guest view; the callback receives a model now and on every change. */
-  subscribeGuests(request: GuestViewRequest, onModel: (model: GuestViewModel) => void): number
-  /** Change filters, sort or window of a subscription. */
-  updateGuests(subscriptionId: number, request: GuestViewRequest): void
-  /** Subscribe to a node summary (spec 000 §2.1); a model now and on every change. */
-  subscribeNodeSummary(
-    request: NodeSummaryRequest,
-    onModel: (model: NodeSummaryModel) => void,
+  /**
+   * Subscribe to a view of `request.kind`; `onModel` receives a model now and on every change
+   * (recomputed at most once per data flush). Throws for a kind the worker does not know.
+   */
+  subscribe<K extends ViewKind>(
+    request: ViewRequest<K> & { kind: K },
+    onModel: (model: ViewModel<K>) => void,
   ): number
-  /** Change the sort of a node summary subscription. */
-  updateNodeSummary(subscriptionId: number, request: NodeSummaryRequest): void
-  /** Subscribe to the storage tab view (spec 000 §2.3); a model now and on every change. */
-  subscribeStorage(request: StorageViewRequest, onModel: (model: StorageViewModel) => void): number
-  /** Change the filters, sort or layout of a storage subscription. */
-  updateStorage(subscriptionId: number, request: StorageViewRequest): void
-  /** Subscribe to the backups tab view (spec 000 §2.4); a model now and on every change. */
-  subscribeBackups(request: BackupsViewRequest, onModel: (model: BackupsViewModel) => void): number
-  /** Change the filters, sort, chart range or window of a backups subscription. */
-  updateBackups(subscriptionId: number, request: BackupsViewRequest): void
-  /** End any subscription or connection watch by its id. */
+  /** Change a subscription's request (same kind) and push its model at once; unknown ids are ignored. */
+  update(subscriptionId: number, request: ViewRequest): void
+  /** End any subscription or connection watch by its id and release its callback's proxy. */
   unsubscribe(subscriptionId: number): void
 }

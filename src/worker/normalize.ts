@@ -2,6 +2,7 @@
 import type { Entity, EntityCollection } from '../shared/model/state.ts'
 import { guestKey, normalizeTags } from '../shared/model/guest-key.ts'
 import { isRecord } from '../shared/model/coerce.ts'
+import type { CollectionEntity } from './collections.ts'
 
 const GUEST_COLLECTIONS: ReadonlySet<EntityCollection> = new Set(['vms', 'containers'])
 
@@ -10,13 +11,14 @@ export { isRecord } from '../shared/model/coerce.ts'
 /**
  * An entity of a full state, ready for the index: guests without an id get their identity key,
  * other entities without an id get a positional one; guest tags present become a string array.
- * Returns null for something that is not an object.
+ * Returns null for something that is not an object. This is the boundary of the store's types:
+ * past the id, an entity is trusted to have its collection's wire type (the server's contract).
  */
-export function normalizeEntity(
-  key: EntityCollection,
+export function normalizeEntity<K extends EntityCollection>(
+  key: K,
   raw: unknown,
   position: number,
-): Entity | null {
+): CollectionEntity<K> | null {
   if (!isRecord(raw)) return null
   let entity = raw as Entity
   if (typeof entity.id !== 'string' || !entity.id) {
@@ -26,7 +28,7 @@ export function normalizeEntity(
   if (GUEST_COLLECTIONS.has(key) && entity.tags !== undefined && !isTagArray(entity.tags)) {
     entity = { ...entity, tags: normalizeTags(entity.tags) }
   }
-  return entity
+  return entity as CollectionEntity<K>
 }
 
 /** A delta patch with guest tags normalised (a patch's null still means "field removed"). */

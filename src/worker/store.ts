@@ -4,7 +4,6 @@ import type { StateDelta } from '../shared/model/messages.ts'
 import {
   ENTITY_COLLECTIONS,
   SCALAR_KEYS,
-  type Entity,
   type EntityCollection,
   type Guest,
   type PveNode,
@@ -18,7 +17,16 @@ import {
   patchGuestColumns,
   type StateColumns,
 } from '../shared/views/guest-live-columns.ts'
+import {
+  createArrays,
+  createIndex,
+  type CollectionArrays,
+  type CollectionEntity,
+  type StoreSnapshot,
+} from './collections.ts'
 import { normalizeEntity, normalizePatch } from './normalize.ts'
+
+export type { CollectionEntity, StoreSnapshot } from './collections.ts'
 
 /** What a full state or delta changed: entity collections and/or the scalar keys. */
 export type StoreChange = EntityCollection | 'scalars'
@@ -40,7 +48,7 @@ export interface StateStore {
   /** Last applied sequence number, null when there is no baseline. */
   readonly seq: number | null
   /** Entities of a collection in arrival order; the same array until that collection changes. */
-  getCollection(key: EntityCollection): readonly Entity[]
+  getCollection<K extends EntityCollection>(key: K): readonly CollectionEntity<K>[]
   /** Nodes; same identity until nodes change. */
   getNodes(): readonly PveNode[]
   /**
@@ -58,19 +66,17 @@ export interface StateStore {
   getServerVersion(): string
   /** A scalar as the server last sent it (replaced whole, so its identity is a version). */
   getScalar<K extends ScalarKey>(key: K): State[K] | undefined
-  /** A plain State built from the index (tests, diagnostics). */
-  toState(): State
+  /** Plain arrays and the scalars received, built from the index (tests, diagnostics). */
+  toState(): StoreSnapshot
 }
 
-const EMPTY: readonly Entity[] = Object.freeze([])
+const EMPTY: readonly never[] = Object.freeze([])
 
 /** Create an empty store. */
 export function createStateStore(): StateStore {
-  const index = Object.fromEntries(
-    ENTITY_COLLECTIONS.map((key) => [key, new Map<string, Entity>()]),
-  ) as Record<EntityCollection, Map<string, Entity>>
+  const index = createIndex()
   const scalars: Partial<State> = {}
-  const arrays = new Map<EntityCollection, readonly Entity[]>()
+  const arrays = createArrays()
   let guests: readonly Guest[] | null = null
   let seq: number | null = null
   const stamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0, labels: 0 }
@@ -90,19 +96,28 @@ export function createStateStore(): StateStore {
       if (key === 'scalars') continue
       // Guests merged in place with no change of membership, order, names or nodes: same arrays.
       if (inPlace && GUEST_KEYS.has(key) && !reshaped.has(key as GuestKey)) continue
-      arrays.delete(key)
+      arrays[key].array = null
       if (key === 'vms' || key === 'containers') guests = null
     }
     reshaped.clear()
   }
 
-  const getCollection = (key: EntityCollection): readonly Entity[] => {
-    let array = arrays.get(key)
-    if (!array) {
-      array = index[key].size ? [...index[key].values()] : EMPTY
-      arrays.set(key, array)
+  const getCollection = <K extends EntityCollection>(key: K): readonly CollectionEntity<K>[] => {
+    // Read through the slot's own type: a write to `arrays[key]` would need every collection's type.
+    const slot: CollectionArrays[K] = arrays[key]
+    const map: Map<string, CollectionEntity<K>> = index[key]
+    slot.array ??= map.size ? [...map.values()] : EMPTY
+    return slot.array
+  }
+
+  // Generic over the key, so that each entity gets the type of its collection.
+  const replaceCollection = <K extends EntityCollection>(key: K, raw: readonly unknown[]) => {
+    const map: Map<string, CollectionEntity<K>> = index[key]
+    map.clear()
+    for (let i = 0; i < raw.length; i++) {
+      const entity = normalizeEntity(key, raw[i], i)
+      if (entity) map.set(entity.id, entity)
     }
-    return array
   }
 
   // Guests merge in place: at 100k guests a copy per changed guest costs more than the rest of
@@ -129,7 +144,7 @@ export function createStateStore(): StateStore {
     for (const raw of upserts ?? []) {
       const patch = normalizePatch(key, raw)
       const id = patch.id
-      let entity: Record<string, unknown> | undefined
+      let entity: CollectionEntity<GuestKey> | undefined
       let position = -1
       const from = cursor
       for (let k = 0; k < CURSOR_REACH && cursor < ordered.length; k++, cursor++) {
@@ -145,7 +160,7 @@ export function createStateStore(): StateStore {
         entity = map.get(id)
       }
       if (!entity) {
-        map.set(id, mergeEntity(undefined, patch))
+        map.set(id, mergeEntity<CollectionEntity<GuestKey>>(undefined, patch))
         structure = true
         continue
       }
@@ -158,7 +173,7 @@ export function createStateStore(): StateStore {
       if (patch.tags !== undefined) labels = true
       if (live === null) continue
       if (position < 0) columnsLost = true
-      else patchGuestColumns(live, offset + position, patch, entity as unknown as Guest)
+      else patchGuestColumns(live, offset + position, patch, entity)
     }
     // Positions moved, or a guest was found off the cursor: rebuild the columns when next asked.
     if (structure || columnsLost) live = null
@@ -183,14 +198,7 @@ export function createStateStore(): StateStore {
         const raw = data[key]
         // Mock servers send null for empty collections; anything else non-array is ignored.
         if (raw !== null && !Array.isArray(raw)) continue
-        const map = new Map<string, Entity>()
-        if (raw) {
-          for (let i = 0; i < raw.length; i++) {
-            const entity = normalizeEntity(key, raw[i], i)
-            if (entity) map.set(entity.id, entity)
-          }
-        }
-        index[key] = map
+        replaceCollection(key, raw ?? [])
         changed.add(key)
         if (GUEST_KEYS.has(key)) bumpAll()
       }
@@ -229,11 +237,11 @@ export function createStateStore(): StateStore {
       seq = null
     },
     getCollection,
-    getNodes: () => getCollection('nodes') as unknown as readonly PveNode[],
+    getNodes: () => getCollection('nodes'),
     getGuests() {
       if (!guests) {
-        const vms = getCollection('vms') as unknown as readonly Guest[]
-        const containers = getCollection('containers') as unknown as readonly Guest[]
+        const vms = getCollection('vms')
+        const containers = getCollection('containers')
         guests =
           containers.length === 0 ? vms : vms.length === 0 ? containers : [...vms, ...containers]
       }
@@ -251,9 +259,20 @@ export function createStateStore(): StateStore {
     },
     getScalar: (key) => scalars[key],
     toState() {
-      const state = { ...scalars } as Record<string, unknown>
-      for (const key of ENTITY_COLLECTIONS) state[key] = [...getCollection(key)]
-      return state as unknown as State
+      const copy = <K extends EntityCollection>(key: K) => [...getCollection(key)]
+      return {
+        ...scalars,
+        nodes: copy('nodes'),
+        vms: copy('vms'),
+        containers: copy('containers'),
+        storage: copy('storage'),
+        cephClusters: copy('cephClusters'),
+        physicalDisks: copy('physicalDisks'),
+        pbs: copy('pbs'),
+        pbsBackups: copy('pbsBackups'),
+        activeAlerts: copy('activeAlerts'),
+        recentlyResolved: copy('recentlyResolved'),
+      }
     },
   }
   return store

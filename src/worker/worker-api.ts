@@ -1,14 +1,12 @@
 // The worker's Comlink API: socket lifecycle, connection snapshots and the view subscriptions.
 // Runs inside the worker. Imports only src/shared and src/worker.
-import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
 import { readDataReadiness } from './readiness.ts'
-import { createBackupsSubscriptions } from './backups-subscription.ts'
-import { createNodeSummarySubscriptions } from './node-summary-subscription.ts'
+import { invokeCallback, releaseCallback } from './callbacks.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
-import { createStorageSubscriptions } from './storage-subscription.ts'
 import { createStateStore, type StateStore } from './store.ts'
-import { createViewSubscriptions } from './view-subscriptions.ts'
+import { VIEW_KINDS } from './view-kinds.ts'
+import { createViewSubscriptions, type ViewRegistry } from './view-subscriptions.ts'
 
 /** Injectable environment of the API (tests); defaults are the browser's. */
 export interface WorkerApiDeps {
@@ -16,6 +14,10 @@ export interface WorkerApiDeps {
   /** Schedules the coalesced recompute after data changes; default a 16 ms timeout (one frame). */
   schedule?: (run: () => void) => void
   store?: StateStore
+  /** Epoch ms for the views that need today (backups); default Date.now. */
+  now?: () => number
+  /** The view kinds served; default VIEW_KINDS. */
+  views?: ViewRegistry
 }
 
 /** Frame-sized batching: a burst of deltas costs one recompute per subscription. */
@@ -27,22 +29,13 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   const schedule = deps.schedule ?? ((run) => void globalThis.setTimeout(run, FLUSH_DELAY_MS))
   const store = deps.store ?? createStateStore()
   const watchers = new Map<number, (snapshot: ConnectionSnapshot) => void>()
-  const deliver = <T>(onModel: (model: T) => void, model: T) => invoke(onModel, model, socketDeps)
-  const guestViews = createViewSubscriptions(
-    () => ({
-      guests: store.getGuests(),
-      nodes: store.getNodes(),
-      alerts: store.getCollection('activeAlerts'),
-      stamp: store.getGuestStamp(),
-      live: store.getGuestColumns(),
-      lastUpdate: store.getLastUpdate(),
-    }),
-    createGuestViewPipeline,
+  const warn = socketDeps.warn
+  const deliver = <T>(onModel: (model: T) => void, model: T) => invokeCallback(onModel, model, warn)
+  const views = createViewSubscriptions(
+    deps.views ?? VIEW_KINDS,
+    { store, now: deps.now ?? Date.now },
     deliver,
   )
-  const nodeSummaries = createNodeSummarySubscriptions(store, deliver)
-  const storageViews = createStorageSubscriptions(store, deliver)
-  const backupViews = createBackupsSubscriptions(store, deliver)
   let nextId = 1
   let lastSnapshot: ConnectionSnapshot | null = null
   let flushPending = false
@@ -66,15 +59,12 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     const snapshot = getSnapshot()
     if (lastSnapshot && sameSnapshot(lastSnapshot, snapshot)) return
     lastSnapshot = snapshot
-    for (const onChange of watchers.values()) invoke(onChange, snapshot, socketDeps)
+    for (const onChange of watchers.values()) invokeCallback(onChange, snapshot, warn)
   }
 
   const flush = () => {
     flushPending = false
-    guestViews.flush()
-    nodeSummaries.flush()
-    backupViews.flush()
-    storageViews.flush()
+    views.flush()
     pushConnection()
   }
 
@@ -97,47 +87,28 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     watchConnection(onChange) {
       const id = nextId++
       watchers.set(id, onChange)
-      invoke(onChange, getSnapshot(), socketDeps)
+      invokeCallback(onChange, getSnapshot(), warn)
       return id
     },
-    subscribeGuests(request, onModel) {
+    subscribe(request, onModel) {
       const id = nextId++
-      guestViews.add(id, request, onModel)
+      try {
+        views.add(id, request, onModel)
+      } catch (error) {
+        // Refused (unknown kind): nothing will ever call or release this callback but here.
+        releaseCallback(onModel, warn)
+        throw error
+      }
       return id
     },
-    updateGuests(subscriptionId, request) {
-      guestViews.update(subscriptionId, request)
-    },
-    subscribeNodeSummary(request, onModel) {
-      const id = nextId++
-      nodeSummaries.add(id, request, onModel)
-      return id
-    },
-    updateNodeSummary(subscriptionId, request) {
-      nodeSummaries.update(subscriptionId, request)
-    },
-    subscribeStorage(request, onModel) {
-      const id = nextId++
-      storageViews.add(id, request, onModel)
-      return id
-    },
-    updateStorage(subscriptionId, request) {
-      storageViews.update(subscriptionId, request)
-    },
-    subscribeBackups(request, onModel) {
-      const id = nextId++
-      backupViews.add(id, request, onModel)
-      return id
-    },
-    updateBackups(subscriptionId, request) {
-      backupViews.update(subscriptionId, request)
+    update(subscriptionId, request) {
+      views.update(subscriptionId, request)
     },
     unsubscribe(subscriptionId) {
+      const watcher = watchers.get(subscriptionId)
       watchers.delete(subscriptionId)
-      guestViews.remove(subscriptionId)
-      nodeSummaries.remove(subscriptionId)
-      backupViews.remove(subscriptionId)
-      storageViews.remove(subscriptionId)
+      // Released after removal: the callback can no longer be called once its proxy is gone.
+      releaseCallback(watcher ?? views.remove(subscriptionId), warn)
     },
   }
 }
@@ -147,16 +118,4 @@ function sameSnapshot(a: ConnectionSnapshot, b: ConnectionSnapshot): boolean {
     if (a[key] !== b[key]) return false
   }
   return true
-}
-
-// Comlink proxies return promises; a closed page rejects them, which must not reach the worker.
-function invoke<T>(callback: (value: T) => void, value: T, deps: SocketDeps): void {
-  try {
-    const result: unknown = callback(value)
-    if (result instanceof Promise) {
-      result.catch((error: unknown) => deps.warn('[worker] callback failed', error))
-    }
-  } catch (error) {
-    deps.warn('[worker] callback failed', error)
-  }
 }

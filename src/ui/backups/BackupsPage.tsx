@@ -11,7 +11,7 @@ import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { ConnectionLost } from '../components/ConnectionLost.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
 import type { ConnectionState } from '../hooks/connection-context.ts'
-import { useBackupsView } from '../hooks/useBackupsView.ts'
+import { useViewState } from '../hooks/useView.ts'
 import { useConnection } from '../hooks/useConnection.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
@@ -74,7 +74,7 @@ export function BackupsPage() {
     scope: filters.scope ? { ...filters.scope } : null,
     window: viewWindow,
   }
-  const { model, answered } = useBackupsView(request)
+  const { model, answered } = useViewState(request)
   const state = backupsPageState(connection, model)
   const searchRef = useRef<HTMLInputElement>(null)
   useBackupsKeys(searchRef)

@@ -2,7 +2,7 @@ import { X } from 'lucide-react'
 import { useSnapshot } from 'valtio'
 import type { BackupScope } from '../../shared/views/backups-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { useNodeSummary } from '../hooks/useNodeSummary.ts'
+import { useView } from '../hooks/useView.ts'
 import { clearNodeSelection, getSelectedNode, nodeSelection } from '../summary/selection.ts'
 import { backupsState } from './backups-state.ts'
 
@@ -16,7 +16,7 @@ function scopeValue(scope: BackupScope): string {
 
 /** Chooses a node (shared with the summary table's selection), a PBS, or one PBS namespace. */
 export function SourceSelector({ scopes }: { scopes: readonly BackupScope[] }) {
-  const summary = useNodeSummary(SUMMARY)
+  const summary = useView(SUMMARY)
   const selected = getSelectedNode(useSnapshot(nodeSelection), 'backups')
   const { scope } = useSnapshot(backupsState)
   const value = scope ? scopeValue(scope) : (selected ?? ALL)

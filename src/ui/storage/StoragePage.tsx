@@ -7,7 +7,7 @@ import { ConnectionLost } from '../components/ConnectionLost.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { SearchField } from '../components/SearchField.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
-import { useStorageView } from '../hooks/useStorageView.ts'
+import { useView } from '../hooks/useView.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
 import { DiskTable } from './DiskTable.tsx'
@@ -36,7 +36,7 @@ export function StoragePage() {
     sort: { key: state.sort.key, direction: state.sort.direction },
     selectedNode,
   }
-  const model = useStorageView(request)
+  const model = useView(request)
   const page = storagePageState(connection, model)
   const searchRef = useRef<HTMLInputElement>(null)
   useStorageKeys(searchRef)

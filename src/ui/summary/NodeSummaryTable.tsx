@@ -19,7 +19,7 @@ import type {
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { SortableHeader } from '../components/SortableHeader.tsx'
 import { UsageBar } from '../components/UsageBar.tsx'
-import { useNodeSummary } from '../hooks/useNodeSummary.ts'
+import { useView } from '../hooks/useView.ts'
 import { usePhone } from '../hooks/usePageScroller.ts'
 import { TEXT, uptimeClass } from '../components/colours.ts'
 import {
@@ -68,7 +68,7 @@ const PHONE_LABELS: Readonly<Record<string, string>> = {
  */
 export function NodeSummaryTable({ tab, children }: Props) {
   const [sort, setSort] = useState<NodeSummarySort>(null)
-  const model = useNodeSummary({ kind: 'nodeSummary', tab, sort })
+  const model = useView({ kind: 'nodeSummary', tab, sort })
   const selected = getSelectedNode(useSnapshot(nodeSelection), tab)
   const scrollRef = useRef<HTMLDivElement>(null)
   const maxRows = useMaxRows()

@@ -24,6 +24,7 @@ import {
   makeSnapshot,
   makeStorageBackup,
 } from '../../unit/shared/views/backups-fixtures.ts'
+import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-types.ts'
 import { FakeWorker } from './fake-worker.ts'
 import { cleanup, renderApp } from './render.tsx'
 
@@ -63,26 +64,31 @@ export class BackupsWorker extends FakeWorker {
   answer(request: BackupsViewRequest): BackupsViewModel {
     return { ...this.pipeline.compute(this.data, request), version: ++this.version }
   }
-  override subscribeBackups(
-    request: BackupsViewRequest,
-    onModel: (model: BackupsViewModel) => void,
+  override subscribe<K extends ViewKind>(
+    request: ViewRequest<K> & { kind: K },
+    onModel: (model: ViewModel<K>) => void,
   ): number {
-    this.backups = this.answer(request)
-    return super.subscribeBackups(request, onModel)
+    const any: ViewRequest = request
+    if (any.kind === 'backups') this.backups = this.answer(any)
+    return super.subscribe(request, onModel)
   }
-  override updateBackups(id: number, request: BackupsViewRequest): void {
-    super.updateBackups(id, request)
-    this.pushBackups(this.answer(request))
+  override update(id: number, request: ViewRequest): void {
+    super.update(id, request)
+    if (request.kind === 'backups') this.pushBackups(this.answer(request))
   }
 }
 
 /** A worker that answers each backups update only when the test releases it, as a busy one does. */
 export class SlowBackupsWorker extends BackupsWorker {
   private held: (() => void)[] = []
-  override updateBackups(id: number, request: BackupsViewRequest): Promise<void> {
+  override update(id: number, request: ViewRequest): Promise<void> {
+    if (request.kind !== 'backups') {
+      super.update(id, request)
+      return Promise.resolve()
+    }
     return new Promise((resolve) => {
       this.held.push(() => {
-        super.updateBackups(id, request)
+        super.update(id, request)
         resolve()
       })
     })

@@ -4,10 +4,8 @@
 // machine. What is asserted is that every change reached the list.
 import { afterEach, expect, test } from 'vitest'
 import { page } from 'vitest/browser'
-import type {
-  BackupsViewModel,
-  BackupsViewRequest,
-} from '../../../src/shared/views/backups-types.ts'
+import type { BackupsViewModel } from '../../../src/shared/views/backups-types.ts'
+import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-types.ts'
 import { backupsState, defaultBackupsState } from '../../../src/ui/backups/backups-state.ts'
 import { clearNodeSelection } from '../../../src/ui/summary/selection.ts'
 import { FakeWorker } from './fake-worker.ts'
@@ -18,26 +16,24 @@ class OffThreadBackups extends FakeWorker {
   private worker = new Worker(new URL('./backups-longtasks-worker.ts', import.meta.url), {
     type: 'module',
   })
-  private callbacks = new Map<number, (model: BackupsViewModel) => void>()
   constructor() {
     super()
+    // The page opens one backups view: every model is that view's.
     this.worker.onmessage = (event: MessageEvent<{ id: number; model: BackupsViewModel }>) => {
-      this.backups = event.data.model
-      this.callbacks.get(event.data.id)?.(event.data.model)
+      this.pushBackups(event.data.model)
     }
   }
-  override subscribeBackups(
-    request: BackupsViewRequest,
-    onModel: (model: BackupsViewModel) => void,
+  override subscribe<K extends ViewKind>(
+    request: ViewRequest<K> & { kind: K },
+    onModel: (model: ViewModel<K>) => void,
   ): number {
-    const id = super.subscribeBackups(request, () => undefined)
-    this.callbacks.set(id, onModel)
-    this.worker.postMessage({ id, request })
+    const id = super.subscribe(request, onModel)
+    if (request.kind === 'backups') this.worker.postMessage({ id, request })
     return id
   }
-  override updateBackups(id: number, request: BackupsViewRequest): void {
-    super.updateBackups(id, request)
-    this.worker.postMessage({ id, request })
+  override update(id: number, request: ViewRequest): void {
+    super.update(id, request)
+    if (request.kind === 'backups') this.worker.postMessage({ id, request })
   }
   stop(): void {
     this.worker.terminate()

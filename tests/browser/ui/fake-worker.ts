@@ -1,7 +1,13 @@
 // A fake of the worker's API for component tests. The UI only sees the WorkerApi contract, so a
 // fake lets each test set the exact connection snapshot and view model it needs. The real worker
 // is tested in tests/browser/worker, and the two together end to end in tests/e2e.
-import type { ConnectOptions, ConnectionSnapshot } from '../../../src/worker/api-types.ts'
+import type {
+  ConnectOptions,
+  ConnectionSnapshot,
+  ViewKind,
+  ViewModel,
+  ViewRequest,
+} from '../../../src/worker/api-types.ts'
 import type {
   GuestGroupRow,
   GuestRow,
@@ -23,6 +29,9 @@ import type {
 } from '../../../src/shared/views/backups-types.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
+/** The open subscriptions of each view kind, by id. */
+type Listeners = { [K in ViewKind]: Map<number, (model: ViewModel<K>) => void> }
+
 export const CONNECTED: ConnectionSnapshot = {
   status: 'connected',
   initialDataReceived: true,
@@ -42,25 +51,28 @@ export class FakeWorker implements WorkerPort {
   reconnects = 0
   /** Every guest request the UI sent, in order (subscribe and update). */
   requests: GuestViewRequest[] = []
-  private nextId = 1
-  private watchers: ((snapshot: ConnectionSnapshot) => void)[] = []
-  private views = new Map<number, (model: GuestViewModel) => void>()
   /** Latest node summary model; set it before rendering, or send a new one with pushNodeSummary. */
   nodeSummary: NodeSummaryModel | null = null
   /** Every node summary request the UI sent, in order (subscribe and update). */
   summaryRequests: NodeSummaryRequest[] = []
-  private summaries = new Map<number, (model: NodeSummaryModel) => void>()
   /** Latest storage model; set it before rendering, or send a new one with pushStorage. */
   storage: StorageViewModel | null = null
   /** Every storage request the UI sent, in order (subscribe and update). */
   storageRequests: StorageViewRequest[] = []
-  private storageViews = new Map<number, (model: StorageViewModel) => void>()
-
   /** Latest backups model; set it before rendering, or send a new one with pushBackups. */
   backups: BackupsViewModel | null = null
   /** Every backups request the UI sent, in order (subscribe and update). */
   backupsRequests: BackupsViewRequest[] = []
-  private backupViews = new Map<number, (model: BackupsViewModel) => void>()
+  /** Every id the UI unsubscribed, in order. */
+  unsubscribed: number[] = []
+  private nextId = 1
+  private watchers: ((snapshot: ConnectionSnapshot) => void)[] = []
+  private listeners: Listeners = {
+    guests: new Map(),
+    nodeSummary: new Map(),
+    storage: new Map(),
+    backups: new Map(),
+  }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
     this.snapshot = { ...CONNECTED, ...snapshot }
@@ -76,60 +88,35 @@ export class FakeWorker implements WorkerPort {
     onChange(this.snapshot)
     return this.nextId++
   }
-  subscribeGuests(request: GuestViewRequest, onModel: (model: GuestViewModel) => void): number {
-    const id = this.nextId++
-    this.views.set(id, onModel)
-    this.requests.push(request)
-    if (this.model) onModel(this.model)
-    return id
-  }
-  updateGuests(_id: number, request: GuestViewRequest): void {
-    this.requests.push(request)
-  }
-  subscribeNodeSummary(
-    request: NodeSummaryRequest,
-    onModel: (model: NodeSummaryModel) => void,
+  /** Records the request and sends the kind's current model, if one is set. */
+  subscribe<K extends ViewKind>(
+    request: ViewRequest<K> & { kind: K },
+    onModel: (model: ViewModel<K>) => void,
   ): number {
     const id = this.nextId++
-    this.summaries.set(id, onModel)
-    this.summaryRequests.push(request)
-    if (this.nodeSummary) onModel(this.nodeSummary)
+    const kind: K = request.kind
+    const listeners: Map<number, (model: ViewModel<K>) => void> = this.listeners[kind]
+    listeners.set(id, onModel)
+    this.record(request)
+    if (this.model) this.listeners.guests.get(id)?.(this.model)
+    if (this.nodeSummary) this.listeners.nodeSummary.get(id)?.(this.nodeSummary)
+    if (this.storage) this.listeners.storage.get(id)?.(this.storage)
+    if (this.backups) this.listeners.backups.get(id)?.(this.backups)
     return id
   }
-  updateNodeSummary(_id: number, request: NodeSummaryRequest): void {
-    this.summaryRequests.push(request)
-  }
-  subscribeStorage(
-    request: StorageViewRequest,
-    onModel: (model: StorageViewModel) => void,
-  ): number {
-    const id = this.nextId++
-    this.storageViews.set(id, onModel)
-    this.storageRequests.push(request)
-    if (this.storage) onModel(this.storage)
-    return id
-  }
-  updateStorage(_id: number, request: StorageViewRequest): void {
-    this.storageRequests.push(request)
-  }
-  subscribeBackups(
-    request: BackupsViewRequest,
-    onModel: (model: BackupsViewModel) => void,
-  ): number {
-    const id = this.nextId++
-    this.backupViews.set(id, onModel)
-    this.backupsRequests.push(request)
-    if (this.backups) onModel(this.backups)
-    return id
-  }
-  updateBackups(_id: number, request: BackupsViewRequest): void {
-    this.backupsRequests.push(request)
+  update(_id: number, request: ViewRequest): void {
+    this.record(request)
   }
   unsubscribe(id: number): void {
-    this.backupViews.delete(id)
-    this.views.delete(id)
-    this.summaries.delete(id)
-    this.storageViews.delete(id)
+    this.unsubscribed.push(id)
+    for (const listeners of Object.values(this.listeners)) listeners.delete(id)
+  }
+
+  private record(request: ViewRequest): void {
+    if (request.kind === 'guests') this.requests.push(request)
+    else if (request.kind === 'nodeSummary') this.summaryRequests.push(request)
+    else if (request.kind === 'storage') this.storageRequests.push(request)
+    else this.backupsRequests.push(request)
   }
 
   /** Sends a new connection snapshot to every watcher. */
@@ -140,31 +127,31 @@ export class FakeWorker implements WorkerPort {
   /** Pushes a model to every open guest subscription. */
   push(model: GuestViewModel): void {
     this.model = model
-    for (const onModel of this.views.values()) onModel(model)
+    for (const onModel of this.listeners.guests.values()) onModel(model)
   }
   /** Pushes a node summary model to every open node summary subscription. */
   pushNodeSummary(model: NodeSummaryModel): void {
     this.nodeSummary = model
-    for (const onModel of this.summaries.values()) onModel(model)
+    for (const onModel of this.listeners.nodeSummary.values()) onModel(model)
   }
   /** Pushes a storage model to every open storage subscription. */
   pushStorage(model: StorageViewModel): void {
     this.storage = model
-    for (const onModel of this.storageViews.values()) onModel(model)
+    for (const onModel of this.listeners.storage.values()) onModel(model)
   }
   get openStorageViews(): number {
-    return this.storageViews.size
+    return this.listeners.storage.size
   }
   /** Pushes a backups model to every open backups subscription. */
   pushBackups(model: BackupsViewModel): void {
     this.backups = model
-    for (const onModel of this.backupViews.values()) onModel(model)
+    for (const onModel of this.listeners.backups.values()) onModel(model)
   }
   get lastRequest(): GuestViewRequest | undefined {
     return this.requests[this.requests.length - 1]
   }
   get openViews(): number {
-    return this.views.size
+    return this.listeners.guests.size
   }
 }
 

@@ -25,6 +25,7 @@ import {
 import { PREFS_KEY, startPrefs } from '../../../src/ui/prefs.ts'
 import { defaultStorageState, storageState } from '../../../src/ui/storage/storage-state.ts'
 import { clearNodeSelection } from '../../../src/ui/summary/selection.ts'
+import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-types.ts'
 import { FakeWorker } from './fake-worker.ts'
 import { cleanup, renderApp } from './render.tsx'
 
@@ -178,16 +179,17 @@ class StorageWorker extends FakeWorker {
   private answer(request: StorageViewRequest): StorageViewModel {
     return { ...computeStorageView(this.data, request), version: ++this.version }
   }
-  override subscribeStorage(
-    request: StorageViewRequest,
-    onModel: (model: StorageViewModel) => void,
+  override subscribe<K extends ViewKind>(
+    request: ViewRequest<K> & { kind: K },
+    onModel: (model: ViewModel<K>) => void,
   ): number {
-    this.storage = this.answer(request)
-    return super.subscribeStorage(request, onModel)
+    const any: ViewRequest = request
+    if (any.kind === 'storage') this.storage = this.answer(any)
+    return super.subscribe(request, onModel)
   }
-  override updateStorage(id: number, request: StorageViewRequest): void {
-    super.updateStorage(id, request)
-    this.pushStorage(this.answer(request))
+  override update(id: number, request: ViewRequest): void {
+    super.update(id, request)
+    if (request.kind === 'storage') this.pushStorage(this.answer(request))
   }
 }
 

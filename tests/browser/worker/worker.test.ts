@@ -1,7 +1,8 @@
 // The real worker in real Chromium against a real `ws` server (tests/browser/global-setup.ts).
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
-import { proxy, wrap, type Remote } from 'comlink'
+import { proxy, wrap } from 'comlink'
 import type { ConnectionSnapshot, WorkerApi } from '../../../src/worker/api-types.ts'
+import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 import {
   DEFAULT_GUEST_VIEW_REQUEST,
   type GuestRow,
@@ -16,7 +17,7 @@ const url = `ws://127.0.0.1:${port}/ws`
 const request: GuestViewRequest = { ...DEFAULT_GUEST_VIEW_REQUEST, window: { start: 0, count: 50 } }
 
 let worker: Worker
-let api: Remote<WorkerApi>
+let api: WorkerPort
 let control: Control
 let snapshots: ConnectionSnapshot[]
 let model: GuestViewModel | null
@@ -27,7 +28,7 @@ const guestNames = () =>
 
 async function start(deltas: boolean) {
   await api.watchConnection(proxy((snapshot: ConnectionSnapshot) => void snapshots.push(snapshot)))
-  await api.subscribeGuests(
+  await api.subscribe(
     request,
     proxy((next: GuestViewModel) => {
       if (!model || next.version > model.version) model = next

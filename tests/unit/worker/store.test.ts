@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createStateStore } from '../../../src/worker/store.ts'
+import { createStateStore, type StoreSnapshot } from '../../../src/worker/store.ts'
 import { buildStateColumns } from '../../../src/shared/views/guest-live-columns.ts'
 import { diffState } from '../../../src/shared/model/delta.ts'
 import {
@@ -13,7 +13,7 @@ import { generateStates } from './random-state.ts'
 const byId = (rows: readonly { id: string }[]) =>
   [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
-function expectSameState(actual: State, expected: State) {
+function expectSameState(actual: StoreSnapshot, expected: State) {
   for (const key of ENTITY_COLLECTIONS) expect(byId(actual[key]), key).toEqual(byId(expected[key]))
   for (const key of SCALAR_KEYS) expect(actual[key], key).toEqual(expected[key])
 }

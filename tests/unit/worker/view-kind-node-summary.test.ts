@@ -1,6 +1,7 @@
-// Node summary subscriptions over a real state store.
+// The node summary view kind through the subscriptions, over a real state store.
 import { describe, expect, it } from 'vitest'
-import { createNodeSummarySubscriptions } from '../../../src/worker/node-summary-subscription.ts'
+import { VIEW_KINDS } from '../../../src/worker/view-kinds.ts'
+import { createViewSubscriptions } from '../../../src/worker/view-subscriptions.ts'
 import { createStateStore } from '../../../src/worker/store.ts'
 import type { NodeSummaryModel } from '../../../src/shared/views/node-summary-types.ts'
 import { makeGuest, makeNode } from '../shared/views/guest-fixtures.ts'
@@ -9,7 +10,9 @@ function setup() {
   const store = createStateStore()
   store.applyFull({ nodes: [makeNode('pve1'), makeNode('pve2')], vms: [makeGuest(100)] })
   const models: NodeSummaryModel[] = []
-  const subs = createNodeSummarySubscriptions(store, (onModel, model) => onModel(model))
+  const subs = createViewSubscriptions(VIEW_KINDS, { store, now: Date.now }, (onModel, model) =>
+    onModel(model),
+  )
   return { store, models, subs, onModel: (model: NodeSummaryModel) => models.push(model) }
 }
 
@@ -40,8 +43,8 @@ describe('node summary subscriptions', () => {
       sort: { key: 'name', direction: 'desc' },
     })
     expect(models.at(-1)?.rows.map((row) => row.name)).toEqual(['pve2', 'pve1'])
-    expect(subs.remove(7)).toBe(true)
-    expect(subs.remove(7)).toBe(false)
+    expect(subs.remove(7)).toBe(onModel)
+    expect(subs.remove(7)).toBeUndefined()
     store.applyFull({ nodes: [makeNode('pve3')] })
     subs.flush()
     subs.update(7, { kind: 'nodeSummary', tab: 'dashboard', sort: null })

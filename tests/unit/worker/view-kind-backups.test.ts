@@ -1,6 +1,8 @@
-// Backups view subscriptions over a real state store (full states and deltas as the socket applies them).
+// The backups view kind through the subscriptions, over a real state store (full states and
+// deltas as the socket applies them).
 import { describe, expect, it } from 'vitest'
-import { createBackupsSubscriptions } from '../../../src/worker/backups-subscription.ts'
+import { VIEW_KINDS } from '../../../src/worker/view-kinds.ts'
+import { createViewSubscriptions } from '../../../src/worker/view-subscriptions.ts'
 import { createStateStore } from '../../../src/worker/store.ts'
 import type { BackupsViewModel } from '../../../src/shared/views/backups-types.ts'
 import { makeGuest, makeNode } from '../shared/views/guest-fixtures.ts'
@@ -29,10 +31,8 @@ function setup() {
     },
   })
   const models: BackupsViewModel[] = []
-  const subs = createBackupsSubscriptions(
-    store,
-    (onModel, model) => onModel(model),
-    () => now,
+  const subs = createViewSubscriptions(VIEW_KINDS, { store, now: () => now }, (onModel, model) =>
+    onModel(model),
   )
   return { store, models, subs, onModel: (model: BackupsViewModel) => models.push(model) }
 }
@@ -79,7 +79,7 @@ describe('backups subscriptions', () => {
     subs.update(3, makeBackupsRequest({ viewMode: 'pve' }))
     expect(models).toHaveLength(2)
     expect(models[1]!.totals.matched).toBe(1)
-    expect(subs.remove(3)).toBe(true)
+    expect(subs.remove(3)).toBe(onModel)
     store.applyFull({ pbsBackups: [] })
     subs.flush()
     expect(models).toHaveLength(2)
@@ -89,10 +89,8 @@ describe('backups subscriptions', () => {
     const store = createStateStore()
     store.applyFull({ nodes: [makeNode('pve1')] })
     const models: BackupsViewModel[] = []
-    createBackupsSubscriptions(
-      store,
-      (onModel, model) => onModel(model),
-      () => now,
+    createViewSubscriptions(VIEW_KINDS, { store, now: () => now }, (onModel, model) =>
+      onModel(model),
     ).add(1, makeBackupsRequest(), (model) => models.push(model))
     expect(models[0]).toMatchObject({ loaded: false, sources: 1, rowCount: 0 })
   })

@@ -1,10 +1,11 @@
-// Storage tab subscriptions over a real state store.
+// The storage view kind through the subscriptions, over a real state store.
 import { describe, expect, it } from 'vitest'
 import type {
   StorageViewModel,
   StorageViewRequest,
 } from '../../../src/shared/views/storage-types.ts'
-import { createStorageSubscriptions } from '../../../src/worker/storage-subscription.ts'
+import { VIEW_KINDS } from '../../../src/worker/view-kinds.ts'
+import { createViewSubscriptions } from '../../../src/worker/view-subscriptions.ts'
 import { createStateStore } from '../../../src/worker/store.ts'
 import { makeGuest, makeNode } from '../shared/views/guest-fixtures.ts'
 
@@ -43,7 +44,9 @@ function setup() {
     storage: [entry('pve1', 'local'), entry('pve2', 'local')],
   })
   const models: StorageViewModel[] = []
-  const subs = createStorageSubscriptions(store, (onModel, model) => onModel(model))
+  const subs = createViewSubscriptions(VIEW_KINDS, { store, now: Date.now }, (onModel, model) =>
+    onModel(model),
+  )
   return { store, models, subs, onModel: (model: StorageViewModel) => models.push(model) }
 }
 
@@ -71,7 +74,7 @@ describe('storage subscriptions', () => {
     subs.add(4, REQUEST, onModel)
     subs.update(4, { ...REQUEST, selectedNode: 'lab-pve2' })
     expect(models.at(-1)?.poolCount).toBe(1)
-    expect(subs.remove(4)).toBe(true)
+    expect(subs.remove(4)).toBe(onModel)
     store.applyFull({ storage: [] })
     subs.flush()
     subs.update(4, REQUEST)

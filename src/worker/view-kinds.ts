@@ -1,0 +1,71 @@
+// The registry of view kinds: for each, what it reads from the store and which memoized view it
+// computes. A new kind is one entry here plus its request and model in api-types.ts' ViewKinds.
+// Runs inside the worker. Imports only src/shared and src/worker.
+import type { PveBackups } from '../shared/model/state.ts'
+import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
+import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
+import { createNodeSummaryView } from '../shared/views/node-summary.ts'
+import { createStorageView } from '../shared/views/storage-view.ts'
+import type { StateStore } from './store.ts'
+import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
+
+/** The scalar pveBackups of the store: replaced whole when it changes, so its identity is a version. */
+export function readPveBackups(store: StateStore): PveBackups | undefined {
+  const value: unknown = store.getScalar('pveBackups')
+  return typeof value === 'object' && value !== null ? (value as PveBackups) : undefined
+}
+
+/** Every view kind the worker serves (ARCHITECTURE.md, "The worker's view protocol"). */
+export const VIEW_KINDS: ViewRegistry = {
+  guests: defineViewKind(
+    'guests',
+    ({ store }) => ({
+      guests: store.getGuests(),
+      nodes: store.getNodes(),
+      alerts: store.getCollection('activeAlerts'),
+      stamp: store.getGuestStamp(),
+      live: store.getGuestColumns(),
+      lastUpdate: store.getLastUpdate(),
+    }),
+    createGuestViewPipeline,
+  ),
+  // Spec 000 §2.1.
+  nodeSummary: defineViewKind(
+    'nodeSummary',
+    ({ store }) => ({
+      nodes: store.getNodes(),
+      guests: store.getGuests(),
+      pbs: store.getCollection('pbs'),
+      storage: store.getCollection('storage'),
+      physicalDisks: store.getCollection('physicalDisks'),
+      pveBackups: readPveBackups(store),
+      pbsBackups: store.getCollection('pbsBackups'),
+    }),
+    createNodeSummaryView,
+  ),
+  // Spec 000 §2.3. A flush that touched only guests recomputes nothing: these arrays keep their
+  // identity.
+  storage: defineViewKind(
+    'storage',
+    ({ store }) => ({
+      nodes: store.getNodes(),
+      storage: store.getCollection('storage'),
+      cephClusters: store.getCollection('cephClusters'),
+      physicalDisks: store.getCollection('physicalDisks'),
+    }),
+    createStorageView,
+  ),
+  // Spec 000 §2.4.
+  backups: defineViewKind(
+    'backups',
+    ({ store, now }) => ({
+      pveBackups: readPveBackups(store),
+      pbsBackups: store.getCollection('pbsBackups'),
+      pbs: store.getCollection('pbs'),
+      guests: store.getGuests(),
+      nodes: store.getNodes(),
+      now: now(),
+    }),
+    createBackupsViewPipeline,
+  ),
+}
