@@ -319,8 +319,11 @@ describe('the nightly backup job', () => {
       )
       let nodesBackedUp = 0
       for (const name of cluster.nodeNames) {
-        // A node that happened to be down at the job's start misses that night, as in PVE.
-        const job = (await getData(cluster, `/nodes/${name}/tasks?typefilter=vzdump&limit=1`))[0]!
+        // A node that happened to be down at the job's start misses that night, as in PVE; one
+        // that is down now (595, as PVE's proxy answers) cannot be asked.
+        const reply = await callApi(cluster, `/nodes/${name}/tasks?typefilter=vzdump&limit=1`)
+        if (reply.status === 595) continue
+        const job = (reply.body as { data: Entry[] }).data[0]!
         if ((job.starttime as number) < START_MS / 1000) continue
         nodesBackedUp++
         expect(job.id).toBe('')
