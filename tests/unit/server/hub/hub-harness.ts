@@ -24,8 +24,11 @@ export interface TestClient {
   waitFor(pred: (m: Msg[]) => boolean): Promise<void>
 }
 
-/** Start a hub whose warnings go to `log`. */
-export async function startHubHarness(log: HubDeps['log']): Promise<HubHarness> {
+/** Start a hub whose warnings go to `log`, with the hub's backpressure `options`. */
+export async function startHubHarness(
+  log: HubDeps['log'],
+  options: Pick<HubDeps, 'highWaterBytes' | 'stallLimitMs'> = {},
+): Promise<HubHarness> {
   const clock = { now: 1_700_000_000_000 }
   // The live state counts the hub's clients, and the hub subscribes to the live state.
   const holder: { hub?: Hub } = {}
@@ -34,7 +37,13 @@ export async function startHubHarness(log: HubDeps['log']): Promise<HubHarness> 
     version: 't',
     clientCount: () => holder.hub?.clientCount() ?? 0,
   })
-  const hub = (holder.hub = createHub({ live, now: () => clock.now, version: 't', log }))
+  const hub = (holder.hub = createHub({
+    live,
+    now: () => clock.now,
+    version: 't',
+    log,
+    ...options,
+  }))
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   const started = hub
   wss.on('connection', (socket, req) =>
