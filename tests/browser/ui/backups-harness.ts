@@ -2,10 +2,7 @@
 // (src/shared/views/backups-view.ts), the data, and the page's locators. The worker side is tested
 // in tests/unit.
 import { page } from 'vitest/browser'
-import type {
-  NodeSummaryModel,
-  NodeSummaryRow,
-} from '../../../src/shared/views/node-summary-types.ts'
+import type { NodeSummaryModel } from '../../../src/shared/views/node-summary-types.ts'
 import type {
   BackupsViewModel,
   BackupsViewRequest,
@@ -26,6 +23,7 @@ import {
 } from '../../unit/shared/views/backups-fixtures.ts'
 import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-types.ts'
 import { FakeWorker } from './fake-worker.ts'
+import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
 
 export const GIB = 1024 ** 3
@@ -99,35 +97,8 @@ export class SlowBackupsWorker extends BackupsWorker {
   }
 }
 
-function summaryRow(id: string, name: string, kind: 'pve' | 'pbs'): NodeSummaryRow {
-  return {
-    id,
-    kind,
-    name,
-    href: `https://${name}.example.com:8006`,
-    online: true,
-    uptimeText: '1d 0h',
-    uptimeShort: false,
-    cpuPercent: 10,
-    cpuText: '10%',
-    memoryPercent: 40,
-    memoryText: '40%',
-    memoryDetail: '',
-    diskPercent: 10,
-    diskText: '10%',
-    diskDetail: '',
-    temperature: null,
-    temperatureText: '-',
-    temperatureColour: null,
-    badges: {
-      type: kind === 'pve' ? 'PVE' : 'PBS',
-      version: '8.3.1',
-      cluster: null,
-      displayName: null,
-    },
-    counts: { backups: 0 },
-  }
-}
+const summaryRow = (id: string, name: string, kind: 'pve' | 'pbs') =>
+  makeSummaryRow(id, name, { kind, counts: { backups: 0 } })
 
 export const SUMMARY: NodeSummaryModel = {
   kind: 'nodeSummary',

@@ -10,10 +10,7 @@ import type {
   PveNode,
   Storage,
 } from '../../../src/shared/model/state.ts'
-import type {
-  NodeSummaryModel,
-  NodeSummaryRow,
-} from '../../../src/shared/views/node-summary-types.ts'
+import type { NodeSummaryModel } from '../../../src/shared/views/node-summary-types.ts'
 import type {
   StorageViewModel,
   StorageViewRequest,
@@ -27,6 +24,7 @@ import { defaultStorageState, storageState } from '../../../src/ui/storage/stora
 import { clearNodeSelection } from '../../../src/ui/summary/selection.ts'
 import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-types.ts'
 import { FakeWorker } from './fake-worker.ts'
+import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
 
 const TB = 1024 ** 4
@@ -193,30 +191,11 @@ class StorageWorker extends FakeWorker {
   }
 }
 
-function summaryRow(nodeId: string, name: string): NodeSummaryRow {
-  return {
-    id: nodeId,
-    kind: 'pve',
-    name,
-    href: `https://${name}.example.com:8006`,
-    online: true,
-    uptimeText: '1d 0h',
-    uptimeShort: false,
-    cpuPercent: 10,
-    cpuText: '10%',
-    memoryPercent: 40,
-    memoryText: '40%',
-    memoryDetail: '',
-    diskPercent: 10,
-    diskText: '10%',
-    diskDetail: '',
-    temperature: null,
-    temperatureText: '-',
-    temperatureColour: null,
+const summaryRow = (nodeId: string, name: string) =>
+  makeSummaryRow(nodeId, name, {
     badges: { type: 'PVE', version: '8.3.1', cluster: 'alpha', displayName: null },
     counts: { storage: 3, disks: 1 },
-  }
-}
+  })
 
 const SUMMARY: NodeSummaryModel = {
   kind: 'nodeSummary',
