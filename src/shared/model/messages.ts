@@ -3,8 +3,11 @@ import type { EntityCollection, ScalarKey, State } from './state.ts'
 
 /** Query parameter by which a client negotiates delta mode: `/ws?deltas=1`. */
 export const DELTA_QUERY_PARAM = 'deltas'
-/** Version of our delta protocol, echoed in `welcome`. */
-export const DELTA_PROTOCOL_VERSION = 1
+/**
+ * Version of our delta protocol the worker asks for (`?deltas=2`), echoed in `welcome`: a first
+ * load in chunks and a binary metrics frame. Mode 1 (all JSON) stays for other clients.
+ */
+export const DELTA_PROTOCOL_VERSION = 2
 
 export interface WelcomeData {
   message: string
@@ -22,6 +25,11 @@ export interface StateDelta {
   upsert?: Partial<Record<EntityCollection, Array<{ id: string } & Record<string, unknown>>>>
   remove?: Partial<Record<EntityCollection, string[]>>
   scalars?: Partial<Pick<State, ScalarKey>>
+  /**
+   * Delta mode 2: the slots of guests new to the server's slot table (id → slot); the binary
+   * metrics frame addresses guests by slot. A removed guest's slot is free again.
+   */
+  guestSlots?: Record<string, number>
 }
 
 export type ServerMessage =

@@ -4,6 +4,7 @@
 import type { Guest } from '../model/state.ts'
 import { getDiskPercent } from './guest-sort.ts'
 import { finiteOr } from '../model/coerce.ts'
+import { DISK_BITS, MEMORY_BITS } from '../model/guest-metrics.ts'
 
 // NaN marks a missing value in the typed columns.
 const finite = (value: unknown): number => finiteOr(value, NaN)
@@ -100,6 +101,26 @@ export function patchGuestColumns(
   if (patch.diskWrite !== undefined) columns.sort.diskWrite[i] = finite(patch.diskWrite)
   if (patch.networkIn !== undefined) columns.sort.networkIn[i] = finite(patch.networkIn)
   if (patch.networkOut !== undefined) columns.sort.networkOut[i] = finite(patch.networkOut)
+}
+
+/** Update guest `i`'s columns after the metrics of `mask` (GUEST_METRIC_FIELDS bits) changed. */
+export function patchMetricColumns(
+  columns: StateColumns,
+  i: number,
+  guest: Guest,
+  mask: number,
+): void {
+  if (mask & 0b1) writeCpu(columns, i, guest.cpu)
+  if (mask & 0b10) {
+    columns.sort.uptime[i] = finite(guest.uptime)
+    columns.metric.uptime[i] = columns.running[i] ? Number(guest.uptime) || 0 : 0
+  }
+  if (mask & 0b100) columns.sort.diskRead[i] = finite(guest.diskRead)
+  if (mask & 0b1000) columns.sort.diskWrite[i] = finite(guest.diskWrite)
+  if (mask & 0b10000) columns.sort.networkIn[i] = finite(guest.networkIn)
+  if (mask & 0b100000) columns.sort.networkOut[i] = finite(guest.networkOut)
+  if (mask & MEMORY_BITS) writeMemory(columns, i, guest.memory)
+  if (mask & DISK_BITS) writeDisk(columns, i, guest.disk)
 }
 
 function writeStatus(columns: StateColumns, i: number, value: unknown, uptime: unknown): void {
