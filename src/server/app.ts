@@ -85,7 +85,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     intervalMs: config.pollIntervalMs,
     now,
     log: http.log,
-    onState: (collected) => live.applyCollected(collected),
+    onState: (collected) => {
+      live.applyCollected(collected).catch((err: unknown) => {
+        http.log.error({ err }, 'publishing the polled state failed')
+      })
+    },
   })
   const nodes = createNodeService({
     repo,

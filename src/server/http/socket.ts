@@ -1,12 +1,12 @@
-// The /ws upgrade: delta mode when the client asks for it with ?deltas=1.
+// The /ws upgrade: delta mode 1 or 2 when the client asks for it with ?deltas=1 or ?deltas=2.
 import type { FastifyInstance } from 'fastify'
 import { DELTA_QUERY_PARAM } from '../../shared/model/messages.ts'
-import type { Hub } from '../hub/hub.ts'
+import { toDialect, type Hub } from '../hub/hub.ts'
 
 /** Register the /ws route (the @fastify/websocket plugin must be registered first). */
 export function registerSocketRoute(app: FastifyInstance, hub: Hub): void {
   app.get('/ws', { websocket: true }, (socket, request) => {
     const query = request.query as Record<string, string | undefined>
-    hub.attach(socket, { deltas: query[DELTA_QUERY_PARAM] === '1' })
+    hub.attach(socket, { dialect: toDialect(query[DELTA_QUERY_PARAM]) })
   })
 }

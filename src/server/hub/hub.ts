@@ -1,33 +1,71 @@
-// WebSocket hub: initial state, then deltas (negotiated) or full rawData, ping/pong, and
-// per-client backpressure so a slow client can neither stall the others nor grow memory.
+// WebSocket hub: a first load, then deltas (negotiated) or full rawData, ping/pong, and per-client
+// backpressure so a slow client can neither stall the others nor grow memory.
+//
+// Dialects: plain (`/ws`: initialState, then rawData every cycle), delta mode 1 (`?deltas=1`:
+// initialState, then all-JSON deltas) and delta mode 2 (`?deltas=2`, our worker: a first load in
+// chunks paced by the client's reading, then JSON deltas plus a binary metrics frame). A delta
+// client that fell behind catches up from the last few publications when it can, and gets a
+// fresh first load when it cannot: never an unbounded backlog.
 import type { WebSocket } from 'ws'
 import type { ClientMessage } from '../../shared/model/messages.ts'
 import type { LiveState, Publication } from '../live/live-state.ts'
+import {
+  createPublicationFrames,
+  createSnapshotSource,
+  type Frame,
+  type SnapshotSource,
+} from './hub-frames.ts'
 import { createLogLimiter, type LogLimiter } from './log-limit.ts'
-import { createPlainStateConverter } from './plain-state.ts'
 
 /** Above this many queued bytes a client is skipped until it drains. */
 export const HIGH_WATER_BYTES = 8 * 1024 * 1024
-/** A client that stays above the high-water mark this long is dropped. */
+/** A client that stays above the high-water mark (or stops reading its first load) this long is dropped. */
 export const STALL_LIMIT_MS = 60_000
 export const SERVER_PING_MS = 30_000
+/** A first load sends its next chunk only while less than this is queued to the client. */
+export const PACE_BYTES = 1024 * 1024
+const PACE_RETRY_MS = 20
+/** Publications kept for catching up a client that missed some. */
+export const CATCH_UP_PUBLICATIONS = 3
+
+/** The socket dialect a client negotiated. */
+export type Dialect = 'plain' | 'deltas' | 'deltas2'
+
+/** The dialect of a `/ws` upgrade from its `deltas` query value. */
+export function toDialect(deltas: unknown): Dialect {
+  return deltas === '2' ? 'deltas2' : deltas === '1' ? 'deltas' : 'plain'
+}
+
+interface Load {
+  source: SnapshotSource
+  next: number
+}
 
 interface Client {
   socket: WebSocket
-  deltas: boolean
-  /** Delta client that missed a frame: gets a full state once it has drained. */
-  needsFull: boolean
+  dialect: Dialect
+  /** Seq of the last publication this client has whole; null while it has none (or is loading). */
+  seq: number | null
+  load: Load | null
   stalledSince: number | null
   alive: boolean
+  /** Bytes flushed to the client since the last ping: a client reading a big frame is alive. */
+  flushed: number
   warnings: LogLimiter
 }
 
 export interface Hub {
   /** Register a freshly upgraded socket. */
-  attach(socket: WebSocket, options: { deltas: boolean }): void
+  attach(socket: WebSocket, options: { dialect: Dialect }): void
   clientCount(): number
   /** Queue sizes per client, for diagnostics and tests. */
-  clientStats(): Array<{ deltas: boolean; bufferedAmount: number; needsFull: boolean }>
+  clientStats(): Array<{
+    dialect: Dialect
+    bufferedAmount: number
+    loading: boolean
+    /** Seq of the last publication the client has whole (null: none yet, or loading). */
+    seq: number | null
+  }>
   /** Send an event to every client (node_deleted, nodes_changed, ...). */
   broadcast(type: string, data: unknown): void
   close(): void
@@ -41,6 +79,8 @@ export interface HubDeps {
   pingIntervalMs?: number
   highWaterBytes?: number
   stallLimitMs?: number
+  /** Rows per chunk of a first load (tests use small ones). */
+  chunkRows?: number
 }
 
 /** Create the hub and subscribe it to the live state. */
@@ -48,34 +88,16 @@ export function createHub(deps: HubDeps): Hub {
   const clients = new Set<Client>()
   const highWater = deps.highWaterBytes ?? HIGH_WATER_BYTES
   const stallLimit = deps.stallLimitMs ?? STALL_LIMIT_MS
-  const toPlainState = createPlainStateConverter()
-  // Serialised once per publication, shared by every client of that mode.
-  const noFrames = { delta: null, full: null, raw: null, plainFull: null }
-  let frames: {
-    seq: number
-    delta: string | null
-    full: string | null
-    raw: string | null
-    plainFull: string | null
-  } = { seq: -1, ...noFrames }
+  const frames = createPublicationFrames()
+  const recent: Publication[] = []
+  // The first load of the current publication, shared by the clients that start it.
+  let source: SnapshotSource | null = null
 
-  const framesFor = (p: Publication) => {
-    if (frames.seq !== p.seq) frames = { seq: p.seq, ...noFrames }
-    return frames
+  const drop = (client: Client, why: string) => {
+    deps.log.warn({ bufferedAmount: client.socket.bufferedAmount }, why)
+    client.socket.terminate()
+    clients.delete(client)
   }
-  const fullFrame = (p: Publication) =>
-    (framesFor(p).full ??= JSON.stringify({ type: 'initialState', data: p.state, seq: p.seq }))
-  // The plain dialect carries the reference's shapes (backup times as strings); the delta
-  // dialect, read only by our worker, keeps the numbers.
-  const plainFullFrame = (p: Publication) =>
-    (framesFor(p).plainFull ??= JSON.stringify({
-      type: 'initialState',
-      data: toPlainState(p.state),
-    }))
-  const rawFrame = (p: Publication) =>
-    (framesFor(p).raw ??= JSON.stringify({ type: 'rawData', data: toPlainState(p.state) }))
-  const deltaFrame = (p: Publication) =>
-    (framesFor(p).delta ??= JSON.stringify({ type: 'delta', data: p.delta, seq: p.seq }))
 
   /** False when the client is too far behind to take another frame now. */
   const hasRoom = (client: Client): boolean => {
@@ -85,32 +107,78 @@ export function createHub(deps: HubDeps): Hub {
     }
     const now = deps.now()
     client.stalledSince ??= now
-    if (now - client.stalledSince > stallLimit) {
-      deps.log.warn(
-        { bufferedAmount: client.socket.bufferedAmount },
-        'dropping stalled socket client',
-      )
-      client.socket.terminate()
-      clients.delete(client)
-    }
+    if (now - client.stalledSince > stallLimit) drop(client, 'dropping stalled socket client')
     return false
   }
 
-  const send = (client: Client, frame: string) => {
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(frame)
+  const send = (client: Client, frame: Frame, onFlushed?: () => void) => {
+    if (client.socket.readyState !== client.socket.OPEN) return
+    const bytes = typeof frame === 'string' ? frame.length : frame.byteLength
+    client.socket.send(frame, (err) => {
+      if (err) return
+      client.flushed += bytes
+      onFlushed?.()
+    })
+  }
+
+  const sourceFor = (p: Publication): SnapshotSource => {
+    if (source?.publication !== p) {
+      source = createSnapshotSource(p, deps.live.guestSlot, deps.chunkRows)
+    }
+    return source
+  }
+
+  // A first load in delta mode 2: the next chunk goes when the previous one has been written out
+  // and little is queued, so pings and other frames are never stuck behind megabytes.
+  const startLoad = (client: Client) => {
+    client.seq = null
+    client.load = { source: sourceFor(deps.live.current()), next: 0 }
+    pump(client)
+  }
+  const pump = (client: Client) => {
+    const load = client.load
+    if (!load || !clients.has(client)) return
+    if (load.next < load.source.length - 1) {
+      // Something else fills the queue (a broadcast): look again shortly.
+      if (client.socket.bufferedAmount >= PACE_BYTES) setTimeout(pump, PACE_RETRY_MS, client)
+      else send(client, load.source.frame(load.next++), () => setImmediate(pump, client))
+      return
+    }
+    send(client, load.source.frame(load.next++))
+    client.load = null
+    client.seq = load.source.publication.seq
+    catchUp(client)
+  }
+
+  const deltaFrames = (client: Client, p: Publication): Frame[] =>
+    client.dialect === 'deltas2' ? frames.delta2(p) : [frames.delta(p)]
+
+  /** Bring a delta client with a baseline up to the current publication. */
+  const catchUp = (client: Client) => {
+    const current = deps.live.current()
+    if (client.seq === current.seq) return
+    const from = client.seq === null ? -1 : recent.findIndex((p) => p.seq === client.seq! + 1)
+    if (from < 0 || recent.at(-1) !== current) {
+      if (client.dialect === 'deltas2') startLoad(client)
+      else {
+        send(client, frames.full(current))
+        client.seq = current.seq
+      }
+      return
+    }
+    for (const p of recent.slice(from))
+      for (const frame of deltaFrames(client, p)) send(client, frame)
+    client.seq = current.seq
   }
 
   const publish = (p: Publication) => {
+    recent.push(p)
+    if (recent.length > CATCH_UP_PUBLICATIONS) recent.shift()
     for (const client of clients) {
-      if (!hasRoom(client)) {
-        if (client.deltas) client.needsFull = true
-        continue
-      }
-      if (!client.deltas) send(client, rawFrame(p))
-      else if (client.needsFull || !p.delta) {
-        client.needsFull = false
-        send(client, fullFrame(p))
-      } else send(client, deltaFrame(p))
+      if (client.load) continue
+      if (!hasRoom(client)) continue
+      if (client.dialect === 'plain') send(client, frames.raw(p))
+      else catchUp(client)
     }
   }
   const unsubscribe = deps.live.subscribe(publish)
@@ -125,13 +193,18 @@ export function createHub(deps: HubDeps): Hub {
       client.warnings.malformed((err as Error).message)
       return
     }
-    const p = deps.live.current()
+    client.alive = true
     if (msg.type === 'ping') {
       send(client, JSON.stringify({ type: 'pong', data: { timestamp: deps.now() } }))
-    } else if (msg.type === 'resync' && client.deltas) {
-      send(client, fullFrame(p))
+    } else if (
+      (msg.type === 'resync' || msg.type === 'requestData') &&
+      client.dialect !== 'plain'
+    ) {
+      if (client.load) return
+      client.seq = null
+      catchUp(client)
     } else if (msg.type === 'requestData') {
-      send(client, client.deltas ? fullFrame(p) : rawFrame(p))
+      send(client, frames.raw(deps.live.current()))
     }
     // Anything else (including the client's pong) needs no answer.
   }
@@ -139,13 +212,15 @@ export function createHub(deps: HubDeps): Hub {
   const pingTimer = setInterval(() => {
     const frame = JSON.stringify({ type: 'ping', data: { timestamp: deps.now() } })
     for (const client of clients) {
-      // Protocol-level liveness: a client that missed a whole ping interval is gone.
-      if (!client.alive) {
+      // Protocol-level liveness: a client that missed a whole ping interval is gone, unless it
+      // is still reading what was sent to it (its pong waits behind those bytes).
+      if (!client.alive && client.flushed === 0) {
         client.socket.terminate()
         clients.delete(client)
         continue
       }
       client.alive = false
+      client.flushed = 0
       client.warnings.flush()
       client.socket.ping()
       send(client, frame)
@@ -157,10 +232,12 @@ export function createHub(deps: HubDeps): Hub {
     attach(socket, options) {
       const client: Client = {
         socket,
-        deltas: options.deltas,
-        needsFull: false,
+        dialect: options.dialect,
+        seq: null,
+        load: null,
         stalledSince: null,
         alive: true,
+        flushed: 0,
         warnings: createLogLimiter(deps.log, deps.now),
       }
       clients.add(client)
@@ -168,6 +245,7 @@ export function createHub(deps: HubDeps): Hub {
       socket.on('pong', () => (client.alive = true))
       socket.on('close', () => {
         clients.delete(client)
+        client.load = null
         client.warnings.flush()
       })
       socket.on('error', (err) => deps.log.warn({ err: err.message }, 'socket error'))
@@ -175,17 +253,18 @@ export function createHub(deps: HubDeps): Hub {
         message: 'Connected to Pulse WebSocket',
         version: deps.version,
       }
-      if (options.deltas) welcome.deltas = 1
+      if (options.dialect !== 'plain') welcome.deltas = options.dialect === 'deltas2' ? 2 : 1
       send(client, JSON.stringify({ type: 'welcome', data: welcome }))
-      const p = deps.live.current()
-      send(client, options.deltas ? fullFrame(p) : plainFullFrame(p))
+      if (options.dialect === 'plain') send(client, frames.plainFull(deps.live.current()))
+      else catchUp(client)
     },
     clientCount: () => clients.size,
     clientStats: () =>
       [...clients].map((c) => ({
-        deltas: c.deltas,
+        dialect: c.dialect,
         bufferedAmount: c.socket.bufferedAmount,
-        needsFull: c.needsFull,
+        loading: c.load !== null,
+        seq: c.seq,
       })),
     broadcast(type, data) {
       const frame = JSON.stringify({ type, data, timestamp: new Date(deps.now()).toISOString() })

@@ -1,6 +1,6 @@
 // A hub on a real ws server on 127.0.0.1 and real clients that record every message.
 import WebSocket, { WebSocketServer } from 'ws'
-import { createHub, type Hub, type HubDeps } from '../../../../src/server/hub/hub.ts'
+import { createHub, toDialect, type Hub, type HubDeps } from '../../../../src/server/hub/hub.ts'
 import { createLiveState, type LiveState } from '../../../../src/server/live/live-state.ts'
 
 export interface Msg {
@@ -27,7 +27,7 @@ export interface TestClient {
 /** Start a hub whose warnings go to `log`, with the hub's backpressure `options`. */
 export async function startHubHarness(
   log: HubDeps['log'],
-  options: Pick<HubDeps, 'highWaterBytes' | 'stallLimitMs'> = {},
+  options: Pick<HubDeps, 'highWaterBytes' | 'stallLimitMs' | 'pingIntervalMs' | 'chunkRows'> = {},
 ): Promise<HubHarness> {
   const clock = { now: 1_700_000_000_000 }
   // The live state counts the hub's clients, and the hub subscribes to the live state.
@@ -47,7 +47,9 @@ export async function startHubHarness(
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   const started = hub
   wss.on('connection', (socket, req) =>
-    started.attach(socket, { deltas: req.url?.includes('deltas=1') ?? false }),
+    started.attach(socket, {
+      dialect: toDialect(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('deltas')),
+    }),
   )
   await new Promise<void>((resolve) => wss.once('listening', resolve))
   const port = (wss.address() as { port: number }).port
@@ -59,8 +61,14 @@ export async function startHubHarness(
       const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`)
       const messages: Msg[] = []
       const waiters: Array<() => void> = []
-      ws.on('message', (data) => {
-        messages.push(JSON.parse(String(data)) as Msg)
+      ws.binaryType = 'arraybuffer'
+      ws.on('message', (data, isBinary) => {
+        // Binary frames (delta mode 2's metrics) are kept as they came.
+        messages.push(
+          isBinary
+            ? { type: 'binary', data: data as ArrayBuffer }
+            : (JSON.parse(String(data)) as Msg),
+        )
         waiters.splice(0).forEach((w) => w())
       })
       await new Promise<void>((resolve, reject) => {

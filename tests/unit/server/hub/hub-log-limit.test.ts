@@ -39,7 +39,7 @@ describe('socket hub: malformed frames', () => {
   it('logs a bounded number of lines for 10,000 malformed frames and keeps the connection', async () => {
     const recorded = recordingLog()
     harness = await startHubHarness(recorded.log)
-    harness.live.applyCollected(makeCollected(5, 1))
+    await harness.live.applyCollected(makeCollected(5, 1))
     const client = await harness.connect()
     await client.waitFor((m) => m.length >= 2)
     for (let i = 0; i < 10_000; i++) client.ws.send(i % 2 ? '{not json' : '{"noType":true}')

@@ -142,10 +142,10 @@ afterEach(() => harness.close())
 describe('socket hub: time fields per dialect', () => {
   it('sends backup, task, PBS and disk times as RFC 3339 strings to a plain client (wire-protocol §2)', async () => {
     harness = await startHubHarness({ warn: () => {} })
-    harness.live.applyCollected(withBackups(1))
+    await harness.live.applyCollected(withBackups(1))
     const client = await harness.connect('/ws')
     await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
-    harness.live.applyCollected(withBackups(2))
+    await harness.live.applyCollected(withBackups(2))
     await client.waitFor((m) => m.some((x) => x.type === 'rawData'))
     client.ws.send(JSON.stringify({ type: 'requestData' }))
     await client.waitFor((m) => m.filter((x) => x.type === 'rawData').length === 2)
@@ -175,7 +175,7 @@ describe('socket hub: time fields per dialect', () => {
 
   it('keeps epoch seconds on the delta dialect', async () => {
     harness = await startHubHarness({ warn: () => {} })
-    harness.live.applyCollected(withBackups(1))
+    await harness.live.applyCollected(withBackups(1))
     const client = await harness.connect('/ws?deltas=1')
     await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
     expect(backupTimes(client.messages.find((m) => m.type === 'initialState')!)).toEqual({

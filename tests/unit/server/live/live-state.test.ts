@@ -14,16 +14,16 @@ describe('createLiveState', () => {
     expect(state.backupsCollectedAt).toBe(0)
   })
 
-  it('marks backups collected at the first poll that read them, and keeps that time', () => {
+  it('marks backups collected at the first poll that read them, and keeps that time', async () => {
     const live = setup()
-    const first = live.applyCollected({ ...makeCollected(4, 1), backupsCollected: false })
+    const first = await live.applyCollected({ ...makeCollected(4, 1), backupsCollected: false })
     expect(first.state.lastUpdate).toBeGreaterThan(0)
     expect(first.state.backupsCollectedAt).toBe(0)
-    const second = live.applyCollected(makeCollected(4, 2))
+    const second = await live.applyCollected(makeCollected(4, 2))
     expect(second.state.backupsCollectedAt).toBe(second.state.lastUpdate)
     expect(second.delta?.scalars?.backupsCollectedAt).toBe(second.state.lastUpdate)
     // A source added later has not been read yet: the marker stays, the tab keeps its content.
-    const third = live.applyCollected({ ...makeCollected(4, 3), backupsCollected: false })
+    const third = await live.applyCollected({ ...makeCollected(4, 3), backupsCollected: false })
     expect(third.state.backupsCollectedAt).toBe(second.state.lastUpdate)
   })
 })

@@ -1,0 +1,138 @@
+// Frames of a publication, serialised once and shared by every client that needs them: the full
+// states (plain and delta mode 1), the deltas of both delta modes, the binary metrics frame, and
+// the chunks of the paced first load of delta mode 2 (hub-snapshot.ts).
+import { encodeMetricsFrame } from '../../shared/model/guest-metrics.ts'
+import { ENTITY_COLLECTIONS, type EntityCollection } from '../../shared/model/state.ts'
+import type { Publication } from '../live/live-state.ts'
+import { createPlainStateConverter } from './plain-state.ts'
+
+/** A frame as the socket sends it: text (JSON) or binary. */
+export type Frame = string | ArrayBuffer
+
+/** Rows per chunk of a first load: about 1 MB of guests (a few ms to build and to parse). */
+export const SNAPSHOT_CHUNK_ROWS = 2000
+
+/** The collections that always come in chunks (the dashboard's first); others when large. */
+const GUEST_KEYS: readonly EntityCollection[] = ['vms', 'containers']
+
+export interface PublicationFrames {
+  full(p: Publication): string
+  plainFull(p: Publication): string
+  raw(p: Publication): string
+  /** Delta mode 1 (all JSON). */
+  delta(p: Publication): string
+  /** Delta mode 2: the JSON delta, then the metrics frame when guests' numbers changed. */
+  delta2(p: Publication): Frame[]
+}
+
+/** Frame caches keyed by publication; a publication's frames go with it. */
+export function createPublicationFrames(): PublicationFrames {
+  const toPlainState = createPlainStateConverter()
+  type Cache = {
+    full?: string
+    plainFull?: string
+    raw?: string
+    delta?: string
+    delta2?: Frame[]
+  }
+  const caches = new WeakMap<Publication, Cache>()
+  const cacheOf = (p: Publication): Cache => {
+    let cache = caches.get(p)
+    if (!cache) caches.set(p, (cache = {}))
+    return cache
+  }
+  return {
+    full: (p) =>
+      (cacheOf(p).full ??= JSON.stringify({ type: 'initialState', data: p.state, seq: p.seq })),
+    // The plain dialect carries the reference's shapes (backup times as strings); the delta
+    // dialects, read only by our worker, keep the numbers.
+    plainFull: (p) =>
+      (cacheOf(p).plainFull ??= JSON.stringify({
+        type: 'initialState',
+        data: toPlainState(p.state),
+      })),
+    raw: (p) =>
+      (cacheOf(p).raw ??= JSON.stringify({ type: 'rawData', data: toPlainState(p.state) })),
+    delta: (p) =>
+      (cacheOf(p).delta ??= JSON.stringify({ type: 'delta', data: p.delta ?? {}, seq: p.seq })),
+    delta2(p) {
+      const cache = cacheOf(p)
+      if (cache.delta2) return cache.delta2
+      const metrics = p.changes?.metrics ?? null
+      const text = JSON.stringify({
+        type: 'delta',
+        data: p.changes?.delta ?? {},
+        seq: p.seq,
+        // The worker waits for the binary frame of the same seq before it counts the cycle done.
+        ...(metrics ? { metrics: metrics.slots.length } : {}),
+      })
+      cache.delta2 = metrics ? [text, encodeMetricsFrame(p.seq, metrics)] : [text]
+      return cache.delta2
+    },
+  }
+}
+
+/** The frames of one first load (delta mode 2), built lazily, one chunk at a time. */
+export interface SnapshotSource {
+  publication: Publication
+  /** Number of frames: the head, every chunk, the end. */
+  readonly length: number
+  /** Frame `i` (0 = head); built on first use, kept for the other clients loading the same one. */
+  frame(i: number): string
+  /** Total rows per chunked collection, as the head announces them. */
+  readonly counts: Partial<Record<EntityCollection, number>>
+}
+
+/**
+ * The first load of `p`: a head with the scalars and every small collection (nodes, storage,
+ * …) announcing the chunked ones and their sizes, then the guests (VMs, then containers), then
+ * the other large collections (backups), `SNAPSHOT_CHUNK_ROWS` rows per chunk; then an end
+ * frame. `slotOf` gives each guest's metrics-frame slot.
+ */
+export function createSnapshotSource(
+  p: Publication,
+  slotOf: (id: string) => number | undefined,
+  chunkRows = SNAPSHOT_CHUNK_ROWS,
+): SnapshotSource {
+  const state = p.state as unknown as Record<string, unknown>
+  const chunked = ENTITY_COLLECTIONS.filter(
+    (key) => GUEST_KEYS.includes(key) || (state[key] as unknown[]).length > chunkRows,
+  ).sort((a, b) => Number(!GUEST_KEYS.includes(a)) - Number(!GUEST_KEYS.includes(b)))
+  const plan: Array<{ key: EntityCollection; from: number }> = []
+  const counts: Partial<Record<EntityCollection, number>> = {}
+  for (const key of chunked) {
+    const rows = state[key] as unknown[]
+    counts[key] = rows.length
+    for (let from = 0; from < rows.length; from += chunkRows) plan.push({ key, from })
+  }
+  const built = new Map<number, string>()
+  const build = (i: number): string => {
+    if (i === 0) {
+      const head: Record<string, unknown> = {}
+      for (const key in state)
+        if (!chunked.includes(key as EntityCollection)) head[key] = state[key]
+      return JSON.stringify({ type: 'snapshot', seq: p.seq, data: head, counts })
+    }
+    const step = plan[i - 1]
+    if (!step) return JSON.stringify({ type: 'snapshotEnd', seq: p.seq })
+    const rows = (state[step.key] as Array<{ id: string }>).slice(step.from, step.from + chunkRows)
+    const slots = GUEST_KEYS.includes(step.key) ? rows.map((row) => slotOf(row.id) ?? -1) : null
+    return JSON.stringify({
+      type: 'snapshotChunk',
+      seq: p.seq,
+      key: step.key,
+      rows,
+      ...(slots ? { slots } : {}),
+    })
+  }
+  return {
+    publication: p,
+    length: plan.length + 2,
+    counts,
+    frame(i) {
+      let frame = built.get(i)
+      if (frame === undefined) built.set(i, (frame = build(i)))
+      return frame
+    },
+  }
+}
