@@ -46,6 +46,10 @@ export interface ConnectionSnapshot {
   nextRetryAt: number | null
   nodeCount: number
   guestCount: number
+  /** A first load is under way: the guests and backups arrive in chunks (delta mode 2). */
+  loading: boolean
+  /** Guests the first load under way announced (guestCount counts those arrived); 0 when none. */
+  guestsExpected: number
   /** Server version from the state's stats, '' until known. */
   serverVersion: string
 }

@@ -1,13 +1,26 @@
 // Validates server frames before they reach the store. Runs inside the worker.
 // Malformed frames are reported, never thrown: one bad message must not break the connection.
 import type { StateDelta } from '../shared/model/messages.ts'
-import { ENTITY_COLLECTIONS } from '../shared/model/state.ts'
+import { decodeMetricsFrame, type MetricsFrame } from '../shared/model/guest-metrics.ts'
+import { ENTITY_COLLECTIONS, type EntityCollection } from '../shared/model/state.ts'
 import { isRecord } from './normalize.ts'
 
 /** The server messages the socket acts on, validated. */
 export type ParsedMessage =
   | { type: 'initialState' | 'rawData'; data: Record<string, unknown>; seq?: number }
-  | { type: 'delta'; data: StateDelta; seq: number }
+  /** `metrics`: a binary metrics frame of the same seq follows (delta mode 2). */
+  | { type: 'delta'; data: StateDelta; seq: number; metrics: boolean }
+  /** Delta mode 2's first load: head, chunks, end. */
+  | { type: 'snapshot'; seq: number; data: Record<string, unknown>; counts: Record<string, number> }
+  | {
+      type: 'snapshotChunk'
+      seq: number
+      key: EntityCollection
+      rows: unknown[]
+      slots: number[] | null
+    }
+  | { type: 'snapshotEnd'; seq: number }
+  | { type: 'metrics'; frame: MetricsFrame }
   | { type: 'ping' | 'pong'; timestamp: number | null }
   | { type: 'welcome'; deltas: boolean }
   /** Any other well-formed message (alerts, discovery, …): passed on untouched. */
@@ -17,13 +30,23 @@ export type ParsedMessage =
 export function parseServerMessage(
   frame: unknown,
 ): { ok: true; message: ParsedMessage } | { ok: false; reason: string } {
-  if (typeof frame !== 'string') return { ok: false, reason: 'frame is not text' }
+  if (frame instanceof ArrayBuffer) {
+    const decoded = decodeMetricsFrame(frame)
+    return decoded.ok ? { ok: true, message: { type: 'metrics', frame: decoded.frame } } : decoded
+  }
+  if (typeof frame !== 'string') return { ok: false, reason: 'frame is neither text nor binary' }
   let value: unknown
+  // Marked for the browser benchmark: JSON.parse is the worker's largest cost per frame.
+  const started = performance.now()
   try {
     value = JSON.parse(frame)
   } catch {
     return { ok: false, reason: 'invalid JSON' }
   }
+  measure('pulse:parse', started, {
+    type: isRecord(value) ? value.type : undefined,
+    bytes: frame.length,
+  })
   if (!isRecord(value)) return { ok: false, reason: 'not an object' }
   const { type, data, seq } = value
   if (typeof type !== 'string' || !type) return { ok: false, reason: 'no type' }
@@ -39,8 +62,43 @@ export function parseServerMessage(
       if (!isSeq(seq)) return { ok: false, reason: 'delta with a bad seq' }
       const problem = findDeltaProblem(data)
       if (problem) return { ok: false, reason: `delta ${problem}` }
-      return { ok: true, message: { type, data: data as StateDelta, seq } }
+      const metrics = value.metrics !== undefined
+      return { ok: true, message: { type, data: data as StateDelta, seq, metrics } }
     }
+    case 'snapshot': {
+      const { counts } = value
+      if (!isSeq(seq)) return { ok: false, reason: 'snapshot with a bad seq' }
+      if (!isRecord(data)) return { ok: false, reason: 'snapshot without an object data' }
+      if (
+        !isRecord(counts) ||
+        !Object.entries(counts).every(([k, n]) => isCollection(k) && isSeq(n))
+      )
+        return { ok: false, reason: 'snapshot with bad counts' }
+      return {
+        ok: true,
+        message: { type, seq, data, counts: counts as Record<string, number> },
+      }
+    }
+    case 'snapshotChunk': {
+      const { key, rows, slots } = value
+      if (!isSeq(seq)) return { ok: false, reason: 'snapshotChunk with a bad seq' }
+      if (!isCollection(key)) return { ok: false, reason: 'snapshotChunk of an unknown collection' }
+      if (!Array.isArray(rows)) return { ok: false, reason: 'snapshotChunk without rows' }
+      if (
+        slots !== undefined &&
+        (!Array.isArray(slots) ||
+          slots.length !== rows.length ||
+          slots.some((slot) => typeof slot !== 'number'))
+      )
+        return { ok: false, reason: 'snapshotChunk with bad slots' }
+      return {
+        ok: true,
+        message: { type, seq, key, rows, slots: (slots as number[] | undefined) ?? null },
+      }
+    }
+    case 'snapshotEnd':
+      if (!isSeq(seq)) return { ok: false, reason: 'snapshotEnd with a bad seq' }
+      return { ok: true, message: { type, seq } }
     case 'ping':
     case 'pong': {
       const timestamp = isRecord(data) && typeof data.timestamp === 'number' ? data.timestamp : null
@@ -51,6 +109,24 @@ export function parseServerMessage(
     default:
       return { ok: true, message: { type: 'other', name: type, message: value } }
   }
+}
+
+const MEASURES_KEPT = 500
+let measured = 0
+
+/** A `performance.measure` entry named `name` from `started` to now (no-op where unsupported). */
+export function measure(name: string, started: number, detail: Record<string, unknown>): void {
+  // The timeline keeps entries until cleared: keep the last few hundred only.
+  if (++measured % MEASURES_KEPT === 0) performance.clearMeasures()
+  try {
+    performance.measure(name, { start: started, end: performance.now(), detail })
+  } catch {
+    // Older engines without the options form: the figure is only for benchmarks.
+  }
+}
+
+function isCollection(value: unknown): value is EntityCollection {
+  return typeof value === 'string' && (ENTITY_COLLECTIONS as readonly string[]).includes(value)
 }
 
 function isSeq(value: unknown): value is number {
@@ -84,5 +160,11 @@ function findDeltaProblem(data: unknown): string | null {
     }
   }
   if (scalars !== undefined && !isRecord(scalars)) return 'scalars is not an object'
+  const { guestSlots } = data
+  if (
+    guestSlots !== undefined &&
+    (!isRecord(guestSlots) || Object.values(guestSlots).some((slot) => !isSeq(slot)))
+  )
+    return 'guestSlots is not a map of slots'
   return null
 }

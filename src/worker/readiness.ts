@@ -17,8 +17,10 @@ export function readDataReadiness(store: StateStore, initialDataReceived: boolea
   const lastUpdate = store.getScalar('lastUpdate')
   const firstPollDone = lastUpdate === undefined || store.getLastUpdate() > 0
   const collectedAt = store.getScalar('backupsCollectedAt')
+  // Backups of a first load arrive after the guests: not collected until they are all here.
   const backupsCollected =
     firstPollDone &&
+    store.getLoad() === null &&
     (collectedAt === undefined || (typeof collectedAt === 'number' && collectedAt > 0))
   return { firstPollDone, backupsCollected }
 }

@@ -1,8 +1,12 @@
 // The live socket's lifecycle (spec 000 §4 live connection, §9 backoff and ping).
 // Runs inside the worker. Imports only src/shared and src/worker.
-import { DELTA_QUERY_PARAM, type ClientMessage } from '../shared/model/messages.ts'
+import {
+  DELTA_PROTOCOL_VERSION,
+  DELTA_QUERY_PARAM,
+  type ClientMessage,
+} from '../shared/model/messages.ts'
 import type { ConnectOptions, ConnectionStatus } from './api-types.ts'
-import { parseServerMessage } from './parse-message.ts'
+import { measure, parseServerMessage } from './parse-message.ts'
 import type { StateStore, StoreChange } from './store.ts'
 
 /** Client ping interval. */
@@ -14,6 +18,8 @@ export const BACKOFF_MAX_MS = 30_000
 /** The part of a WebSocket the lifecycle uses; the browser's WebSocket satisfies it. */
 export interface SocketLike {
   readonly readyState: number
+  /** Binary frames (the metrics frame of delta mode 2) arrive as ArrayBuffers. */
+  binaryType?: string
   onopen: ((event: unknown) => void) | null
   onclose: ((event: { code: number; reason: string }) => void) | null
   onmessage: ((event: { data: unknown }) => void) | null
@@ -74,7 +80,11 @@ export function getExtraDelay(attempt: number): number {
 /** The browser environment: real WebSocket, timers and clock. */
 export function createBrowserSocketDeps(): SocketDeps {
   return {
-    createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+    createSocket: (url) => {
+      const socket = new WebSocket(url)
+      socket.binaryType = 'arraybuffer'
+      return socket as unknown as SocketLike
+    },
     setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
     clearTimeout: (handle) => globalThis.clearTimeout(handle as number),
     setInterval: (run, ms) => globalThis.setInterval(run, ms),
@@ -130,7 +140,7 @@ export function createLiveSocket(
   const buildUrl = (opts: ConnectOptions) => {
     if (!opts.deltas) return opts.url
     const url = new URL(opts.url)
-    url.searchParams.set(DELTA_QUERY_PARAM, '1')
+    url.searchParams.set(DELTA_QUERY_PARAM, String(DELTA_PROTOCOL_VERSION))
     return url.toString()
   }
 
@@ -197,22 +207,33 @@ export function createLiveSocket(
       return
     }
     const message = parsed.message
+    const started = performance.now()
     switch (message.type) {
       case 'initialState':
-      case 'rawData': {
-        const changed = store.applyFull(message.data, message.seq)
-        const first = !state.initialDataReceived
-        state.initialDataReceived = true
-        handlers.onData?.(changed)
-        if (first) emit()
-        return
-      }
-      case 'delta': {
-        const { outcome, changed } = store.applyDelta(message.data, message.seq)
-        if (outcome === 'gap') send({ type: 'resync' })
-        else if (outcome === 'applied') handlers.onData?.(changed)
-        return
-      }
+      case 'rawData':
+        received(store.applyFull(message.data, message.seq))
+        break
+      case 'snapshot':
+        received(store.beginLoad(message.seq, message.data, message.counts))
+        // The progress is part of the connection snapshot.
+        emit()
+        break
+      case 'snapshotChunk':
+        handlers.onData?.(store.applyChunk(message.seq, message.key, message.rows, message.slots))
+        emit()
+        break
+      case 'snapshotEnd':
+        if (store.endLoad(message.seq)) {
+          handlers.onData?.(new Set())
+          emit()
+        }
+        break
+      case 'delta':
+        applied(store.applyDelta(message.data, message.seq, message.metrics))
+        break
+      case 'metrics':
+        applied(store.applyMetrics(message.frame))
+        break
       case 'ping':
         send({ type: 'pong', data: { timestamp: deps.now() } })
         return
@@ -222,6 +243,17 @@ export function createLiveSocket(
       default:
         return
     }
+    measure('pulse:apply', started, { type: message.type })
+  }
+  const received = (changed: ReadonlySet<StoreChange>) => {
+    const first = !state.initialDataReceived
+    state.initialDataReceived = true
+    handlers.onData?.(changed)
+    if (first) emit()
+  }
+  const applied = (result: { outcome: string; changed: ReadonlySet<StoreChange> }) => {
+    if (result.outcome === 'gap') send({ type: 'resync' })
+    else if (result.outcome === 'applied') handlers.onData?.(result.changed)
   }
 
   return {

@@ -25,6 +25,8 @@ import {
   type StoreSnapshot,
 } from './collections.ts'
 import { normalizeEntity, normalizePatch } from './normalize.ts'
+import type { MetricsFrame } from '../shared/model/guest-metrics.ts'
+import { createGuestSlotTable } from './guest-slots.ts'
 
 export type { CollectionEntity, StoreSnapshot } from './collections.ts'
 
@@ -34,6 +36,13 @@ export type StoreChange = EntityCollection | 'scalars'
 /** Result of a delta: applied, a sequence gap (ask for a resync), or ignored while awaiting a full state. */
 export type DeltaOutcome = 'applied' | 'gap' | 'ignored'
 
+/** A first load in progress (delta mode 2): rows received of the announced totals. */
+export interface LoadProgress {
+  guests: { received: number; total: number }
+  /** Every chunked collection, guests included. */
+  rows: { received: number; total: number }
+}
+
 /** The store API the socket and the view subscriptions use. */
 export interface StateStore {
   /** Replace each key present in a full state; `seq` (delta mode) becomes the delta baseline. */
@@ -42,7 +51,30 @@ export interface StateStore {
   applyDelta(
     delta: StateDelta,
     seq: number,
+    metricsFollow?: boolean,
   ): { outcome: DeltaOutcome; changed: ReadonlySet<StoreChange> }
+  /**
+   * Start a first load of `seq` (delta mode 2): `head` replaces what it carries, the collections
+   * of `counts` are emptied and arrive in chunks. Deltas are ignored until `endLoad`.
+   */
+  beginLoad(
+    seq: number,
+    head: Record<string, unknown>,
+    counts: Readonly<Record<string, number>>,
+  ): ReadonlySet<StoreChange>
+  /** Rows of a collection of the first load of `seq`, with the guests' slots; ignored otherwise. */
+  applyChunk(
+    seq: number,
+    key: EntityCollection,
+    rows: readonly unknown[],
+    slots: readonly number[] | null,
+  ): ReadonlySet<StoreChange>
+  /** The first load of `seq` is complete: it becomes the delta baseline. False if none was under way. */
+  endLoad(seq: number): boolean
+  /** The first load under way, null when none. */
+  getLoad(): LoadProgress | null
+  /** Merge the binary metrics frame that follows the delta of the same seq (delta mode 2). */
+  applyMetrics(frame: MetricsFrame): { outcome: DeltaOutcome; changed: ReadonlySet<StoreChange> }
   /** Drop the delta baseline (socket closed, gap): deltas are ignored until the next full state with a seq. */
   invalidate(): void
   /** Last applied sequence number, null when there is no baseline. */
@@ -81,6 +113,14 @@ export function createStateStore(): StateStore {
   let seq: number | null = null
   const stamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0, labels: 0 }
   let live: StateColumns | null = null
+  const slots = createGuestSlotTable()
+  let load: {
+    seq: number
+    counts: Record<string, number>
+    received: Record<string, number>
+  } | null = null
+  // Seq of a delta whose metrics frame has not arrived yet.
+  let metricsDue: number | null = null
   const bumpAll = () => {
     live = null
     stamp.data++
@@ -200,7 +240,10 @@ export function createStateStore(): StateStore {
         if (raw !== null && !Array.isArray(raw)) continue
         replaceCollection(key, raw ?? [])
         changed.add(key)
-        if (GUEST_KEYS.has(key)) bumpAll()
+        if (GUEST_KEYS.has(key)) {
+          bumpAll()
+          slots.clear()
+        }
       }
       for (const key of SCALAR_KEYS) {
         if (data[key] === undefined) continue
@@ -208,15 +251,79 @@ export function createStateStore(): StateStore {
         changed.add('scalars')
       }
       if (typeof fullSeq === 'number') seq = fullSeq
+      load = null
+      metricsDue = null
       markChanged(changed)
       return changed
     },
-    applyDelta(delta, deltaSeq) {
+    beginLoad(loadSeq, head, counts) {
+      seq = null
+      metricsDue = null
+      const chunked: Record<string, unknown> = {}
+      for (const key of ENTITY_COLLECTIONS) if (key in counts) chunked[key] = []
+      const changed = store.applyFull({ ...head, ...chunked })
+      load = { seq: loadSeq, counts: { ...counts }, received: {} }
+      return changed
+    },
+    applyChunk(loadSeq, key, rows, chunkSlots) {
+      if (!load || load.seq !== loadSeq || !(key in load.counts)) return new Set()
+      const map: Map<string, CollectionEntity<EntityCollection>> = index[key]
+      const start = map.size
+      for (let i = 0; i < rows.length; i++) {
+        const entity = normalizeEntity(key, rows[i], start + i)
+        if (!entity) continue
+        map.set(entity.id, entity)
+        const slot = chunkSlots?.[i]
+        if (slot !== undefined) slots.set(entity.id, slot)
+      }
+      load.received[key] = (load.received[key] ?? 0) + rows.length
+      if (GUEST_KEYS.has(key)) bumpAll()
+      const changed = new Set<StoreChange>([key])
+      markChanged(changed)
+      return changed
+    },
+    endLoad(loadSeq) {
+      if (!load || load.seq !== loadSeq) return false
+      load = null
+      seq = loadSeq
+      return true
+    },
+    getLoad() {
+      if (!load) return null
+      const sum = (keys: readonly string[], of: Record<string, number>) =>
+        keys.reduce((total, key) => total + (of[key] ?? 0), 0)
+      const keys = Object.keys(load.counts)
+      const guestKeys = keys.filter((key) => GUEST_KEYS.has(key as EntityCollection))
+      return {
+        guests: { received: sum(guestKeys, load.received), total: sum(guestKeys, load.counts) },
+        rows: { received: sum(keys, load.received), total: sum(keys, load.counts) },
+      }
+    },
+    applyMetrics(frame) {
       if (seq === null) return { outcome: 'ignored', changed: new Set() }
-      if (deltaSeq !== seq + 1) {
+      if (frame.seq !== seq || metricsDue !== seq) {
         seq = null
         return { outcome: 'gap', changed: new Set() }
       }
+      metricsDue = null
+      const changed = new Set<StoreChange>()
+      if (slots.apply(frame, store.getGuests(), live) > 0) {
+        stamp.data++
+        changed.add('vms')
+        changed.add('containers')
+        markChanged(changed, true)
+      }
+      return { outcome: 'applied', changed }
+    },
+    applyDelta(delta, deltaSeq, metricsFollow = false) {
+      if (seq === null) return { outcome: 'ignored', changed: new Set() }
+      if (deltaSeq !== seq + 1 || metricsDue !== null) {
+        seq = null
+        return { outcome: 'gap', changed: new Set() }
+      }
+      for (const key of GUEST_KEYS) for (const id of delta.remove?.[key] ?? []) slots.remove(id)
+      for (const id in delta.guestSlots) slots.set(id, delta.guestSlots[id]!)
+      if (metricsFollow) metricsDue = deltaSeq
       const changed = new Set<StoreChange>()
       let rest: StateDelta = delta
       if (
@@ -235,6 +342,8 @@ export function createStateStore(): StateStore {
     },
     invalidate() {
       seq = null
+      load = null
+      metricsDue = null
     },
     getCollection,
     getNodes: () => getCollection('nodes'),

@@ -11,8 +11,8 @@ import { createViewSubscriptions, type ViewRegistry } from './view-subscriptions
 /** Injectable environment of the API (tests); defaults are the browser's. */
 export interface WorkerApiDeps {
   socket?: SocketDeps
-  /** Schedules the coalesced recompute after data changes; default a 16 ms timeout (one frame). */
-  schedule?: (run: () => void) => void
+  /** Schedules the coalesced recompute after data changes, in `delayMs`; default a timeout. */
+  schedule?: (run: () => void, delayMs: number) => void
   store?: StateStore
   /** Epoch ms for the views that need today (backups); default Date.now. */
   now?: () => number
@@ -22,11 +22,16 @@ export interface WorkerApiDeps {
 
 /** Frame-sized batching: a burst of deltas costs one recompute per subscription. */
 const FLUSH_DELAY_MS = 16
+/**
+ * While a first load streams in, views are recomputed at most this often after the first rows:
+ * a cold view of a growing estate per chunk would cost more than the load itself.
+ */
+const LOAD_FLUSH_DELAY_MS = 300
 
 /** Create the API that `worker.ts` exposes through Comlink. */
 export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   const socketDeps = deps.socket ?? createBrowserSocketDeps()
-  const schedule = deps.schedule ?? ((run) => void globalThis.setTimeout(run, FLUSH_DELAY_MS))
+  const schedule = deps.schedule ?? ((run, delayMs) => void globalThis.setTimeout(run, delayMs))
   const store = deps.store ?? createStateStore()
   const watchers = new Map<number, (snapshot: ConnectionSnapshot) => void>()
   const warn = socketDeps.warn
@@ -39,9 +44,12 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   let nextId = 1
   let lastSnapshot: ConnectionSnapshot | null = null
   let flushPending = false
+  // Flushes since the first load under way began (0 when none is).
+  let loadFlushes = 0
 
   const getSnapshot = (): ConnectionSnapshot => {
     const { status, initialDataReceived, attempt, nextRetryAt } = socket.getState()
+    const load = store.getLoad()
     return {
       status,
       initialDataReceived,
@@ -51,6 +59,8 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       nextRetryAt,
       nodeCount: store.getNodes().length,
       guestCount: store.getGuests().length,
+      loading: load !== null,
+      guestsExpected: load?.guests.total ?? 0,
       serverVersion: store.getServerVersion(),
     }
   }
@@ -71,7 +81,9 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   const scheduleFlush = () => {
     if (flushPending) return
     flushPending = true
-    schedule(flush)
+    const loading = store.getLoad() !== null
+    loadFlushes = loading ? loadFlushes + 1 : 0
+    schedule(flush, loadFlushes > 1 ? LOAD_FLUSH_DELAY_MS : FLUSH_DELAY_MS)
   }
 
   const socket = createLiveSocket(

@@ -72,6 +72,12 @@ export function DashboardPage() {
             onWindowChange={setViewWindow}
             resetKey={resetKey}
           />
+          {connection.loading && connection.guestsExpected > connection.guestCount && (
+            <p role="status" className="text-xs text-amber-700 tabular-nums dark:text-amber-400">
+              Loading guests: {connection.guestCount.toLocaleString('en-US')} of{' '}
+              {connection.guestsExpected.toLocaleString('en-US')}…
+            </p>
+          )}
           <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
             <span className="text-emerald-700 dark:text-emerald-400">
               {model.totals.running} running

@@ -32,7 +32,11 @@ export function dashboardPageState(
       }
       if (connection.nodeCount === 0) return { kind: 'no-nodes' }
       if (!model) return { kind: 'loading', reconnecting: false }
-      if (model.totals.matched === 0) return { kind: 'no-guests', search: search.trim() }
+      if (model.totals.matched === 0) {
+        // Guests still arriving: the ones that match may be in the next chunk.
+        if (connection.loading) return { kind: 'loading', reconnecting: false }
+        return { kind: 'no-guests', search: search.trim() }
+      }
       return { kind: 'content' }
   }
 }

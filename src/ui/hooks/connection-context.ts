@@ -18,6 +18,8 @@ export const INITIAL_CONNECTION: ConnectionState = {
   nextRetryAt: null,
   nodeCount: 0,
   guestCount: 0,
+  loading: false,
+  guestsExpected: 0,
   serverVersion: '',
   hadData: false,
 }

@@ -39,7 +39,7 @@ describe('live socket connection', () => {
 
   it('negotiates delta mode with the deltas query parameter', () => {
     live.connect({ url: URL_WS, deltas: true })
-    expect(new URL(last().url).searchParams.get('deltas')).toBe('1')
+    expect(new URL(last().url).searchParams.get('deltas')).toBe('2')
   })
 
   it('sends a ping every 25 seconds while open and stops after close', () => {
