@@ -11,6 +11,7 @@ import { benchBackups } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchStoreMerge } from './store-merge.ts'
+import { benchWire, printWireFacts, type WireFacts } from './wire.ts'
 import { printTable, type BenchResult } from './harness.ts'
 import { SEARCH_SET } from './search-set.ts'
 
@@ -41,6 +42,18 @@ if (wanted('server-diff')) {
   const diff = SIZES.flatMap((size) => benchServerDiff(size))
   printTable('Server: one poll to the delta frame', diff)
   results.serverDiff = diff
+}
+if (wanted('wire')) {
+  const wire: BenchResult[] = []
+  const facts: WireFacts[] = []
+  for (const size of SIZES) {
+    const result = benchWire(size)
+    wire.push(...result.results)
+    facts.push(result.facts)
+  }
+  printTable('Wire: a poll of every guest, server to re-viewed dashboard; the first load', wire)
+  printWireFacts(facts)
+  results.wire = { results: wire, facts }
 }
 if (wanted('backups')) {
   const backups = SIZES.flatMap((size) => benchBackups(size))
