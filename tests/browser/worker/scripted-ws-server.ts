@@ -1,7 +1,7 @@
 // A real `ws` server (Node side of the browser tier) with a small scripted protocol, so that
 // browser tests can drive a real worker's socket through closes, gaps and resyncs.
 //
-// Data clients connect to any path but /control; `?deltas=1` gets delta mode (welcome with deltas,
+// Data clients connect to any path but /control; `?deltas=1` or `2` gets delta mode (welcome with deltas,
 // initialState with seq, then sequence-numbered deltas), otherwise full rawData on every change.
 // A control client connects to /control and sends:
 //   {type:'test:reset'}                       fresh state and counters
@@ -141,7 +141,8 @@ export async function startScriptedServer(): Promise<{ port: number; close: () =
       )
       return
     }
-    const deltas = url.searchParams.get('deltas') === '1'
+    // The worker asks for mode 2; this server speaks its JSON subset (initialState, deltas).
+    const deltas = ['1', '2'].includes(url.searchParams.get('deltas') ?? '')
     clients.set(socket, { deltas })
     counters.connectionsTotal++
     socket.on('close', () => clients.delete(socket))
