@@ -11,7 +11,14 @@ export type ParsedMessage =
   /** `metrics`: a binary metrics frame of the same seq follows (delta mode 2). */
   | { type: 'delta'; data: StateDelta; seq: number; metrics: boolean }
   /** Delta mode 2's first load: head, chunks, end. */
-  | { type: 'snapshot'; seq: number; data: Record<string, unknown>; counts: Record<string, number> }
+  | {
+      type: 'snapshot'
+      seq: number
+      data: Record<string, unknown>
+      counts: Record<string, number>
+      /** Only the on-demand collections, of the publication the client already has. */
+      partial: boolean
+    }
   | {
       type: 'snapshotChunk'
       seq: number
@@ -76,7 +83,13 @@ export function parseServerMessage(
         return { ok: false, reason: 'snapshot with bad counts' }
       return {
         ok: true,
-        message: { type, seq, data, counts: counts as Record<string, number> },
+        message: {
+          type,
+          seq,
+          data,
+          counts: counts as Record<string, number>,
+          partial: value.partial === true,
+        },
       }
     }
     case 'snapshotChunk': {

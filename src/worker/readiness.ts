@@ -21,6 +21,7 @@ export function readDataReadiness(store: StateStore, initialDataReceived: boolea
   const backupsCollected =
     firstPollDone &&
     store.getLoad() === null &&
+    store.holdsBackups() &&
     (collectedAt === undefined || (typeof collectedAt === 'number' && collectedAt > 0))
   return { firstPollDone, backupsCollected }
 }

@@ -1,6 +1,7 @@
 // The live socket's lifecycle (spec 000 §4 live connection, §9 backoff and ping).
 // Runs inside the worker. Imports only src/shared and src/worker.
 import {
+  BACKUPS_QUERY_PARAM,
   DELTA_PROTOCOL_VERSION,
   DELTA_QUERY_PARAM,
   type ClientMessage,
@@ -52,6 +53,8 @@ export interface LiveSocket {
   connect(options: ConnectOptions): void
   reconnectNow(): void
   disconnect(): void
+  /** Ask for the backups (delta mode 2 sends them on demand); remembered across reconnects. */
+  wantBackups(): void
   getState(): Readonly<LiveSocketState>
 }
 
@@ -110,6 +113,7 @@ export function createLiveSocket(
   let socket: SocketLike | null = null
   let retryTimer: unknown = null
   let pingTimer: unknown = null
+  let backupsWanted = false
 
   const emit = () => handlers.onStateChange?.()
   const send = (message: ClientMessage) => {
@@ -141,6 +145,7 @@ export function createLiveSocket(
     if (!opts.deltas) return opts.url
     const url = new URL(opts.url)
     url.searchParams.set(DELTA_QUERY_PARAM, String(DELTA_PROTOCOL_VERSION))
+    if (backupsWanted) url.searchParams.set(BACKUPS_QUERY_PARAM, '1')
     return url.toString()
   }
 
@@ -160,6 +165,8 @@ export function createLiveSocket(
     next.onopen = () => {
       state.status = 'connected'
       state.attempt = 0
+      // Asked while this socket was connecting (its URL did not say so yet).
+      if (backupsWanted) send({ type: 'want', data: { backups: true } })
       stopPing()
       pingTimer = deps.setInterval(
         () => send({ type: 'ping', data: { timestamp: deps.now() } }),
@@ -214,7 +221,7 @@ export function createLiveSocket(
         received(store.applyFull(message.data, message.seq))
         break
       case 'snapshot':
-        received(store.beginLoad(message.seq, message.data, message.counts))
+        received(store.beginLoad(message.seq, message.data, message.counts, message.partial))
         // The progress is part of the connection snapshot.
         emit()
         break
@@ -290,5 +297,11 @@ export function createLiveSocket(
       emit()
     },
     getState: () => state,
+    wantBackups() {
+      if (backupsWanted) return
+      backupsWanted = true
+      // Open now: ask on this connection; otherwise the next one asks in its URL.
+      send({ type: 'want', data: { backups: true } })
+    },
   }
 }

@@ -27,6 +27,7 @@ import {
 import { normalizeEntity, normalizePatch } from './normalize.ts'
 import type { MetricsFrame } from '../shared/model/guest-metrics.ts'
 import { createGuestSlotTable } from './guest-slots.ts'
+import { ON_DEMAND_COLLECTIONS } from '../shared/model/messages.ts'
 
 export type { CollectionEntity, StoreSnapshot } from './collections.ts'
 
@@ -61,6 +62,7 @@ export interface StateStore {
     seq: number,
     head: Record<string, unknown>,
     counts: Readonly<Record<string, number>>,
+    partial?: boolean,
   ): ReadonlySet<StoreChange>
   /** Rows of a collection of the first load of `seq`, with the guests' slots; ignored otherwise. */
   applyChunk(
@@ -73,6 +75,8 @@ export interface StateStore {
   endLoad(seq: number): boolean
   /** The first load under way, null when none. */
   getLoad(): LoadProgress | null
+  /** The backups (ON_DEMAND_COLLECTIONS) are here, as a complete load or full state gave them. */
+  holdsBackups(): boolean
   /** Merge the binary metrics frame that follows the delta of the same seq (delta mode 2). */
   applyMetrics(frame: MetricsFrame): { outcome: DeltaOutcome; changed: ReadonlySet<StoreChange> }
   /** Drop the delta baseline (socket closed, gap): deltas are ignored until the next full state with a seq. */
@@ -121,6 +125,10 @@ export function createStateStore(): StateStore {
   } | null = null
   // Seq of a delta whose metrics frame has not arrived yet.
   let metricsDue: number | null = null
+  let backupsHeld = false
+  let loadHasBackups = false
+  const hasOnDemand = (keys: Record<string, unknown>) =>
+    ON_DEMAND_COLLECTIONS.some((key) => key in keys)
   const bumpAll = () => {
     live = null
     stamp.data++
@@ -251,17 +259,27 @@ export function createStateStore(): StateStore {
         changed.add('scalars')
       }
       if (typeof fullSeq === 'number') seq = fullSeq
+      // A full state (initialState, rawData) carries whatever the server has.
+      backupsHeld = true
       load = null
       metricsDue = null
       markChanged(changed)
       return changed
     },
-    beginLoad(loadSeq, head, counts) {
+    beginLoad(loadSeq, head, counts, partial = false) {
       seq = null
       metricsDue = null
       const chunked: Record<string, unknown> = {}
       for (const key of ENTITY_COLLECTIONS) if (key in counts) chunked[key] = []
+      // A whole load without the backups: what the store held of them is of another time.
+      if (!partial && !hasOnDemand(counts) && !hasOnDemand(head)) {
+        for (const key of ENTITY_COLLECTIONS)
+          if (ON_DEMAND_COLLECTIONS.includes(key)) chunked[key] = []
+      }
       const changed = store.applyFull({ ...head, ...chunked })
+      backupsHeld = false
+      // Small collections come in the head, large ones in chunks: either way they are here at the end.
+      loadHasBackups = hasOnDemand(counts) || hasOnDemand(head)
       load = { seq: loadSeq, counts: { ...counts }, received: {} }
       return changed
     },
@@ -284,6 +302,7 @@ export function createStateStore(): StateStore {
     },
     endLoad(loadSeq) {
       if (!load || load.seq !== loadSeq) return false
+      if (loadHasBackups) backupsHeld = true
       load = null
       seq = loadSeq
       return true
@@ -299,6 +318,7 @@ export function createStateStore(): StateStore {
         rows: { received: sum(keys, load.received), total: sum(keys, load.counts) },
       }
     },
+    holdsBackups: () => backupsHeld,
     applyMetrics(frame) {
       if (seq === null) return { outcome: 'ignored', changed: new Set() }
       if (frame.seq !== seq || metricsDue !== seq) {

@@ -104,6 +104,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     },
     subscribe(request, onModel) {
       const id = nextId++
+      if (needsBackups(request)) socket.wantBackups()
       try {
         views.add(id, request, onModel)
       } catch (error) {
@@ -114,6 +115,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       return id
     },
     update(subscriptionId, request) {
+      if (needsBackups(request)) socket.wantBackups()
       views.update(subscriptionId, request)
     },
     unsubscribe(subscriptionId) {
@@ -123,6 +125,11 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       releaseCallback(watcher ?? views.remove(subscriptionId), warn)
     },
   }
+}
+
+/** Views that show backups: the server sends those only once asked (delta mode 2). */
+function needsBackups(request: { kind: string; tab?: unknown }): boolean {
+  return request.kind === 'backups' || (request.kind === 'nodeSummary' && request.tab === 'backups')
 }
 
 function sameSnapshot(a: ConnectionSnapshot, b: ConnectionSnapshot): boolean {

@@ -2,6 +2,7 @@
 // states (plain and delta mode 1), the deltas of both delta modes, the binary metrics frame, and
 // the chunks of the paced first load of delta mode 2 (hub-snapshot.ts).
 import { encodeMetricsFrame } from '../../shared/model/guest-metrics.ts'
+import { ON_DEMAND_COLLECTIONS, type StateDelta } from '../../shared/model/messages.ts'
 import { ENTITY_COLLECTIONS, type EntityCollection } from '../../shared/model/state.ts'
 import type { Publication } from '../live/live-state.ts'
 import { createPlainStateConverter } from './plain-state.ts'
@@ -21,8 +22,11 @@ export interface PublicationFrames {
   raw(p: Publication): string
   /** Delta mode 1 (all JSON). */
   delta(p: Publication): string
-  /** Delta mode 2: the JSON delta, then the metrics frame when guests' numbers changed. */
-  delta2(p: Publication): Frame[]
+  /**
+   * Delta mode 2: the JSON delta, then the metrics frame when guests' numbers changed; without
+   * the on-demand collections for a client that has not asked for them.
+   */
+  delta2(p: Publication, backups: boolean): Frame[]
 }
 
 /** Frame caches keyed by publication; a publication's frames go with it. */
@@ -34,6 +38,7 @@ export function createPublicationFrames(): PublicationFrames {
     raw?: string
     delta?: string
     delta2?: Frame[]
+    delta2Lean?: Frame[]
   }
   const caches = new WeakMap<Publication, Cache>()
   const cacheOf = (p: Publication): Cache => {
@@ -55,22 +60,50 @@ export function createPublicationFrames(): PublicationFrames {
       (cacheOf(p).raw ??= JSON.stringify({ type: 'rawData', data: toPlainState(p.state) })),
     delta: (p) =>
       (cacheOf(p).delta ??= JSON.stringify({ type: 'delta', data: p.delta ?? {}, seq: p.seq })),
-    delta2(p) {
+    delta2(p, backups) {
       const cache = cacheOf(p)
-      if (cache.delta2) return cache.delta2
+      const cached = backups ? cache.delta2 : cache.delta2Lean
+      if (cached) return cached
       const metrics = p.changes?.metrics ?? null
+      const delta = p.changes?.delta ?? {}
       const text = JSON.stringify({
         type: 'delta',
-        data: p.changes?.delta ?? {},
+        data: backups ? delta : withoutOnDemand(delta),
         seq: p.seq,
         // The worker waits for the binary frame of the same seq before it counts the cycle done.
         ...(metrics ? { metrics: metrics.slots.length } : {}),
       })
-      cache.delta2 = metrics ? [text, encodeMetricsFrame(p.seq, metrics)] : [text]
-      return cache.delta2
+      const binary = metrics ? ((backups ? cache.delta2Lean : cache.delta2)?.[1] ?? null) : null
+      const frames: Frame[] = metrics
+        ? [text, binary ?? encodeMetricsFrame(p.seq, metrics)]
+        : [text]
+      if (backups) cache.delta2 = frames
+      else cache.delta2Lean = frames
+      return frames
     },
   }
 }
+
+/** A delta without the on-demand collections (for a client that has not asked for them). */
+function withoutOnDemand(delta: StateDelta): StateDelta {
+  if (!delta.upsert && !delta.remove) return delta
+  const strip = <T>(part: Partial<Record<EntityCollection, T>> | undefined) => {
+    if (!part) return part
+    const out: Partial<Record<EntityCollection, T>> = {}
+    for (const key in part) {
+      if (!ON_DEMAND_COLLECTIONS.includes(key))
+        out[key as EntityCollection] = part[key as EntityCollection]
+    }
+    return out
+  }
+  return { ...delta, upsert: strip(delta.upsert), remove: strip(delta.remove) }
+}
+
+/**
+ * What a first load carries: everything (`all`), everything but the on-demand collections
+ * (`dashboard`), or only those (`backups`, for a client that asks for them later).
+ */
+export type SnapshotScope = 'all' | 'dashboard' | 'backups'
 
 /** The frames of one first load (delta mode 2), built lazily, one chunk at a time. */
 export interface SnapshotSource {
@@ -93,11 +126,15 @@ export function createSnapshotSource(
   p: Publication,
   slotOf: (id: string) => number | undefined,
   chunkRows = SNAPSHOT_CHUNK_ROWS,
+  scope: SnapshotScope = 'all',
 ): SnapshotSource {
   const state = p.state as unknown as Record<string, unknown>
-  const chunked = ENTITY_COLLECTIONS.filter(
-    (key) => GUEST_KEYS.includes(key) || (state[key] as unknown[]).length > chunkRows,
-  ).sort((a, b) => Number(!GUEST_KEYS.includes(a)) - Number(!GUEST_KEYS.includes(b)))
+  const onDemand = (key: string) => ON_DEMAND_COLLECTIONS.includes(key)
+  const chunked = ENTITY_COLLECTIONS.filter((key) => {
+    if (scope === 'backups') return onDemand(key)
+    if (scope === 'dashboard' && onDemand(key)) return false
+    return GUEST_KEYS.includes(key) || (state[key] as unknown[]).length > chunkRows
+  }).sort((a, b) => Number(!GUEST_KEYS.includes(a)) - Number(!GUEST_KEYS.includes(b)))
   const plan: Array<{ key: EntityCollection; from: number }> = []
   const counts: Partial<Record<EntityCollection, number>> = {}
   for (const key of chunked) {
@@ -109,9 +146,20 @@ export function createSnapshotSource(
   const build = (i: number): string => {
     if (i === 0) {
       const head: Record<string, unknown> = {}
-      for (const key in state)
-        if (!chunked.includes(key as EntityCollection)) head[key] = state[key]
-      return JSON.stringify({ type: 'snapshot', seq: p.seq, data: head, counts })
+      for (const key in state) {
+        const skip =
+          scope === 'backups' ||
+          chunked.includes(key as EntityCollection) ||
+          (scope === 'dashboard' && onDemand(key))
+        if (!skip) head[key] = state[key]
+      }
+      return JSON.stringify({
+        type: 'snapshot',
+        seq: p.seq,
+        data: head,
+        counts,
+        ...(scope === 'backups' ? { partial: true } : {}),
+      })
     }
     const step = plan[i - 1]
     if (!step) return JSON.stringify({ type: 'snapshotEnd', seq: p.seq })

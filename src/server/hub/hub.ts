@@ -13,6 +13,7 @@ import {
   createPublicationFrames,
   createSnapshotSource,
   type Frame,
+  type SnapshotScope,
   type SnapshotSource,
 } from './hub-frames.ts'
 import { createLogLimiter, type LogLimiter } from './log-limit.ts'
@@ -47,6 +48,10 @@ interface Client {
   /** Seq of the last publication this client has whole; null while it has none (or is loading). */
   seq: number | null
   load: Load | null
+  /** Delta mode 2: receives the on-demand collections (backups). */
+  backups: boolean
+  /** Asked for them during a load: they follow once it is caught up. */
+  backupsPending: boolean
   stalledSince: number | null
   alive: boolean
   /** Bytes flushed to the client since the last ping: a client reading a big frame is alive. */
@@ -56,7 +61,7 @@ interface Client {
 
 export interface Hub {
   /** Register a freshly upgraded socket. */
-  attach(socket: WebSocket, options: { dialect: Dialect }): void
+  attach(socket: WebSocket, options: { dialect: Dialect; backups?: boolean }): void
   clientCount(): number
   /** Queue sizes per client, for diagnostics and tests. */
   clientStats(): Array<{
@@ -90,8 +95,10 @@ export function createHub(deps: HubDeps): Hub {
   const stallLimit = deps.stallLimitMs ?? STALL_LIMIT_MS
   const frames = createPublicationFrames()
   const recent: Publication[] = []
-  // The first load of the current publication, shared by the clients that start it.
-  let source: SnapshotSource | null = null
+  // The first loads of the current publication, shared by the clients that start them.
+  let sources: { publication: Publication | null } & Partial<
+    Record<SnapshotScope, SnapshotSource>
+  > = { publication: null }
 
   const drop = (client: Client, why: string) => {
     deps.log.warn({ bufferedAmount: client.socket.bufferedAmount }, why)
@@ -121,18 +128,20 @@ export function createHub(deps: HubDeps): Hub {
     })
   }
 
-  const sourceFor = (p: Publication): SnapshotSource => {
-    if (source?.publication !== p) {
-      source = createSnapshotSource(p, deps.live.guestSlot, deps.chunkRows)
-    }
-    return source
+  const sourceFor = (p: Publication, scope: SnapshotScope): SnapshotSource => {
+    if (sources.publication !== p) sources = { publication: p }
+    return (sources[scope] ??= createSnapshotSource(p, deps.live.guestSlot, deps.chunkRows, scope))
   }
 
   // A first load in delta mode 2: the next chunk goes when the previous one has been written out
   // and little is queued, so pings and other frames are never stuck behind megabytes.
-  const startLoad = (client: Client) => {
-    client.seq = null
-    client.load = { source: sourceFor(deps.live.current()), next: 0 }
+  const startLoad = (
+    client: Client,
+    scope: SnapshotScope = client.backups ? 'all' : 'dashboard',
+  ) => {
+    // A partial load (the backups) keeps the client's baseline: it is of the same publication.
+    if (scope !== 'backups') client.seq = null
+    client.load = { source: sourceFor(deps.live.current(), scope), next: 0 }
     pump(client)
   }
   const pump = (client: Client) => {
@@ -150,13 +159,25 @@ export function createHub(deps: HubDeps): Hub {
     catchUp(client)
   }
 
+  /** Send the backups to a client that asked for them, once it is idle and up to date. */
+  const sendPendingBackups = (client: Client) => {
+    if (!client.backupsPending || client.load) return
+    if (client.seq !== deps.live.current().seq) return
+    client.backupsPending = false
+    client.backups = true
+    startLoad(client, 'backups')
+  }
+
   const deltaFrames = (client: Client, p: Publication): Frame[] =>
-    client.dialect === 'deltas2' ? frames.delta2(p) : [frames.delta(p)]
+    client.dialect === 'deltas2' ? frames.delta2(p, client.backups) : [frames.delta(p)]
 
   /** Bring a delta client with a baseline up to the current publication. */
   const catchUp = (client: Client) => {
     const current = deps.live.current()
-    if (client.seq === current.seq) return
+    if (client.seq === current.seq) {
+      sendPendingBackups(client)
+      return
+    }
     const from = client.seq === null ? -1 : recent.findIndex((p) => p.seq === client.seq! + 1)
     if (from < 0 || recent.at(-1) !== current) {
       if (client.dialect === 'deltas2') startLoad(client)
@@ -169,6 +190,7 @@ export function createHub(deps: HubDeps): Hub {
     for (const p of recent.slice(from))
       for (const frame of deltaFrames(client, p)) send(client, frame)
     client.seq = current.seq
+    sendPendingBackups(client)
   }
 
   const publish = (p: Publication) => {
@@ -203,6 +225,10 @@ export function createHub(deps: HubDeps): Hub {
       if (client.load) return
       client.seq = null
       catchUp(client)
+    } else if (msg.type === 'want' && client.dialect === 'deltas2') {
+      if (client.backups || client.backupsPending) return
+      client.backupsPending = true
+      if (!client.load) catchUp(client)
     } else if (msg.type === 'requestData') {
       send(client, frames.raw(deps.live.current()))
     }
@@ -235,6 +261,8 @@ export function createHub(deps: HubDeps): Hub {
         dialect: options.dialect,
         seq: null,
         load: null,
+        backups: options.dialect === 'deltas2' ? options.backups === true : true,
+        backupsPending: false,
         stalledSince: null,
         alive: true,
         flushed: 0,

@@ -9,6 +9,20 @@ export const DELTA_QUERY_PARAM = 'deltas'
  */
 export const DELTA_PROTOCOL_VERSION = 2
 
+/**
+ * Collections a delta-mode-2 client receives only once it asks for them (query `backups=1` or a
+ * `want` message): the backups, which the dashboard does not need and which are most of the
+ * state at 100,000 guests. Names not (yet) in the state are ignored.
+ */
+export const ON_DEMAND_COLLECTIONS: readonly string[] = [
+  'pbsBackups',
+  'storageBackups',
+  'guestSnapshots',
+  'backupTasks',
+]
+/** Query parameter by which a delta-mode-2 client asks for the on-demand collections at once. */
+export const BACKUPS_QUERY_PARAM = 'backups'
+
 export interface WelcomeData {
   message: string
   /** Present when the server accepted delta mode for this connection. */
@@ -52,3 +66,5 @@ export type ClientMessage =
   | { type: 'resync' }
   /** Wire-compatible: ask for a full rawData now. */
   | { type: 'requestData' }
+  /** Delta mode 2: start sending the on-demand collections (ON_DEMAND_COLLECTIONS). */
+  | { type: 'want'; data: { backups: true } }

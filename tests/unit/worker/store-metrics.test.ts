@@ -83,3 +83,13 @@ describe('state store, delta mode 2', () => {
     expect(store.getGuests()[0]).toMatchObject({ cpu: 0.7, memory: { used: 2, usage: 50 } })
   })
 })
+
+describe('state store: a first load with small backups in its head', () => {
+  it('keeps the backups of the head (they are not chunked when few)', () => {
+    const store = createStateStore()
+    store.beginLoad(3, { pbsBackups: [{ id: 'b1' }], nodes: [] }, { vms: 0, containers: 0 })
+    expect(store.endLoad(3)).toBe(true)
+    expect(store.getCollection('pbsBackups').map((b) => b.id)).toEqual(['b1'])
+    expect(store.holdsBackups()).toBe(true)
+  })
+})

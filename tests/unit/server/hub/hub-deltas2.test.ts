@@ -25,7 +25,7 @@ function feed(client: TestClient, store: StateStore, from: number): number {
     const parsed = parseServerMessage(frame)
     if (!parsed.ok) throw new Error(parsed.reason)
     const m = parsed.message
-    if (m.type === 'snapshot') store.beginLoad(m.seq, m.data, m.counts)
+    if (m.type === 'snapshot') store.beginLoad(m.seq, m.data, m.counts, m.partial)
     else if (m.type === 'snapshotChunk') store.applyChunk(m.seq, m.key, m.rows, m.slots)
     else if (m.type === 'snapshotEnd') expect(store.endLoad(m.seq)).toBe(true)
     else if (m.type === 'delta') {
@@ -116,6 +116,81 @@ describe('socket hub, delta mode 2', () => {
     expect(store.seq).toBe(seq)
     expectSameGuests(store, harness.live.current().state)
     expect(harness.hub.clientCount()).toBe(1)
+    client.ws.close()
+  })
+})
+
+/** A poll with `count` PBS backups whose sizes change with `tick` (one comes and goes). */
+function withPbsBackups(tick: number, count: number) {
+  const collected = makeCollected(30, tick)
+  for (let i = 0; i < count; i++) {
+    if (i === 3 && tick % 2 === 1) continue
+    collected.pbsBackups.push({
+      id: `vault-store--vm-${100 + i}-${1_700_000_000 + i}`,
+      instance: 'vault',
+      datastore: 'store',
+      namespace: '',
+      backupType: 'vm',
+      vmid: String(100 + i),
+      backupTime: 1_700_000_000 + i,
+      size: 1000 + (i % 5 === 0 ? tick : 0),
+      protected: false,
+      verified: true,
+      encrypted: false,
+      files: ['index.json.blob'],
+    })
+  }
+  return collected
+}
+
+describe('socket hub, delta mode 2: backups on demand', () => {
+  it('leaves the backups out until asked, then sends them as a partial load and in its deltas', async () => {
+    harness = await startHubHarness(silentLog, { chunkRows: CHUNK_ROWS })
+    await harness.live.applyCollected(withPbsBackups(1, 100))
+    const client = await harness.connect('/ws?deltas=2')
+    await client.waitFor((m) => m.some((x) => x.type === 'snapshotEnd'))
+    const store = createStateStore()
+    let read = feed(client, store, 0)
+    expect(store.getCollection('pbsBackups')).toHaveLength(0)
+    expect(store.holdsBackups()).toBe(false)
+    // A tick that changes backups: the client without them gets a delta without them.
+    harness.clock.now += 10_000
+    const second = await harness.live.applyCollected(withPbsBackups(2, 100))
+    expect(second.changes?.delta?.upsert?.pbsBackups?.length).toBeGreaterThan(0)
+    await client.waitFor((m) => m.some((x) => x.type === 'delta' && x.seq === second.seq))
+    const lean = client.messages.find((m) => m.type === 'delta' && m.seq === second.seq)!
+    expect(JSON.stringify(lean.data)).not.toContain('pbsBackups')
+    await client.waitFor((m) => m.at(-1)!.type === 'binary')
+    read = feed(client, store, read)
+
+    client.ws.send(JSON.stringify({ type: 'want', data: { backups: true } }))
+    await client.waitFor((m) => m.filter((x) => x.type === 'snapshotEnd').length === 2)
+    const partial = client.messages.filter((m) => m.type === 'snapshot')[1]!
+    expect((partial as unknown as { partial?: boolean }).partial).toBe(true)
+    read = feed(client, store, read)
+    expect(store.holdsBackups()).toBe(true)
+    expect(store.seq).toBe(second.seq)
+    expect(byId(store.getCollection('pbsBackups'))).toEqual(byId(second.state.pbsBackups))
+    // From now on its deltas carry them; the guests it already had were kept.
+    harness.clock.now += 10_000
+    const third = await harness.live.applyCollected(withPbsBackups(3, 100))
+    await client.waitFor((m) => m.some((x) => x.type === 'delta' && x.seq === third.seq))
+    await client.waitFor((m) => m.at(-1)!.type === 'binary')
+    feed(client, store, read)
+    expect(byId(store.getCollection('pbsBackups'))).toEqual(byId(third.state.pbsBackups))
+    expectSameGuests(store, third.state)
+    client.ws.close()
+  })
+
+  it('sends everything in the first load to a client that asks in its URL', async () => {
+    harness = await startHubHarness(silentLog, { chunkRows: CHUNK_ROWS })
+    const first = await harness.live.applyCollected(withPbsBackups(1, 100))
+    const client = await harness.connect('/ws?deltas=2&backups=1')
+    await client.waitFor((m) => m.some((x) => x.type === 'snapshotEnd'))
+    const store = createStateStore()
+    feed(client, store, 0)
+    expect(store.holdsBackups()).toBe(true)
+    expect(byId(store.getCollection('pbsBackups'))).toEqual(byId(first.state.pbsBackups))
     client.ws.close()
   })
 })

@@ -46,11 +46,13 @@ export async function startHubHarness(
   }))
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   const started = hub
-  wss.on('connection', (socket, req) =>
+  wss.on('connection', (socket, req) => {
+    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams
     started.attach(socket, {
-      dialect: toDialect(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('deltas')),
-    }),
-  )
+      dialect: toDialect(query.get('deltas')),
+      backups: query.get('backups') === '1',
+    })
+  })
   await new Promise<void>((resolve) => wss.once('listening', resolve))
   const port = (wss.address() as { port: number }).port
   return {
