@@ -83,23 +83,25 @@ export interface CycleFigures {
   resyncs: number
   /** Of the clients that kept reading, how many did not receive it. */
   steadyMissing: number
-  /** Arrival spread over the receivers: last minus first, and the median behind the first. */
+  /** Arrival spread over the steady receivers: last minus first, and the median behind the first. */
   spreadMs: number
   medianLagMs: number
   medianBytesPerClient: number
 }
 
-/** Per-cycle figures for every seq first seen between `from` and `to`. */
+/**
+ * Per-cycle figures for every seq after `from` up to `lastSeq`. The spread is taken over the
+ * steady clients only (a paused client reads its cycles late by design).
+ */
 export function cycleFigures(
   clients: readonly CountingClient[],
   steady: ReadonlySet<number>,
   from: number,
-  to: number,
+  lastSeq: number,
 ): CycleFigures[] {
   const perClient = clients.map((c) => arrivalsBySeq(c.messages, from))
   const seqs = new Set<number>()
-  for (const map of perClient)
-    for (const [seq, a] of map) if (a.firstAt >= from && a.firstAt <= to) seqs.add(seq)
+  for (const map of perClient) for (const seq of map.keys()) if (seq <= lastSeq) seqs.add(seq)
   return [...seqs]
     .sort((a, b) => a - b)
     .map((seq) => {
@@ -107,14 +109,14 @@ export function cycleFigures(
         const a = map.get(seq)
         return a ? [{ i, ...a }] : []
       })
-      const first = Math.min(...got.map((a) => a.firstAt))
-      const lags = got.map((a) => a.firstAt - first)
-      const steadyGot = got.filter((a) => steady.has(a.i)).length
+      const steadyGot = got.filter((a) => steady.has(a.i))
+      const first = Math.min(...steadyGot.map((a) => a.firstAt))
+      const lags = steadyGot.map((a) => a.firstAt - first)
       return {
         seq,
         received: got.length,
         resyncs: got.filter((a) => a.full).length,
-        steadyMissing: steady.size - steadyGot,
+        steadyMissing: steady.size - steadyGot.length,
         spreadMs: round(Math.max(...lags)),
         medianLagMs: round(median(lags)),
         medianBytesPerClient: median(got.map((a) => a.bytes)),

@@ -62,6 +62,7 @@ export interface ManyClientsResult {
   medianBytesPerClientPerCycle: number
   rssMB: {
     before: number
+    /** The median once every client had loaded; the maximum when the run was cut short. */
     withClients: number
     maxWithClients: number
     maxWhilePaused: number
@@ -176,13 +177,22 @@ export async function benchManyClients(size: number): Promise<ManyClientsResult>
     const seqAtResume = lastSeq(reference)
     for (const i of slowIndex) clients[i]?.resume()
     if (!aborted) await waitCycles(reference, AFTER_CYCLES, 10 * POLL_MS)
+    // The last cycle counted is the reference's newest: give the others time to read it too.
+    const seqEnd = lastSeq(reference)
+    const straggling = () =>
+      [...steady].some((i) => !clients[i]!.closed && lastSeq(clients[i]!) < seqEnd)
+    const graceEnd = performance.now() + 2 * POLL_MS
+    while (straggling() && performance.now() < graceEnd) await sleep(100)
     const endAt = performance.now()
 
-    const cycles = cycleFigures(clients, steady, allLoadedAt, endAt)
+    const cycles = cycleFigures(clients, steady, allLoadedAt, seqEnd)
     const rssIn = (from: number, to: number, key: 'total' | 'largest' = 'total') =>
       rssSamples.filter((s) => s.at >= from && s.at <= to).map((s) => s[key])
     const before = median(rssIn(beforeFrom, beforeTo))
-    const withClients = median(rssIn(allLoadedAt, pausedAt))
+    // Cut short: the RSS at the cap is the best figure of what the connected clients cost.
+    const withClients = aborted
+      ? Math.max(...rssIn(connectAt, performance.now()))
+      : median(rssIn(allLoadedAt, pausedAt))
     const healthMs = health.filter((h) => h.at >= connectAt).map((h) => h.ms)
     const firstLoadBytes = clients.flatMap((c, i) => {
       const end = loadEnds[i]
@@ -213,10 +223,14 @@ export async function benchManyClients(size: number): Promise<ManyClientsResult>
         before: Math.round(before / MB),
         withClients: Math.round(withClients / MB),
         maxWithClients: Math.round(Math.max(...rssIn(connectAt, endAt)) / MB),
-        maxWhilePaused: Math.round(Math.max(...rssIn(pausedAt, resumedAt)) / MB),
+        maxWhilePaused: Math.round(Math.max(0, ...rssIn(pausedAt, resumedAt)) / MB),
         perClientKB: Math.round((withClients - before) / clients.length / 1024),
         serverBefore: Math.round(median(rssIn(beforeFrom, beforeTo, 'largest')) / MB),
-        serverWithClients: Math.round(median(rssIn(allLoadedAt, pausedAt, 'largest')) / MB),
+        serverWithClients: Math.round(
+          (aborted
+            ? Math.max(...rssIn(connectAt, performance.now(), 'largest'))
+            : median(rssIn(allLoadedAt, pausedAt, 'largest'))) / MB,
+        ),
       },
       healthMs: {
         samples: healthMs.length,
@@ -226,7 +240,9 @@ export async function benchManyClients(size: number): Promise<ManyClientsResult>
       },
       slow: {
         pausedMs: Math.round(resumedAt - pausedAt),
-        clients: [...slowIndex].map((i) => slowClientFigures(clients[i]!, resumedAt, seqAtResume)),
+        clients: [...slowIndex].flatMap((i) =>
+          clients[i] ? [slowClientFigures(clients[i], resumedAt, seqAtResume)] : [],
+        ),
       },
       closedUnexpectedly: clients.filter((c) => c.closed !== null).length,
     }
