@@ -45,13 +45,21 @@ export function installLiveObservers(): void {
       channel.port2.postMessage(null)
     })
   }
+  // What answers a search: a change inside the guest table or its footer, or the table and the
+  // 'No guests found' state replacing each other (not that state's text, which echoes the input).
   const watched = '[role="table"][aria-label="Guests"], p[aria-live="polite"]'
+  const answers = (n: Node) =>
+    n instanceof Element &&
+    (n.matches(watched) ||
+      n.querySelector(watched) !== null ||
+      n.querySelector('h2')?.textContent === 'No guests found')
   new MutationObserver((records) => {
     for (const r of records) {
       const el = r.target instanceof Element ? r.target : r.target.parentElement
       if (
         el?.closest(watched) ||
-        (r.target instanceof Element && r.target.querySelector(watched))
+        [...r.addedNodes].some(answers) ||
+        [...r.removedNodes].some(answers)
       ) {
         afterPaint()
         return
