@@ -30,6 +30,17 @@ export function firstLoadEnd(messages: readonly ReceivedMessage[]): number | nul
   return end
 }
 
+/** The first load is over: a live cycle arrived after a load message (a chunked load may end only then). */
+export function firstLoadDone(messages: readonly ReceivedMessage[]): boolean {
+  let loading = false
+  for (const m of messages) {
+    const kind = kindOf(m)
+    if (kind === 'load') loading = true
+    else if (kind === 'cycle' && loading) return true
+  }
+  return false
+}
+
 interface SeqArrival {
   firstAt: number
   bytes: number

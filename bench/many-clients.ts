@@ -10,6 +10,7 @@
 import { createServerProcess } from '../tests/e2e/server-process.ts'
 import {
   cycleFigures,
+  firstLoadDone,
   firstLoadEnd,
   kindOf,
   median,
@@ -154,7 +155,7 @@ export async function benchManyClients(size: number): Promise<ManyClientsResult>
       await Promise.allSettled(batch.map((c) => c.opened))
     }
     const loadDeadline = performance.now() + Math.max(300_000, 60 * POLL_MS)
-    const loaded = () => clients.filter((c) => c.closed || firstLoadEnd(c.messages) !== null)
+    const loaded = () => clients.filter((c) => c.closed || firstLoadDone(c.messages))
     while (!aborted && loaded().length < clients.length && performance.now() < loadDeadline)
       await sleep(200)
     const loadEnds = clients.map((c) => firstLoadEnd(c.messages))

@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { createServerProcess } from '../../tests/e2e/server-process.ts'
 import { startByteProxy, wallNow, type ByteProxy } from '../byte-proxy.ts'
-import { firstLoadEnd, kindOf } from '../many-clients-report.ts'
+import { firstLoadDone, firstLoadEnd, kindOf } from '../many-clients-report.ts'
 import { connectCountingClient } from '../ws-counting-client.ts'
 import {
   attachWorker,
@@ -69,9 +69,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 async function fullStateBytes(port: number): Promise<number> {
   const probe = connectCountingClient(port, '/ws?deltas=1')
   await probe.opened
+  // A chunked load may end only at its first live cycle: wait for one.
   const deadline = Date.now() + 600_000
-  while (firstLoadEnd(probe.messages) === null && Date.now() < deadline) await sleep(200)
-  // A chunked load may end only at its first live cycle: wait for one more message after it.
+  while (!firstLoadDone(probe.messages) && Date.now() < deadline) await sleep(200)
   const end = firstLoadEnd(probe.messages)
   probe.close()
   return probe.messages
