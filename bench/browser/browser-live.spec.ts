@@ -12,6 +12,7 @@
 // browser and the server (byte-proxy.ts). Figures are merged into bench/results/browser-100k.json
 // under `live`; thresholds are printed as PASS/FAIL text only.
 import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
 import { createServerProcess } from '../../tests/e2e/server-process.ts'
 import { startByteProxy, wallNow, type ByteProxy } from '../byte-proxy.ts'
@@ -62,6 +63,8 @@ const LIMITS = {
 }
 
 const RESULTS_FILE = new URL('../../bench/results/browser-100k.json', import.meta.url)
+const screenshot = (size: number, phase: string) =>
+  fileURLToPath(new URL(`../../bench/results/browser-live-${size}-${phase}.png`, import.meta.url))
 const GUEST_ROWS = '[role="row"][data-kind="guest"]'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -158,6 +161,8 @@ for (const size of SIZES) {
         })
         .toBeGreaterThan(size * 0.9)
       const estate = footerTotal(await footer.innerText())!
+      // For a look at what the user saw (bench/results/ is not committed).
+      await page.screenshot({ path: screenshot(size, 'load') })
       const fullAt = await page.evaluate(() => performance.now())
       const loadTasks = summariseTasks(
         await page.evaluate(() => (window as unknown as LiveWindow).__live.longTasks),
@@ -274,6 +279,7 @@ for (const size of SIZES) {
         await page.waitForTimeout(Math.min(HEAP_EVERY_MS, steadyEnd - Date.now()))
       }
       const steadyTo = await page.evaluate(() => performance.now())
+      await page.screenshot({ path: screenshot(size, 'steady') })
       const steadyToWall = timeOrigin + steadyTo
       const sockets = proxy.connections.filter((c) => c.webSocket)
       const cycles = bytesPerCycle(proxy, steadyFromWall, steadyToWall)
