@@ -284,6 +284,10 @@ export function printManyClients(results: readonly ManyClientsResult[]): void {
       `  /api/health during the run: median ${r.healthMs.median} ms, p95 ${r.healthMs.p95} ms, max ${r.healthMs.max} ms (${r.healthMs.samples} requests)`,
     )
     const s = r.slow.clients
+    if (r.aborted) {
+      console.log('  (the cycles and the paused clients were not reached)')
+      continue
+    }
     console.log(
       `  10 clients paused ${r.slow.pausedMs} ms: ${s.filter((c) => c.closed).length} closed, ${s.filter((c) => c.gotFullState).length} got a full state, ${s.filter((c) => c.caughtUp).length} caught up (median ${median(s.flatMap((c) => (c.msToCaughtUp === null ? [] : [c.msToCaughtUp])))} ms after resuming); backlog read after resuming: median ${median(s.map((c) => c.backlogMessages))} old frames, ${kb(median(s.map((c) => c.backlogBytes)))}`,
     )
