@@ -15,7 +15,7 @@ function run(args: string[]): void {
 }
 
 /** A short summary of each live size for latest.json (the whole figures stay in browser-100k.json). */
-function summariseLive(live: Record<string, Record<string, unknown>> | undefined) {
+export function summariseLive(live: Record<string, Record<string, unknown>> | undefined) {
   if (!live) return undefined
   return Object.fromEntries(
     Object.entries(live).map(([size, f]) => {
