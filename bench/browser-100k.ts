@@ -1,5 +1,7 @@
-// The browser benchmark: builds the SPA, runs bench/browser/browser-100k.spec.ts in Playwright
-// (real server, simulator at 100,000 guests, Chromium) and returns the medians it wrote.
+// The browser benchmark: builds the SPA, runs bench/browser/*.spec.ts in Playwright (real server,
+// simulator, Chromium): browser-100k.spec.ts (typing and scrolling at 100,000 guests over 1,000
+// nodes) then browser-live.spec.ts (first load and steady state with live polling at 1k, 10k and
+// 100k guests). BENCH_BROWSER_ONLY=live (or 100k) runs one of the two. Returns what they wrote.
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -12,13 +14,34 @@ function run(args: string[]): void {
   if (done.status !== 0) throw new Error(`npx ${args.join(' ')} failed (${done.status})`)
 }
 
-/** Runs the measurement (BENCH_RUNS times, default 3); returns `{ runs, median }`. */
-export function benchBrowser100k(): { runs: number; median: unknown } {
+/** A short summary of each live size for latest.json (the whole figures stay in browser-100k.json). */
+export function summariseLive(live: Record<string, Record<string, unknown>> | undefined) {
+  if (!live) return undefined
+  return Object.fromEntries(
+    Object.entries(live).map(([size, f]) => {
+      const { load, typing, steady, verdicts } = f as Record<string, Record<string, unknown>>
+      const { heapSamples: _samples, ...steadyFigures } = steady ?? {}
+      return [
+        size,
+        { date: f.date, guests: f.guests, load, typing, steady: steadyFigures, verdicts },
+      ]
+    }),
+  )
+}
+
+/**
+ * Runs the measurements (the typing/scrolling one BENCH_RUNS times, default 3); returns
+ * `{ runs, median, live }`.
+ */
+export function benchBrowser100k(): { runs: unknown; median: unknown; live: unknown } {
+  const only = process.env.BENCH_BROWSER_ONLY
+  const specs = only === 'live' ? ['browser-live'] : only === '100k' ? ['browser-100k'] : []
   run(['vite', 'build', '--logLevel', 'warn'])
-  run(['playwright', 'test', '--config', 'bench/browser/playwright.config.ts'])
-  const { runs, median } = JSON.parse(readFileSync(RESULTS, 'utf8')) as {
-    runs: number
+  run(['playwright', 'test', '--config', 'bench/browser/playwright.config.ts', ...specs])
+  const { runs, median, live } = JSON.parse(readFileSync(RESULTS, 'utf8')) as {
+    runs: unknown
     median: unknown
+    live?: Record<string, Record<string, unknown>>
   }
-  return { runs, median }
+  return { runs, median, live: summariseLive(live) }
 }

@@ -1,5 +1,6 @@
 // Worker pipeline and server fan-out benchmarks: `npm run bench` (all) or `npm run bench -- dashboard` (or backups).
-// The browser benchmark runs only when named: `npm run bench -- browser-100k` (builds, takes minutes).
+// many-clients starts the real server (1k and 10k guests, about a minute each). The browser
+// benchmark runs only when named: `npm run bench -- browser-100k` (builds, takes minutes).
 // Prints a table per benchmark and writes every figure to bench/results/latest.json.
 import os from 'node:os'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -12,6 +13,12 @@ import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchStoreMerge } from './store-merge.ts'
 import { benchWire, printWireFacts, type WireFacts } from './wire.ts'
+import {
+  benchManyClients,
+  MANY_CLIENTS_SIZES,
+  printManyClients,
+  type ManyClientsResult,
+} from './many-clients.ts'
 import { printTable, type BenchResult } from './harness.ts'
 import { SEARCH_SET } from './search-set.ts'
 
@@ -66,6 +73,13 @@ if (wanted('collector')) {
   for (const size of SIZES) collector.push(await benchCollector(size))
   printCollector(collector)
   results.collector = collector
+}
+
+if (wanted('many-clients')) {
+  const manyClients: ManyClientsResult[] = []
+  for (const size of MANY_CLIENTS_SIZES) manyClients.push(await benchManyClients(size))
+  printManyClients(manyClients)
+  results.manyClients = manyClients
 }
 
 if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()
