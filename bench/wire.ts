@@ -137,6 +137,63 @@ export function benchWire(size: number): { results: BenchResult[]; facts: WireFa
       pipeline.compute(input(), request)
     },
   })
+  // A structural tick: one guest replaced by a new one (and back, alternately), every other
+  // guest's metrics changed. Positions move, so columns and view caches are rebuilt.
+  const swapped = (state: State, i: number): State => {
+    const vms = [...state.vms]
+    const old = vms[Math.floor(vms.length / 2)]!
+    vms[Math.floor(vms.length / 2)] = { ...old, id: `${old.id}-new${i}`, vmid: old.vmid + 1e6 }
+    return { ...state, vms }
+  }
+  const structuralSlots = createGuestSlots()
+  runSteps(diffStateSteps({ ...prev, vms: [], containers: [] }, prev, structuralSlots))
+  const states = [prev]
+  for (let i = 1; i <= 8; i++) {
+    const poll = polls[(i % 4) + 1]!
+    states.push(i % 2 ? swapped(poll, i) : poll)
+  }
+  const structuralFrames: Array<{ text: string; binary: ArrayBuffer }> = []
+  for (let i = 1; i < states.length; i++) {
+    const c = runSteps(diffStateSteps(states[i - 1]!, states[i]!, structuralSlots))
+    structuralFrames.push({
+      text: JSON.stringify({ type: 'delta', data: c.delta ?? {}, seq: 0, metrics: 1 }),
+      binary: encodeMetricsFrame(0, c.metrics!),
+    })
+  }
+  const structuralStore = createStateStore()
+  structuralStore.applyFull(JSON.parse(JSON.stringify(prev)) as Record<string, unknown>, 0)
+  structuralStore.applyDelta({ guestSlots: Object.fromEntries(structuralSlots.of) }, 1)
+  const structuralPipeline = createGuestViewPipeline()
+  const structuralInput = () => ({
+    guests: structuralStore.getGuests(),
+    nodes: structuralStore.getNodes(),
+    alerts: structuralStore.getCollection('activeAlerts'),
+    lastUpdate: structuralStore.getLastUpdate(),
+    stamp: structuralStore.getGuestStamp(),
+    live: structuralStore.getGuestColumns(),
+  })
+  structuralPipeline.compute(structuralInput(), request)
+  let step = 0
+  const workerStructural = measure({
+    name: 'worker: mode-2 tick with a guest added and one removed',
+    size,
+    // Eight transitions (the slot table moves on with them): one pass over them.
+    warmup: 0,
+    iterations: 8,
+    run: () => {
+      const { text, binary } = structuralFrames[step++]!
+      const seq = structuralStore.seq! + 1
+      const parsed = parseServerMessage(text)
+      if (!parsed.ok || parsed.message.type !== 'delta') throw new Error('bad frame')
+      structuralStore.applyDelta(parsed.message.data, seq, true)
+      const copy = binary.slice(0)
+      new DataView(copy).setFloat64(16, seq, true)
+      const frame = decodeMetricsFrame(copy)
+      if (!frame.ok) throw new Error(frame.reason)
+      structuralStore.applyMetrics(frame.frame)
+      structuralPipeline.compute(structuralInput(), request)
+    },
+  })
   const workerMode1 = measure({
     name: 'worker: mode-1 tick of every guest (parse + merge + re-view)',
     size,
@@ -173,7 +230,7 @@ export function benchWire(size: number): { results: BenchResult[]; facts: WireFa
   const mode2Bytes = jsonFrame.length + binaryFrame.byteLength
   slices.sort((a, b) => a - b)
   return {
-    results: [serverMode2, workerMode2, workerMode1, firstLoad],
+    results: [serverMode2, workerMode2, workerStructural, workerMode1, firstLoad],
     facts: {
       size,
       fullStateBytes: fullBytes,
