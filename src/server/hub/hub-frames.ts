@@ -6,9 +6,10 @@ import { ON_DEMAND_COLLECTIONS, type StateDelta } from '../../shared/model/messa
 import { ENTITY_COLLECTIONS, type EntityCollection } from '../../shared/model/state.ts'
 import type { Publication } from '../live/live-state.ts'
 import { createPlainStateConverter } from './plain-state.ts'
+import { stringifySliced } from './sliced-json.ts'
 
-/** A frame as the socket sends it: text (JSON) or binary. */
-export type Frame = string | ArrayBuffer
+/** A frame as the socket sends it: text (JSON; a Buffer holds large text) or binary. */
+export type Frame = string | Buffer | ArrayBuffer
 
 /** Rows per chunk of a first load: about 1 MB of guests (a few ms to build and to parse). */
 export const SNAPSHOT_CHUNK_ROWS = 2000
@@ -16,12 +17,16 @@ export const SNAPSHOT_CHUNK_ROWS = 2000
 /** The collections that always come in chunks (the dashboard's first); others when large. */
 const GUEST_KEYS: readonly EntityCollection[] = ['vms', 'containers']
 
+/**
+ * The whole-state frames (and mode 1's delta, as large as the estate) are built in slices
+ * (sliced-json.ts), so they are promises; mode 2's frames are small or chunked, built at once.
+ */
 export interface PublicationFrames {
-  full(p: Publication): string
-  plainFull(p: Publication): string
-  raw(p: Publication): string
+  full(p: Publication): Promise<Buffer>
+  plainFull(p: Publication): Promise<Buffer>
+  raw(p: Publication): Promise<Buffer>
   /** Delta mode 1 (all JSON). */
-  delta(p: Publication): string
+  delta(p: Publication): Promise<Buffer>
   /**
    * Delta mode 2: the JSON delta, then the metrics frame when guests' numbers changed; without
    * the on-demand collections for a client that has not asked for them.
@@ -33,10 +38,10 @@ export interface PublicationFrames {
 export function createPublicationFrames(): PublicationFrames {
   const toPlainState = createPlainStateConverter()
   type Cache = {
-    full?: string
-    plainFull?: string
-    raw?: string
-    delta?: string
+    full?: Promise<Buffer>
+    plainFull?: Promise<Buffer>
+    raw?: Promise<Buffer>
+    delta?: Promise<Buffer>
     delta2?: Frame[]
     delta2Lean?: Frame[]
   }
@@ -48,18 +53,18 @@ export function createPublicationFrames(): PublicationFrames {
   }
   return {
     full: (p) =>
-      (cacheOf(p).full ??= JSON.stringify({ type: 'initialState', data: p.state, seq: p.seq })),
+      (cacheOf(p).full ??= stringifySliced({ type: 'initialState', data: p.state, seq: p.seq })),
     // The plain dialect carries the reference's shapes (backup times as strings); the delta
     // dialects, read only by our worker, keep the numbers.
     plainFull: (p) =>
-      (cacheOf(p).plainFull ??= JSON.stringify({
+      (cacheOf(p).plainFull ??= stringifySliced({
         type: 'initialState',
         data: toPlainState(p.state),
       })),
     raw: (p) =>
-      (cacheOf(p).raw ??= JSON.stringify({ type: 'rawData', data: toPlainState(p.state) })),
+      (cacheOf(p).raw ??= stringifySliced({ type: 'rawData', data: toPlainState(p.state) })),
     delta: (p) =>
-      (cacheOf(p).delta ??= JSON.stringify({ type: 'delta', data: p.delta ?? {}, seq: p.seq })),
+      (cacheOf(p).delta ??= stringifySliced({ type: 'delta', data: p.delta ?? {}, seq: p.seq })),
     delta2(p, backups) {
       const cache = cacheOf(p)
       const cached = backups ? cache.delta2 : cache.delta2Lean

@@ -56,6 +56,8 @@ interface Client {
   alive: boolean
   /** Bytes flushed to the client since the last ping: a client reading a big frame is alive. */
   flushed: number
+  /** Frames still being built for this client, sent in order once they are (see deliver). */
+  building: Promise<void> | null
   warnings: LogLimiter
 }
 
@@ -121,11 +123,33 @@ export function createHub(deps: HubDeps): Hub {
   const send = (client: Client, frame: Frame, onFlushed?: () => void) => {
     if (client.socket.readyState !== client.socket.OPEN) return
     const bytes = typeof frame === 'string' ? frame.length : frame.byteLength
-    client.socket.send(frame, (err) => {
+    // A Buffer carries large JSON text; an ArrayBuffer is the binary metrics frame.
+    const binary = frame instanceof ArrayBuffer
+    client.socket.send(frame, { binary }, (err) => {
       if (err) return
       client.flushed += bytes
       onFlushed?.()
     })
+  }
+
+  /**
+   * Send frames of which some are still being built (promises), in order, after whatever this
+   * client still waits for: frames built in slices must not overtake or be overtaken.
+   */
+  const deliver = (client: Client, list: ReadonlyArray<Frame | Promise<Frame>>) => {
+    if (!client.building && list.every((frame) => !(frame instanceof Promise))) {
+      for (const frame of list) send(client, frame as Frame)
+      return
+    }
+    const building: Promise<void> = (client.building ?? Promise.resolve())
+      .then(async () => {
+        for (const frame of list) send(client, await frame)
+      })
+      .catch((err: unknown) => deps.log.warn({ err: String(err) }, 'building a frame failed'))
+      .finally(() => {
+        if (client.building === building) client.building = null
+      })
+    client.building = building
   }
 
   const sourceFor = (p: Publication, scope: SnapshotScope): SnapshotSource => {
@@ -168,7 +192,7 @@ export function createHub(deps: HubDeps): Hub {
     startLoad(client, 'backups')
   }
 
-  const deltaFrames = (client: Client, p: Publication): Frame[] =>
+  const deltaFrames = (client: Client, p: Publication): Array<Frame | Promise<Frame>> =>
     client.dialect === 'deltas2' ? frames.delta2(p, client.backups) : [frames.delta(p)]
 
   /** Bring a delta client with a baseline up to the current publication. */
@@ -182,13 +206,15 @@ export function createHub(deps: HubDeps): Hub {
     if (from < 0 || recent.at(-1) !== current) {
       if (client.dialect === 'deltas2') startLoad(client)
       else {
-        send(client, frames.full(current))
+        deliver(client, [frames.full(current)])
         client.seq = current.seq
       }
       return
     }
-    for (const p of recent.slice(from))
-      for (const frame of deltaFrames(client, p)) send(client, frame)
+    deliver(
+      client,
+      recent.slice(from).flatMap((p) => deltaFrames(client, p)),
+    )
     client.seq = current.seq
     sendPendingBackups(client)
   }
@@ -199,7 +225,7 @@ export function createHub(deps: HubDeps): Hub {
     for (const client of clients) {
       if (client.load) continue
       if (!hasRoom(client)) continue
-      if (client.dialect === 'plain') send(client, frames.raw(p))
+      if (client.dialect === 'plain') deliver(client, [frames.raw(p)])
       else catchUp(client)
     }
   }
@@ -230,7 +256,7 @@ export function createHub(deps: HubDeps): Hub {
       client.backupsPending = true
       if (!client.load) catchUp(client)
     } else if (msg.type === 'requestData') {
-      send(client, frames.raw(deps.live.current()))
+      deliver(client, [frames.raw(deps.live.current())])
     }
     // Anything else (including the client's pong) needs no answer.
   }
@@ -266,6 +292,7 @@ export function createHub(deps: HubDeps): Hub {
         stalledSince: null,
         alive: true,
         flushed: 0,
+        building: null,
         warnings: createLogLimiter(deps.log, deps.now),
       }
       clients.add(client)
@@ -283,7 +310,7 @@ export function createHub(deps: HubDeps): Hub {
       }
       if (options.dialect !== 'plain') welcome.deltas = options.dialect === 'deltas2' ? 2 : 1
       send(client, JSON.stringify({ type: 'welcome', data: welcome }))
-      if (options.dialect === 'plain') send(client, frames.plainFull(deps.live.current()))
+      if (options.dialect === 'plain') deliver(client, [frames.plainFull(deps.live.current())])
       else catchUp(client)
     },
     clientCount: () => clients.size,
