@@ -1,19 +1,11 @@
 // The registry of view kinds: for each, what it reads from the store and which memoized view it
 // computes. A new kind is one entry here plus its request and model in api-types.ts' ViewKinds.
 // Runs inside the worker. Imports only src/shared and src/worker.
-import type { PveBackups } from '../shared/model/state.ts'
 import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
-import type { StateStore } from './store.ts'
 import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
-
-/** The scalar pveBackups of the store: replaced whole when it changes, so its identity is a version. */
-export function readPveBackups(store: StateStore): PveBackups | undefined {
-  const value: unknown = store.getScalar('pveBackups')
-  return typeof value === 'object' && value !== null ? (value as PveBackups) : undefined
-}
 
 /** Every view kind the worker serves (ARCHITECTURE.md, "The worker's view protocol"). */
 export const VIEW_KINDS: ViewRegistry = {
@@ -38,7 +30,8 @@ export const VIEW_KINDS: ViewRegistry = {
       pbs: store.getCollection('pbs'),
       storage: store.getCollection('storage'),
       physicalDisks: store.getCollection('physicalDisks'),
-      pveBackups: readPveBackups(store),
+      storageBackups: store.getCollection('storageBackups'),
+      guestSnapshots: store.getCollection('guestSnapshots'),
       pbsBackups: store.getCollection('pbsBackups'),
     }),
     createNodeSummaryView,
@@ -55,11 +48,14 @@ export const VIEW_KINDS: ViewRegistry = {
     }),
     createStorageView,
   ),
-  // Spec 000 §2.4.
+  // Spec 000 §2.4. The backup collections keep their arrays, and their entities their objects,
+  // until a delta changes them: the pipeline rebuilds only the changed records.
   backups: defineViewKind(
     'backups',
     ({ store, now }) => ({
-      pveBackups: readPveBackups(store),
+      storageBackups: store.getCollection('storageBackups'),
+      guestSnapshots: store.getCollection('guestSnapshots'),
+      pveReceived: store.hasReceived('storageBackups') || store.hasReceived('guestSnapshots'),
       pbsBackups: store.getCollection('pbsBackups'),
       pbs: store.getCollection('pbs'),
       guests: store.getGuests(),

@@ -10,7 +10,6 @@ import type {
   PbsBackup,
   PbsInstance,
   PhysicalDisk,
-  PveBackups,
   State,
   StorageBackup,
 } from '../../shared/model/state.ts'
@@ -34,8 +33,14 @@ export type PlainPbsInstance = WithIso<PbsInstance, 'lastSeen'>
 /** A physical disk on the plain dialect (§2.6). */
 export type PlainPhysicalDisk = WithIso<PhysicalDisk, 'lastChecked'>
 
-/** The state on the plain dialect. */
-export type PlainState = Omit<State, 'pbsBackups' | 'pveBackups' | 'pbs' | 'physicalDisks'> & {
+/**
+ * The state on the plain dialect: the PVE backup collections grouped as the reference's
+ * `pveBackups` object, never as our top-level keys.
+ */
+export type PlainState = Omit<
+  State,
+  'pbsBackups' | 'storageBackups' | 'guestSnapshots' | 'backupTasks' | 'pbs' | 'physicalDisks'
+> & {
   pbs: PlainPbsInstance[]
   physicalDisks: PlainPhysicalDisk[]
   pbsBackups: PlainPbsBackup[]
@@ -101,19 +106,25 @@ export function createPlainStateConverter(): (state: State) => PlainState {
     ...d,
     lastChecked: msToRfc3339(d.lastChecked),
   }))
-  let lastPve: PveBackups | null = null
   let lastPlainPve: PlainState['pveBackups'] | null = null
   return (state) => {
-    if (state.pveBackups !== lastPve || !lastPlainPve) {
-      lastPve = state.pveBackups
-      lastPlainPve = {
-        backupTasks: tasks(state.pveBackups.backupTasks),
-        storageBackups: storage(state.pveBackups.storageBackups),
-        guestSnapshots: snapshots(state.pveBackups.guestSnapshots),
-      }
+    const { storageBackups, guestSnapshots, backupTasks, ...rest } = state
+    const next = {
+      backupTasks: tasks(backupTasks),
+      storageBackups: storage(storageBackups),
+      guestSnapshots: snapshots(guestSnapshots),
+    }
+    // The same object while no list changed, as the reference's clients saw it before.
+    if (
+      !lastPlainPve ||
+      next.backupTasks !== lastPlainPve.backupTasks ||
+      next.storageBackups !== lastPlainPve.storageBackups ||
+      next.guestSnapshots !== lastPlainPve.guestSnapshots
+    ) {
+      lastPlainPve = next
     }
     return {
-      ...state,
+      ...rest,
       pbs: pbsInstances(state.pbs),
       physicalDisks: disks(state.physicalDisks),
       pbsBackups: pbs(state.pbsBackups),

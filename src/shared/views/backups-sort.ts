@@ -1,7 +1,7 @@
 // Sorting and grouping of the backups list (spec 000 §9 sort options, §5 empty values last,
 // §2.4 date group labels). Pure; sorted orders are permutations, records are never moved.
 import { dateGroupLabel } from './backups-dates.ts'
-import type { NormalisedBackups } from './backups-normalize.ts'
+import type { BackupsChange, NormalisedBackups } from './backups-normalize.ts'
 import {
   DESCENDING_FIRST,
   type BackupGrouping,
@@ -107,6 +107,73 @@ export function sortBackups(
     return records[b]!.backupTime - records[a]!.backupTime || a - b
   })
   return order
+}
+
+/**
+ * The order sortBackups would give `data`, from the order of the previous records: the kept
+ * records keep their relative order and values (see BackupsChange), so they are remapped in one
+ * pass and the rebuilt ones are sorted alone and merged in by binary search. Costs a linear copy
+ * plus O(k log n) comparisons for k rebuilt records, instead of a full sort.
+ */
+export function carrySortedOrder(
+  data: NormalisedBackups,
+  values: Float64Array,
+  direction: SortDirection,
+  previousOrder: Uint32Array,
+  change: BackupsChange,
+): Uint32Array {
+  const { remap, added } = change
+  const compare = comparatorOf(data, values, direction)
+  const kept = new Uint32Array(previousOrder.length)
+  let m = 0
+  for (let k = 0; k < previousOrder.length; k++) {
+    const to = remap[previousOrder[k]!]!
+    if (to >= 0) kept[m++] = to
+  }
+  if (m + added.length !== data.records.length) return sortBackups(data, values, direction)
+  const fresh = added.slice().sort(compare)
+  const out = new Uint32Array(data.records.length)
+  let o = 0
+  let from = 0
+  for (let f = 0; f < fresh.length; f++) {
+    const item = fresh[f]!
+    let lo = from
+    let hi = m
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compare(kept[mid]!, item) <= 0) lo = mid + 1
+      else hi = mid
+    }
+    out.set(kept.subarray(from, lo), o)
+    o += lo - from
+    from = lo
+    out[o++] = item
+  }
+  out.set(kept.subarray(from, m), o)
+  return out
+}
+
+/** The comparison sortBackups orders by (the packed time path orders the same way). */
+function comparatorOf(
+  data: NormalisedBackups,
+  values: Float64Array,
+  direction: SortDirection,
+): (a: number, b: number) => number {
+  const sign = direction === 'asc' ? 1 : -1
+  if (values === data.times) {
+    const times = data.times
+    return (a, b) => (times[a]! - times[b]!) * sign || a - b
+  }
+  const { times } = data
+  return (a, b) => {
+    const va = values[a]!
+    const vb = values[b]!
+    const ea = Number.isNaN(va)
+    const eb = Number.isNaN(vb)
+    if (ea !== eb) return ea ? 1 : -1
+    if (!ea && va !== vb) return (va - vb) * sign
+    return times[b]! - times[a]! || a - b
+  }
 }
 
 const INDEX_BITS = 2 ** 21

@@ -1,6 +1,13 @@
 // Rows of the node summary (spec 000 §2.1): counts per node and one formatted row per hypervisor
 // node or backup server. Pure.
-import type { Entity, Guest, PbsBackup, PveBackups, PveNode } from '../model/state.ts'
+import type {
+  Entity,
+  Guest,
+  GuestSnapshot,
+  PbsBackup,
+  PveNode,
+  StorageBackup,
+} from '../model/state.ts'
 import { formatBytes } from '../format/bytes.ts'
 import { formatPercent, toPercent } from '../format/percent.ts'
 import { getNodeTemperatureColour } from '../format/thresholds.ts'
@@ -32,7 +39,8 @@ export interface CountSources {
   guests: readonly Guest[]
   storage: readonly Entity[]
   disks: readonly Entity[]
-  pveBackups: PveBackups | undefined
+  storageBackups: readonly StorageBackup[]
+  guestSnapshots: readonly GuestSnapshot[]
   pbsBackups: readonly PbsBackup[]
 }
 
@@ -118,10 +126,9 @@ function countBackups(
     }
     if (current) current.backups++
   }
-  const pve = sources.pveBackups
-  for (const snapshot of pve?.guestSnapshots ?? []) add(snapshot)
-  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, pve?.storageBackups ?? [])
-  for (const backup of pve?.storageBackups ?? []) {
+  for (const snapshot of sources.guestSnapshots) add(snapshot)
+  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, sources.storageBackups)
+  for (const backup of sources.storageBackups) {
     if (!isIgnoredStorageBackup(backup) && !isDuplicate(backup)) add(backup)
   }
   let lastServer: string | undefined

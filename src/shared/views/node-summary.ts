@@ -1,6 +1,13 @@
 // The node summary view (spec 000 §2.1): count → rows → sort → model, each stage memoized on input
 // identity. Pure: the worker owns one view per subscription and calls `compute` on every flush.
-import type { Entity, Guest, PbsBackup, PveBackups, PveNode } from '../model/state.ts'
+import type {
+  Entity,
+  Guest,
+  GuestSnapshot,
+  PbsBackup,
+  PveNode,
+  StorageBackup,
+} from '../model/state.ts'
 import type { SortDirection } from './guest-view-types.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
 import { memoizeStage } from './memo.ts'
@@ -50,8 +57,8 @@ export interface NodeSummaryInput {
   pbs: readonly Entity[]
   storage: readonly Entity[]
   physicalDisks: readonly Entity[]
-  /** Absent until the server sent any PVE backup data. */
-  pveBackups?: PveBackups | undefined
+  storageBackups?: readonly StorageBackup[]
+  guestSnapshots?: readonly GuestSnapshot[]
   pbsBackups?: readonly PbsBackup[]
 }
 
@@ -94,10 +101,16 @@ export function createNodeSummaryView(): NodeSummaryView {
       guests: readonly Guest[],
       storage: readonly Entity[],
       disks: readonly Entity[],
-      pveBackups: PveBackups | undefined,
+      storageBackups: readonly StorageBackup[],
+      guestSnapshots: readonly GuestSnapshot[],
       pbsBackups: readonly PbsBackup[],
       _signature: string,
-    ) => countByNode(tab, { guests, storage, disks, pveBackups, pbsBackups }, currentIndex!),
+    ) =>
+      countByNode(
+        tab,
+        { guests, storage, disks, storageBackups, guestSnapshots, pbsBackups },
+        currentIndex!,
+      ),
   )
   const build = counted('rows', buildEntries)
   const sort = counted('sort', sortEntries)
@@ -126,7 +139,8 @@ export function createNodeSummaryView(): NodeSummaryView {
         tab === 'dashboard' ? input.guests : EMPTY,
         tab === 'storage' ? input.storage : EMPTY,
         tab === 'storage' ? input.physicalDisks : EMPTY,
-        tab === 'backups' ? input.pveBackups : undefined,
+        tab === 'backups' ? (input.storageBackups ?? EMPTY) : EMPTY,
+        tab === 'backups' ? (input.guestSnapshots ?? EMPTY) : EMPTY,
         tab === 'backups' ? (input.pbsBackups ?? NO_PBS_BACKUPS) : NO_PBS_BACKUPS,
         nodes.signature,
       )

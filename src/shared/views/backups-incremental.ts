@@ -1,0 +1,432 @@
+// Incremental backup normalisation: the worker's store keeps an entity object until a delta
+// changes it (then it replaces the object) and keeps each collection's array until that collection
+// changes. So between two updates, a source object that is the same object at the same relative
+// place needs no new record: only replaced, added and dependent records are rebuilt, and the
+// columns of the others are copied. Pure; the result equals normaliseBackups' from scratch
+// (tests/unit/shared/views/backups-incremental.test.ts), guest group numbers aside.
+//
+// What a record depends on besides its own source object:
+// - guest names (by instance, node and vmid; by type and vmid for PBS): the guests array changes
+//   identity only when guests are added, removed, renamed or moved, and then only the records of
+//   the vmids whose names changed are rebuilt;
+// - a storage backup is left out when a PBS backup has its timestamp and vmid (spec 000 §5), so a
+//   PBS key appearing or vanishing re-evaluates the storage backups of that key;
+// - a PBS backup's guest is looked up in its PVE twin's instance, so a twin change rebuilds the
+//   PBS backups of that key.
+import type { GuestSnapshot, PbsBackup, StorageBackup } from '../model/state.ts'
+import { localDay } from './backups-dates.ts'
+import {
+  createGroupInterner,
+  createNodeIdInterner,
+  fromPbsBackup,
+  fromSnapshot,
+  fromStorageBackup,
+  indexGuestNames,
+  isIgnoredStorageBackup,
+  toHaystack,
+  type BackupSources,
+  type GuestNames,
+  type NormalisedBackups,
+} from './backups-normalize.ts'
+import type { BackupClass, BackupRecord } from './backups-types.ts'
+
+/** Slot of a storage backup that is not a backup (iso, vztmpl). */
+const IGNORED = -1
+/** Slot of a storage backup that is the PVE side of a PBS backup. */
+const DUPLICATE = -2
+/** How far the matching walk looks ahead for a source object before indexing the rest. */
+const LOOKAHEAD = 64
+
+/** One source collection as last normalised: its array and, per entry, a record index or status. */
+interface Side<T> {
+  items: readonly T[]
+  slots: Int32Array
+}
+
+/** Counts per (time, vmid) key: PBS backups per key, or PVE twins per key and instance. */
+type KeyCounts<V> = Map<number, Map<string, V>>
+
+/** A normaliser that keeps its previous result and rebuilds only what changed. */
+export type BackupNormaliser = (sources: BackupSources) => NormalisedBackups
+
+/** Create an incremental normaliser (one per pipeline). */
+export function createBackupNormaliser(): BackupNormaliser {
+  let last: NormalisedBackups | null = null
+  let lastSources: BackupSources | null = null
+  let names: GuestNames = indexGuestNames([])
+  let snapshots: Side<GuestSnapshot> = emptySide()
+  let storage: Side<StorageBackup> = emptySide()
+  let pbs: Side<PbsBackup> = emptySide()
+  let pbsKeys: KeyCounts<number> = new Map()
+  let twins: KeyCounts<Map<string, number>> = new Map()
+  let nodeIdOf = createNodeIdInterner()
+  let groups = createGroupInterner()
+  const reset = () => {
+    last = null
+    names = indexGuestNames([])
+    snapshots = emptySide()
+    storage = emptySide()
+    pbs = emptySide()
+    pbsKeys = new Map()
+    twins = new Map()
+    nodeIdOf = createNodeIdInterner()
+    groups = createGroupInterner()
+  }
+
+  return (sources) => {
+    const prior = lastSources
+    if (
+      last &&
+      prior &&
+      prior.guests === sources.guests &&
+      prior.guestSnapshots === sources.guestSnapshots &&
+      prior.storageBackups === sources.storageBackups &&
+      prior.pbsBackups === sources.pbsBackups
+    ) {
+      return last
+    }
+    // Group numbers of names no longer present are never reused: start over once they pile up.
+    if (last && groups.size() > 4 * last.records.length + 1000) reset()
+    const guestsChanged = !last || !prior || prior.guests !== sources.guests
+    lastSources = sources
+
+    // 1. Which source objects are the ones normalised last time.
+    const snapMatch = matchItems(snapshots.items, sources.guestSnapshots)
+    const storMatch = matchItems(storage.items, sources.storageBackups)
+    const pbsMatch = matchItems(pbs.items, sources.pbsBackups)
+
+    // 2. Guest names: rebuild the records of the vmids whose resolved names may have changed.
+    if (guestsChanged) {
+      const next = indexGuestNames(sources.guests)
+      const changed = last ? changedVmids(names, next) : new Set<string>()
+      names = next
+      if (changed.size > 0) {
+        const numeric = new Set<number>()
+        for (const vmid of changed) if (/^\d+$/.test(vmid)) numeric.add(Number(vmid))
+        markWhere(snapMatch, sources.guestSnapshots, (s) => numeric.has(s.vmid))
+        markWhere(storMatch, sources.storageBackups, (s) => numeric.has(s.vmid))
+        markWhere(pbsMatch, sources.pbsBackups, (b) => changed.has(b.vmid))
+      }
+    }
+
+    // 3. PBS keys: which (time, vmid) keys appeared or vanished.
+    const keyBefore: KeyCounts<boolean> = new Map()
+    const bumpKey = (time: number, vmid: string, by: number) => {
+      const had = getKey(pbsKeys, time, vmid) ?? 0
+      if (getKey(keyBefore, time, vmid) === undefined) setKey(keyBefore, time, vmid, had > 0)
+      const now = had + by
+      if (now > 0) setKey(pbsKeys, time, vmid, now)
+      else deleteKey(pbsKeys, time, vmid)
+    }
+    forRemoved(pbsMatch, pbs.items, (b) => bumpKey(b.backupTime, b.vmid, -1))
+    forAdded(pbsMatch, sources.pbsBackups, (b) => bumpKey(b.backupTime, b.vmid, 1))
+    const flipped: KeyCounts<boolean> = new Map()
+    for (const [time, byVmid] of keyBefore) {
+      for (const [vmid, had] of byVmid) {
+        const has = getKey(pbsKeys, time, vmid) !== undefined
+        if (had !== has) setKey(flipped, time, vmid, true)
+      }
+    }
+
+    // 4. Storage backups: re-evaluate duplicates of flipped keys; keep the twins current.
+    const twinBefore: KeyCounts<string | undefined> = new Map()
+    const bumpTwin = (backup: StorageBackup, by: number) => {
+      const vmid = String(backup.vmid)
+      const time = backup.ctime
+      if (!hasKey(twinBefore, time, vmid)) {
+        setKey(twinBefore, time, vmid, twinOf(twins, time, vmid))
+      }
+      let byInstance = getKey(twins, time, vmid)
+      if (!byInstance) setKey(twins, time, vmid, (byInstance = new Map()))
+      const count = (byInstance.get(backup.instance) ?? 0) + by
+      if (count > 0) byInstance.set(backup.instance, count)
+      else byInstance.delete(backup.instance)
+      if (byInstance.size === 0) deleteKey(twins, time, vmid)
+    }
+    if (flipped.size > 0) {
+      markWhere(storMatch, sources.storageBackups, (s) => hasKey(flipped, s.ctime, String(s.vmid)))
+    }
+    // Twin counts of what was a duplicate and is gone or re-evaluated.
+    const storSlots = new Int32Array(sources.storageBackups.length)
+    for (let j = 0; j < storage.items.length; j++) {
+      if (storMatch.reused[j] !== 1 && storage.slots[j] === DUPLICATE) {
+        bumpTwin(storage.items[j]!, -1)
+      }
+    }
+    const storFresh = storMatch.fresh
+    for (let i = 0; i < storSlots.length; i++) {
+      if (storFresh[i] === 0) {
+        storSlots[i] = storage.slots[storMatch.prev[i]!]!
+        continue
+      }
+      const backup = sources.storageBackups[i]!
+      if (isIgnoredStorageBackup(backup)) storSlots[i] = IGNORED
+      else if (hasKey(pbsKeys, backup.ctime, String(backup.vmid))) {
+        storSlots[i] = DUPLICATE
+        bumpTwin(backup, 1)
+      } else storSlots[i] = 0
+    }
+
+    // 5. PBS backups whose twin instance changed are renamed.
+    const twinChanged: KeyCounts<boolean> = new Map()
+    for (const [time, byVmid] of twinBefore) {
+      for (const [vmid, before] of byVmid) {
+        if (before !== twinOf(twins, time, vmid)) setKey(twinChanged, time, vmid, true)
+      }
+    }
+    if (twinChanged.size > 0) {
+      markWhere(pbsMatch, sources.pbsBackups, (b) => hasKey(twinChanged, b.backupTime, b.vmid))
+    }
+
+    // 6. The records and their columns: copied for kept records, built for the rest.
+    const previous = last
+    let count = sources.guestSnapshots.length + sources.pbsBackups.length
+    for (let i = 0; i < storSlots.length; i++) if (storSlots[i]! >= 0) count++
+    const records = new Array<BackupRecord>(count)
+    const days = new Int32Array(count)
+    const times = new Float64Array(count)
+    const classes = new Array<BackupClass>(count)
+    const nodeIds = new Array<string>(count)
+    const guestGroups = new Int32Array(count)
+    const remap = new Int32Array(previous ? previous.records.length : 0).fill(-1)
+    const added: number[] = []
+    const oldHaystacks = previous ? builtHaystacks.get(previous) : undefined
+    const haystackList: string[] | undefined = oldHaystacks ? new Array<string>(count) : undefined
+    let n = 0
+    const keep = (from: number) => {
+      records[n] = previous!.records[from]!
+      days[n] = previous!.days[from]!
+      times[n] = previous!.times[from]!
+      classes[n] = previous!.classes[from]!
+      nodeIds[n] = previous!.nodeIds[from]!
+      guestGroups[n] = previous!.guestGroups[from]!
+      if (haystackList) haystackList[n] = oldHaystacks![from]!
+      remap[from] = n
+      return n++
+    }
+    const build = (record: BackupRecord) => {
+      records[n] = record
+      days[n] = localDay(record.backupTime)
+      times[n] = record.backupTime
+      classes[n] = record.backupType
+      nodeIds[n] = nodeIdOf(record)
+      guestGroups[n] = groups.groupOf(record)
+      if (haystackList) haystackList[n] = toHaystack(record)
+      added.push(n)
+      return n++
+    }
+
+    const snapSlots = new Int32Array(sources.guestSnapshots.length)
+    for (let i = 0; i < snapSlots.length; i++) {
+      snapSlots[i] =
+        snapMatch.fresh[i] === 0
+          ? keep(snapshots.slots[snapMatch.prev[i]!]!)
+          : build(fromSnapshot(sources.guestSnapshots[i]!, names))
+    }
+    for (let i = 0; i < storSlots.length; i++) {
+      if (storSlots[i]! < 0) continue
+      storSlots[i] =
+        storFresh[i] === 0
+          ? keep(storSlots[i]!)
+          : build(fromStorageBackup(sources.storageBackups[i]!, names))
+    }
+    const pbsSlots = new Int32Array(sources.pbsBackups.length)
+    for (let i = 0; i < pbsSlots.length; i++) {
+      if (pbsMatch.fresh[i] === 0) {
+        pbsSlots[i] = keep(pbs.slots[pbsMatch.prev[i]!]!)
+        continue
+      }
+      const backup = sources.pbsBackups[i]!
+      pbsSlots[i] = build(
+        fromPbsBackup(backup, names, twinOf(twins, backup.backupTime, backup.vmid)),
+      )
+    }
+    snapshots = { items: sources.guestSnapshots, slots: snapSlots }
+    storage = { items: sources.storageBackups, slots: storSlots }
+    pbs = { items: sources.pbsBackups, slots: pbsSlots }
+
+    let hasHost = false
+    for (let i = 0; i < count; i++) {
+      if (records[i]!.type === 'Host') {
+        hasHost = true
+        break
+      }
+    }
+    let haystacks: string[] | null = haystackList ?? null
+    const result: NormalisedBackups = {
+      records,
+      days,
+      times,
+      classes,
+      nodeIds,
+      guestGroups,
+      hasHost,
+      haystacks: () => {
+        if (!haystacks) {
+          haystacks = records.map(toHaystack)
+          builtHaystacks.set(result, haystacks)
+        }
+        return haystacks
+      },
+      change: previous ? { previous, remap, added: Uint32Array.from(added) } : undefined,
+    }
+    if (haystacks) builtHaystacks.set(result, haystacks)
+    // The previous result is reachable only through `change`: later stages drop it after use.
+    if (previous) previous.change = undefined
+    last = result
+    return result
+  }
+}
+
+/** Haystacks of results that built them, so the next result copies instead of rebuilding. */
+const builtHaystacks = new WeakMap<NormalisedBackups, string[]>()
+
+function emptySide<T>(): Side<T> {
+  return { items: [], slots: new Int32Array(0) }
+}
+
+/** How the new items relate to the old ones. */
+interface Match {
+  /** Per new item: the old position of the identical object, or -1. */
+  prev: Int32Array
+  /** Per new item: 1 when its record must be built (new object or a dependency changed). */
+  fresh: Uint8Array
+  /** Per old item: 1 when its object is still there, at `prev` of some new item. */
+  kept: Uint8Array
+  /** Per old item: 1 when kept and its record is reused (not rebuilt). */
+  reused: Uint8Array
+}
+
+/**
+ * Match new items to old ones by identity, walking both in order. The store keeps a collection in
+ * arrival order: a changed entity stays in place as a new object, a removed one leaves a gap and a
+ * new one is appended, so a linear walk finds every kept object. Anything else (a full state
+ * replaced everything) only costs more records built, never a wrong one: a record is kept only
+ * for the identical object.
+ */
+function matchItems<T extends { id: string }>(old: readonly T[], next: readonly T[]): Match {
+  const prev = new Int32Array(next.length).fill(-1)
+  const fresh = new Uint8Array(next.length).fill(1)
+  const kept = new Uint8Array(old.length)
+  let tail: Map<string, number> | null = null
+  let j = 0
+  for (let i = 0; i < next.length; i++) {
+    const item = next[i]!
+    if (j >= old.length) break
+    if (old[j] === item) {
+      prev[i] = j
+      fresh[i] = 0
+      kept[j++] = 1
+      continue
+    }
+    if (old[j]!.id === item.id) {
+      j++ // replaced in place
+      continue
+    }
+    // Old items were removed before this one, or this one is new: look a little way ahead, then
+    // index what is left of the old items once.
+    let found = -1
+    for (let k = j + 1; k < old.length && k <= j + LOOKAHEAD; k++) {
+      if (old[k]!.id === item.id) {
+        found = k
+        break
+      }
+    }
+    if (found < 0) {
+      if (!tail) {
+        tail = new Map()
+        for (let k = j; k < old.length; k++) tail.set(old[k]!.id, k)
+      }
+      found = tail.get(item.id) ?? -1
+      if (found < j) continue // new, or out of order: built anew
+    }
+    j = found
+    if (old[j] === item) {
+      prev[i] = j
+      fresh[i] = 0
+      kept[j] = 1
+    }
+    j++
+  }
+  return { prev, fresh, kept, reused: kept.slice() }
+}
+
+/** Rebuild the kept items for which `test` holds (a dependency of their record changed). */
+function markWhere<T>(match: Match, items: readonly T[], test: (item: T) => boolean): void {
+  for (let i = 0; i < items.length; i++) {
+    if (match.fresh[i] === 0 && test(items[i]!)) {
+      match.fresh[i] = 1
+      match.reused[match.prev[i]!] = 0
+    }
+  }
+}
+
+/** Old objects that are gone (replaced or removed). */
+function forRemoved<T>(match: Match, old: readonly T[], run: (item: T) => void): void {
+  for (let j = 0; j < old.length; j++) if (match.kept[j] !== 1) run(old[j]!)
+}
+
+/** New objects (not kept ones marked for rebuilding: their keys are counted already). */
+function forAdded<T>(match: Match, items: readonly T[], run: (item: T) => void): void {
+  for (let i = 0; i < items.length; i++) if (match.prev[i] === -1) run(items[i]!)
+}
+
+function getKey<V>(map: KeyCounts<V>, time: number, vmid: string): V | undefined {
+  return map.get(time)?.get(vmid)
+}
+
+function hasKey<V>(map: KeyCounts<V>, time: number, vmid: string): boolean {
+  return map.get(time)?.has(vmid) ?? false
+}
+
+function setKey<V>(map: KeyCounts<V>, time: number, vmid: string, value: V): void {
+  let byVmid = map.get(time)
+  if (!byVmid) map.set(time, (byVmid = new Map()))
+  byVmid.set(vmid, value)
+}
+
+function deleteKey<V>(map: KeyCounts<V>, time: number, vmid: string): void {
+  const byVmid = map.get(time)
+  if (!byVmid) return
+  byVmid.delete(vmid)
+  if (byVmid.size === 0) map.delete(time)
+}
+
+/** The twin instance of a key as normaliseBackups resolves it: one instance, '' for several. */
+function twinOf(
+  twins: KeyCounts<Map<string, number>>,
+  time: number,
+  vmid: string,
+): string | undefined {
+  const byInstance = getKey(twins, time, vmid)
+  if (!byInstance || byInstance.size === 0) return undefined
+  if (byInstance.size > 1) return ''
+  return byInstance.keys().next().value
+}
+
+/** Vmids whose name lookups differ between two guest name indexes. */
+function changedVmids(before: GuestNames, after: GuestNames): Set<string> {
+  const changed = new Set<string>()
+  const compare = (a: Map<string, string> | undefined, b: Map<string, string> | undefined) => {
+    if (a === b) return
+    for (const [vmid, name] of a ?? []) if (b?.get(vmid) !== name) changed.add(vmid)
+    for (const [vmid, name] of b ?? []) if (a?.get(vmid) !== name) changed.add(vmid)
+  }
+  for (const instance of new Set([...before.byNode.keys(), ...after.byNode.keys()])) {
+    const a = before.byNode.get(instance)
+    const b = after.byNode.get(instance)
+    for (const node of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) {
+      compare(a?.get(node), b?.get(node))
+    }
+    compare(before.byInstance.get(instance), after.byInstance.get(instance))
+  }
+  for (const key of new Set([...before.byTypeVmid.keys(), ...after.byTypeVmid.keys()])) {
+    const a = before.byTypeVmid.get(key) ?? []
+    const b = after.byTypeVmid.get(key) ?? []
+    const same =
+      a.length === b.length &&
+      a.every((guest, i) => guest.name === b[i]!.name && guest.instance === b[i]!.instance)
+    if (!same) changed.add(key.slice(key.indexOf('/') + 1))
+  }
+  return changed
+}
