@@ -61,6 +61,20 @@ export function createBackupNormaliser(): BackupNormaliser {
   let twins: KeyCounts<Map<string, number>> = new Map()
   let nodeIdOf = createNodeIdInterner()
   let groups = createGroupInterner()
+  // Columns are written into the buffers of the result before the last one: at a million records
+  // a fresh set per update was most of the worker's garbage, and so of its GC pauses.
+  let current: Columns | null = null
+  let spare: Columns | null = null
+  let hostCount = 0
+  const take = (count: number): Columns => {
+    let columns = spare
+    spare = null
+    if (!columns || columns.days.length < count) columns = createColumns(count + (count >> 3) + 16)
+    columns.records.length = count
+    columns.classes.length = count
+    columns.nodeIds.length = count
+    return columns
+  }
   const reset = () => {
     last = null
     names = indexGuestNames([])
@@ -71,6 +85,9 @@ export function createBackupNormaliser(): BackupNormaliser {
     twins = new Map()
     nodeIdOf = createNodeIdInterner()
     groups = createGroupInterner()
+    current = null
+    spare = null
+    hostCount = 0
   }
 
   return (sources) => {
@@ -182,29 +199,51 @@ export function createBackupNormaliser(): BackupNormaliser {
     const previous = last
     let count = sources.guestSnapshots.length + sources.pbsBackups.length
     for (let i = 0; i < storSlots.length; i++) if (storSlots[i]! >= 0) count++
-    const records = new Array<BackupRecord>(count)
-    const days = new Int32Array(count)
-    const times = new Float64Array(count)
-    const classes = new Array<BackupClass>(count)
-    const nodeIds = new Array<string>(count)
-    const guestGroups = new Int32Array(count)
+    const columns = take(count)
+    const { records, classes, nodeIds } = columns
+    const days = columns.days.subarray(0, count)
+    const times = columns.times.subarray(0, count)
+    const guestGroups = columns.groups.subarray(0, count)
+    const before = previous ?? EMPTY_RESULT
     const remap = new Int32Array(previous ? previous.records.length : 0).fill(-1)
     const added: number[] = []
     const oldHaystacks = previous ? builtHaystacks.get(previous) : undefined
     const haystackList: string[] | undefined = oldHaystacks ? new Array<string>(count) : undefined
     let n = 0
+    // Kept records come in runs (old indices from..from+length at new index at..): the typed
+    // columns of a run are copied in one call.
+    let runFrom = 0
+    let runAt = 0
+    let runLength = 0
+    const flush = () => {
+      if (runLength === 0) return
+      const end = runFrom + runLength
+      days.set(before.days.subarray(runFrom, end), runAt)
+      times.set(before.times.subarray(runFrom, end), runAt)
+      guestGroups.set(before.guestGroups.subarray(runFrom, end), runAt)
+      for (let k = 0; k < runLength; k++) {
+        const from = runFrom + k
+        const to = runAt + k
+        records[to] = before.records[from]!
+        classes[to] = before.classes[from]!
+        nodeIds[to] = before.nodeIds[from]!
+        if (haystackList) haystackList[to] = oldHaystacks![from]!
+        remap[from] = to
+      }
+      runLength = 0
+    }
     const keep = (from: number) => {
-      records[n] = previous!.records[from]!
-      days[n] = previous!.days[from]!
-      times[n] = previous!.times[from]!
-      classes[n] = previous!.classes[from]!
-      nodeIds[n] = previous!.nodeIds[from]!
-      guestGroups[n] = previous!.guestGroups[from]!
-      if (haystackList) haystackList[n] = oldHaystacks![from]!
-      remap[from] = n
+      if (runLength > 0 && from === runFrom + runLength) runLength++
+      else {
+        flush()
+        runFrom = from
+        runAt = n
+        runLength = 1
+      }
       return n++
     }
     const build = (record: BackupRecord) => {
+      flush()
       records[n] = record
       days[n] = localDay(record.backupTime)
       times[n] = record.backupTime
@@ -241,17 +280,17 @@ export function createBackupNormaliser(): BackupNormaliser {
         fromPbsBackup(backup, names, twinOf(twins, backup.backupTime, backup.vmid)),
       )
     }
+    flush()
     snapshots = { items: sources.guestSnapshots, slots: snapSlots }
     storage = { items: sources.storageBackups, slots: storSlots }
     pbs = { items: sources.pbsBackups, slots: pbsSlots }
 
-    let hasHost = false
-    for (let i = 0; i < count; i++) {
-      if (records[i]!.type === 'Host') {
-        hasHost = true
-        break
-      }
+    // Host records counted as they come and go, not by reading every record.
+    for (let j = 0; j < remap.length; j++) {
+      if (remap[j] === -1 && before.records[j]!.type === 'Host') hostCount--
     }
+    for (let k = 0; k < added.length; k++) if (records[added[k]!]!.type === 'Host') hostCount++
+    const hasHost = hostCount > 0
     let haystacks: string[] | null = haystackList ?? null
     const result: NormalisedBackups = {
       records,
@@ -274,12 +313,44 @@ export function createBackupNormaliser(): BackupNormaliser {
     // The previous result is reachable only through `change`: later stages drop it after use.
     if (previous) previous.change = undefined
     last = result
+    spare = current
+    current = columns
     return result
   }
 }
 
 /** Haystacks of results that built them, so the next result copies instead of rebuilding. */
 const builtHaystacks = new WeakMap<NormalisedBackups, string[]>()
+
+/** Column buffers, at least as long as the records written into them. */
+interface Columns {
+  records: BackupRecord[]
+  classes: BackupClass[]
+  nodeIds: string[]
+  days: Int32Array
+  times: Float64Array
+  groups: Int32Array
+}
+
+function createColumns(capacity: number): Columns {
+  return {
+    records: [],
+    classes: [],
+    nodeIds: [],
+    days: new Int32Array(capacity),
+    times: new Float64Array(capacity),
+    groups: new Int32Array(capacity),
+  }
+}
+
+const EMPTY_RESULT = {
+  records: [],
+  days: new Int32Array(0),
+  times: new Float64Array(0),
+  classes: [],
+  nodeIds: [],
+  guestGroups: new Int32Array(0),
+} satisfies Omit<NormalisedBackups, 'haystacks' | 'hasHost'>
 
 function emptySide<T>(): Side<T> {
   return { items: [], slots: new Int32Array(0) }

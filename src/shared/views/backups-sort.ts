@@ -124,32 +124,58 @@ export function carrySortedOrder(
 ): Uint32Array {
   const { remap, added } = change
   const compare = comparatorOf(data, values, direction)
-  const kept = new Uint32Array(previousOrder.length)
+  const out = new Uint32Array(data.records.length)
   let m = 0
   for (let k = 0; k < previousOrder.length; k++) {
     const to = remap[previousOrder[k]!]!
-    if (to >= 0) kept[m++] = to
+    if (to >= 0) out[m++] = to
   }
-  if (m + added.length !== data.records.length) return sortBackups(data, values, direction)
-  const fresh = added.slice().sort(compare)
-  const out = new Uint32Array(data.records.length)
-  let o = 0
-  let from = 0
-  for (let f = 0; f < fresh.length; f++) {
+  if (m + added.length !== out.length) return sortBackups(data, values, direction)
+  const fresh = sortAdded(data, values, direction, added, compare)
+  // Merge in place from the back: the kept records not yet moved are out[0, hi). Each insertion
+  // point is found by galloping down from the previous one, then a binary search: few reads, and
+  // near each other.
+  let hi = m
+  let write = out.length
+  for (let f = fresh.length - 1; f >= 0; f--) {
     const item = fresh[f]!
-    let lo = from
-    let hi = m
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (compare(kept[mid]!, item) <= 0) lo = mid + 1
-      else hi = mid
+    let bound = 1
+    while (bound <= hi && compare(out[hi - bound]!, item) > 0) bound *= 2
+    let lo = Math.max(0, hi - bound)
+    let top = hi - (bound >> 1)
+    while (lo < top) {
+      const mid = (lo + top) >>> 1
+      if (compare(out[mid]!, item) <= 0) lo = mid + 1
+      else top = mid
     }
-    out.set(kept.subarray(from, lo), o)
-    o += lo - from
-    from = lo
-    out[o++] = item
+    out.copyWithin(write - (hi - lo), lo, hi)
+    write -= hi - lo
+    out[--write] = item
+    hi = lo
   }
-  out.set(kept.subarray(from, m), o)
+  return out
+}
+
+/** The rebuilt records in sort order: packed keys for the time sort, as sortByTime does. */
+function sortAdded(
+  data: NormalisedBackups,
+  values: Float64Array,
+  direction: SortDirection,
+  added: Uint32Array,
+  compare: (a: number, b: number) => number,
+): Uint32Array {
+  const n = data.times.length
+  if (values !== data.times || n >= INDEX_BITS) return added.slice().sort(compare)
+  const keys = new Float64Array(added.length)
+  for (let k = 0; k < added.length; k++) {
+    const i = added[k]!
+    const t = values[i]!
+    if (!Number.isInteger(t) || t < 0 || t >= MAX_PACKED_TIME) return added.slice().sort(compare)
+    keys[k] = (direction === 'asc' ? t : MAX_PACKED_TIME - 1 - t) * INDEX_BITS + i
+  }
+  keys.sort()
+  const out = new Uint32Array(added.length)
+  for (let k = 0; k < keys.length; k++) out[k] = keys[k]! % INDEX_BITS
   return out
 }
 
@@ -229,8 +255,16 @@ export function groupBackups(
   const counts: number[] = []
   const firsts: number[] = []
   const groupOf = new Int32Array(order.length)
+  // Sorted by time, one day's records are consecutive: look the group up only when the key moves.
+  let lastKey = NaN
+  let lastGroup = -1
   for (let k = 0; k < order.length; k++) {
     const key = keyOf[order[k]!]!
+    if (key === lastKey) {
+      counts[lastGroup]!++
+      groupOf[k] = lastGroup
+      continue
+    }
     let g = slot.get(key)
     if (g === undefined) {
       g = keys.length
@@ -241,6 +275,8 @@ export function groupBackups(
     }
     counts[g]!++
     groupOf[k] = g
+    lastKey = key
+    lastGroup = g
   }
   const rank = keys.map((_, g) => g)
   if (byDate && sortKey !== 'backupTime') rank.sort((a, b) => keys[b]! - keys[a]!)
