@@ -63,14 +63,24 @@ function msToRfc3339(ms: number): string {
   return ms > 0 ? toRfc3339(ms / 1000) : ZERO_TIME
 }
 
-/** One-slot memo: the backup lists keep their identity between refreshes (every ~10th poll). */
-function memoList<T, U>(convert: (item: T) => U): (list: readonly T[]) => U[] {
+/**
+ * One-slot memo: the backup lists keep their identity between refreshes (every ~10th poll). When
+ * a list changed, its unchanged records are still the same objects (the collectors reuse them),
+ * so each keeps its converted copy: a backup tick converts the changed records only.
+ */
+function memoList<T extends object, U>(convert: (item: T) => U): (list: readonly T[]) => U[] {
   let lastIn: readonly T[] | null = null
   let lastOut: U[] = []
+  // Weak: a record dropped by the collectors takes its copy with it.
+  const converted = new WeakMap<T, U>()
   return (list) => {
     if (list !== lastIn) {
       lastIn = list
-      lastOut = list.map(convert)
+      lastOut = list.map((item) => {
+        let out = converted.get(item)
+        if (out === undefined) converted.set(item, (out = convert(item)))
+        return out
+      })
     }
     return lastOut
   }
