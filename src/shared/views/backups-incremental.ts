@@ -105,6 +105,8 @@ export function createBackupNormaliser(): BackupNormaliser {
     // Group numbers of names no longer present are never reused: start over once they pile up.
     if (last && groups.size() > 4 * last.records.length + 1000) reset()
     const guestsChanged = !last || !prior || prior.guests !== sources.guests
+    // Nothing to compare with: every record is built, so no change tracking is needed.
+    const cold = !last
     lastSources = sources
 
     // 1. Which source objects are the ones normalised last time.
@@ -130,7 +132,9 @@ export function createBackupNormaliser(): BackupNormaliser {
     const keyBefore: KeyCounts<boolean> = new Map()
     const bumpKey = (time: number, vmid: string, by: number) => {
       const had = getKey(pbsKeys, time, vmid) ?? 0
-      if (getKey(keyBefore, time, vmid) === undefined) setKey(keyBefore, time, vmid, had > 0)
+      if (!cold && getKey(keyBefore, time, vmid) === undefined) {
+        setKey(keyBefore, time, vmid, had > 0)
+      }
       const now = had + by
       if (now > 0) setKey(pbsKeys, time, vmid, now)
       else deleteKey(pbsKeys, time, vmid)
@@ -150,7 +154,7 @@ export function createBackupNormaliser(): BackupNormaliser {
     const bumpTwin = (backup: StorageBackup, by: number) => {
       const vmid = String(backup.vmid)
       const time = backup.ctime
-      if (!hasKey(twinBefore, time, vmid)) {
+      if (!cold && !hasKey(twinBefore, time, vmid)) {
         setKey(twinBefore, time, vmid, twinOf(twins, time, vmid))
       }
       let byInstance = getKey(twins, time, vmid)
