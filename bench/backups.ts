@@ -260,9 +260,9 @@ export function benchBackupsDelta(size: number): BenchResult[] {
   state.nodes = [...input.nodes]
   state.pbs = [...input.pbs]
   // The store never changes an entity object of these (a delta replaces it): share them.
-  state.storageBackups = input.storageBackups
-  state.guestSnapshots = input.guestSnapshots
-  state.pbsBackups = input.pbsBackups
+  state.storageBackups = [...input.storageBackups]
+  state.guestSnapshots = [...input.guestSnapshots]
+  state.pbsBackups = [...input.pbsBackups]
   const store = createStateStore()
   store.applyFull(state as unknown as Record<string, unknown>, 0)
   const pipeline = createBackupsViewPipeline()
