@@ -1,11 +1,33 @@
 // The registry of view kinds: for each, what it reads from the store and which memoized view it
 // computes. A new kind is one entry here plus its request and model in api-types.ts' ViewKinds.
 // Runs inside the worker. Imports only src/shared and src/worker.
+import {
+  createBackupNormaliser,
+  type BackupNormaliser,
+} from '../shared/views/backups-incremental.ts'
+import type { NormalisedBackups } from '../shared/views/backups-normalize.ts'
 import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
+import type { StateStore } from './store.ts'
 import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
+
+// One incremental backup normaliser per store, shared by the Backups view and the node summary's
+// Backups counts: a million records are normalised (and held) once, not once per view.
+const normalisers = new WeakMap<StateStore, BackupNormaliser>()
+
+/** The store's backups, normalised; the same result until a backup collection or guests change. */
+export function readNormalisedBackups(store: StateStore): NormalisedBackups {
+  let normalise = normalisers.get(store)
+  if (!normalise) normalisers.set(store, (normalise = createBackupNormaliser()))
+  return normalise({
+    guestSnapshots: store.getCollection('guestSnapshots'),
+    storageBackups: store.getCollection('storageBackups'),
+    pbsBackups: store.getCollection('pbsBackups'),
+    guests: store.getGuests(),
+  })
+}
 
 /** Every view kind the worker serves (ARCHITECTURE.md, "The worker's view protocol"). */
 export const VIEW_KINDS: ViewRegistry = {
@@ -33,6 +55,7 @@ export const VIEW_KINDS: ViewRegistry = {
       storageBackups: store.getCollection('storageBackups'),
       guestSnapshots: store.getCollection('guestSnapshots'),
       pbsBackups: store.getCollection('pbsBackups'),
+      backups: () => readNormalisedBackups(store),
     }),
     createNodeSummaryView,
   ),
@@ -61,6 +84,7 @@ export const VIEW_KINDS: ViewRegistry = {
       guests: store.getGuests(),
       nodes: store.getNodes(),
       now: now(),
+      normalised: () => readNormalisedBackups(store),
     }),
     createBackupsViewPipeline,
   ),

@@ -24,6 +24,7 @@ import {
   indexGuestNames,
   isIgnoredStorageBackup,
   toHaystack,
+  type BackupNodeCounts,
   type BackupSources,
   type GuestNames,
   type NormalisedBackups,
@@ -66,6 +67,7 @@ export function createBackupNormaliser(): BackupNormaliser {
   let current: Columns | null = null
   let spare: Columns | null = null
   let hostCount = 0
+  let nodeCounts: BackupNodeCounts = { pve: new Map(), pbs: new Map() }
   const take = (count: number): Columns => {
     let columns = spare
     spare = null
@@ -88,6 +90,7 @@ export function createBackupNormaliser(): BackupNormaliser {
     current = null
     spare = null
     hostCount = 0
+    nodeCounts = { pve: new Map(), pbs: new Map() }
   }
 
   return (sources) => {
@@ -289,11 +292,18 @@ export function createBackupNormaliser(): BackupNormaliser {
     storage = { items: sources.storageBackups, slots: storSlots }
     pbs = { items: sources.pbsBackups, slots: pbsSlots }
 
-    // Host records counted as they come and go, not by reading every record.
+    // Host records and records per place counted as they come and go, not by reading every record.
     for (let j = 0; j < remap.length; j++) {
-      if (remap[j] === -1 && before.records[j]!.type === 'Host') hostCount--
+      if (remap[j] !== -1) continue
+      const gone = before.records[j]!
+      if (gone.type === 'Host') hostCount--
+      countPlace(nodeCounts, gone, -1)
     }
-    for (let k = 0; k < added.length; k++) if (records[added[k]!]!.type === 'Host') hostCount++
+    for (let k = 0; k < added.length; k++) {
+      const record = records[added[k]!]!
+      if (record.type === 'Host') hostCount++
+      countPlace(nodeCounts, record, 1)
+    }
     const hasHost = hostCount > 0
     let haystacks: string[] | null = haystackList ?? null
     const result: NormalisedBackups = {
@@ -312,6 +322,7 @@ export function createBackupNormaliser(): BackupNormaliser {
         return haystacks
       },
       change: previous ? { previous, remap, added: Uint32Array.from(added) } : undefined,
+      nodeCounts,
     }
     if (haystacks) builtHaystacks.set(result, haystacks)
     // The previous result is reachable only through `change`: later stages drop it after use.
@@ -325,6 +336,22 @@ export function createBackupNormaliser(): BackupNormaliser {
 
 /** Haystacks of results that built them, so the next result copies instead of rebuilding. */
 const builtHaystacks = new WeakMap<NormalisedBackups, string[]>()
+
+/** Count a record at its place: PVE instance and node, or its PBS instance. */
+function countPlace(counts: BackupNodeCounts, record: BackupRecord, by: number): void {
+  if (record.backupType === 'remote') {
+    const count = (counts.pbs.get(record.instance) ?? 0) + by
+    if (count > 0) counts.pbs.set(record.instance, count)
+    else counts.pbs.delete(record.instance)
+    return
+  }
+  let byNode = counts.pve.get(record.instance)
+  if (!byNode) counts.pve.set(record.instance, (byNode = new Map()))
+  const count = (byNode.get(record.node) ?? 0) + by
+  if (count > 0) byNode.set(record.node, count)
+  else byNode.delete(record.node)
+  if (byNode.size === 0) counts.pve.delete(record.instance)
+}
 
 /** Column buffers, at least as long as the records written into them. */
 interface Columns {

@@ -33,6 +33,19 @@ export interface NormalisedBackups {
   hasHost: boolean
   /** Set when this result was derived from a previous one (backups-incremental.ts). */
   change?: BackupsChange
+  /**
+   * Records per PVE instance and node (snapshots and storage backups) and per PBS instance, kept
+   * by the incremental normaliser for the node summary's Backups counts; absent from scratch.
+   */
+  nodeCounts?: BackupNodeCounts
+}
+
+/** Records per place, as the node summary counts them (spec 000 §2.1). */
+export interface BackupNodeCounts {
+  /** instance → node → snapshots and storage backups listed there. */
+  pve: Map<string, Map<string, number>>
+  /** PBS instance → its backups. */
+  pbs: Map<string, number>
 }
 
 /** How an incremental result relates to the previous one: what later stages may carry over. */

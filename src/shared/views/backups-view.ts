@@ -70,6 +70,11 @@ export interface BackupsViewInput {
   nodes: readonly PveNode[]
   /** Epoch ms: what 'Today' is. */
   now: number
+  /**
+   * The normalised sources from a normaliser shared with other views (the worker's, one per
+   * store); without it the pipeline normalises with its own.
+   */
+  normalised?: () => NormalisedBackups
 }
 
 /** A view model before the worker stamps its version. */
@@ -100,6 +105,8 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
       guests: readonly Guest[],
     ) => normaliser({ guestSnapshots, storageBackups, pbsBackups, guests }),
   )
+  // A shared normaliser's result passes through; `runs` still counts each new one.
+  const shared = counted('normalise', (data: NormalisedBackups) => data)
   const parse = counted('search', parseBackupSearch)
   const termList = createTermCache()
   // The scope object arrives fresh with every request: compare it by value.
@@ -219,12 +226,9 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
     runs,
     compute(input, request) {
       const today = localDay(input.now / 1000)
-      const data = normalise(
-        input.guestSnapshots,
-        input.storageBackups,
-        input.pbsBackups,
-        input.guests,
-      )
+      const data = input.normalised
+        ? shared(input.normalised())
+        : normalise(input.guestSnapshots, input.storageBackups, input.pbsBackups, input.guests)
       const search = parse(request.search)
       const viewMode = effectiveViewMode(request.viewMode, request.selectedNode)
       const match = filter(

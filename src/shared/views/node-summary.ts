@@ -8,10 +8,12 @@ import type {
   PveNode,
   StorageBackup,
 } from '../model/state.ts'
+import type { BackupNodeCounts, NormalisedBackups } from './backups-normalize.ts'
 import type { SortDirection } from './guest-view-types.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
 import { memoizeStage } from './memo.ts'
 import {
+  countBackupsByPlace,
   countByNode,
   toPbsEntry,
   toPveEntry,
@@ -60,6 +62,12 @@ export interface NodeSummaryInput {
   storageBackups?: readonly StorageBackup[]
   guestSnapshots?: readonly GuestSnapshot[]
   pbsBackups?: readonly PbsBackup[]
+  /**
+   * The normalised backups with their counts per place (the worker shares its incremental
+   * normaliser with the Backups view): the backups tab then counts without reading every backup.
+   * Called only on the backups tab.
+   */
+  backups?: () => NormalisedBackups
 }
 
 /** A memoized view; `runs` counts how often each stage actually ran (tests and benches). */
@@ -112,6 +120,11 @@ export function createNodeSummaryView(): NodeSummaryView {
         currentIndex!,
       ),
   )
+  const countPlaces = counted(
+    'counts',
+    (places: BackupNodeCounts, _data: NormalisedBackups, _signature: string) =>
+      countBackupsByPlace(places, currentIndex!),
+  )
   const build = counted('rows', buildEntries)
   const sort = counted('sort', sortEntries)
   const toModel = counted(
@@ -133,17 +146,20 @@ export function createNodeSummaryView(): NodeSummaryView {
       const { tab } = request
       const nodes = index(input.nodes)
       currentIndex = nodes
+      const backups = tab === 'backups' ? input.backups?.() : undefined
       // Only the collections the tab counts are passed, so others changing keeps the stage cached.
-      const counts = count(
-        tab,
-        tab === 'dashboard' ? input.guests : EMPTY,
-        tab === 'storage' ? input.storage : EMPTY,
-        tab === 'storage' ? input.physicalDisks : EMPTY,
-        tab === 'backups' ? (input.storageBackups ?? EMPTY) : EMPTY,
-        tab === 'backups' ? (input.guestSnapshots ?? EMPTY) : EMPTY,
-        tab === 'backups' ? (input.pbsBackups ?? NO_PBS_BACKUPS) : NO_PBS_BACKUPS,
-        nodes.signature,
-      )
+      const counts = backups?.nodeCounts
+        ? countPlaces(backups.nodeCounts, backups, nodes.signature)
+        : count(
+            tab,
+            tab === 'dashboard' ? input.guests : EMPTY,
+            tab === 'storage' ? input.storage : EMPTY,
+            tab === 'storage' ? input.physicalDisks : EMPTY,
+            tab === 'backups' ? (input.storageBackups ?? EMPTY) : EMPTY,
+            tab === 'backups' ? (input.guestSnapshots ?? EMPTY) : EMPTY,
+            tab === 'backups' ? (input.pbsBackups ?? NO_PBS_BACKUPS) : NO_PBS_BACKUPS,
+            nodes.signature,
+          )
       const built = build(tab, input.nodes, tab === 'backups' ? input.pbs : EMPTY, counts)
       const rows = sort(built.entries, request.sort?.key ?? null, request.sort?.direction ?? 'asc')
       return toModel(tab, built, rows)

@@ -20,7 +20,8 @@ import {
 } from '../../../../src/shared/views/backups-view.ts'
 import type { BackupsViewRequest } from '../../../../src/shared/views/backups-types.ts'
 import { createStateStore, type StateStore } from '../../../../src/worker/store.ts'
-import { makeGuest } from './guest-fixtures.ts'
+import { computeNodeSummary } from '../../../../src/shared/views/node-summary.ts'
+import { makeGuest, makeNode } from './guest-fixtures.ts'
 import {
   at,
   makeBackupsRequest,
@@ -286,6 +287,33 @@ describe('incremental backup normalisation', () => {
     expectSameNormalisation(after, normaliseBackups(sourcesOf(store)))
     // The 99 kept records after the gap are found again, not rebuilt.
     expect(after.change!.added.length).toBeLessThan(10)
+  })
+
+  it('keeps the node summary Backups counts equal to a full count through the same changes', () => {
+    const scenario = createScenario(11)
+    const store = createLoadedStore(scenario)
+    const normalise = createBackupNormaliser()
+    // One node of each instance is known; the others' backups are not counted anywhere.
+    const nodes = [makeNode('n1', { instance: 'alpha' }), makeNode('n2', { instance: 'bravo' })]
+    const request = { kind: 'nodeSummary', tab: 'backups', sort: null } as const
+    for (let step = 1; step <= 30; step++) {
+      const delta = JSON.parse(JSON.stringify(randomDelta(store, scenario))) as StateDelta
+      store.applyDelta(delta, step)
+      const input = {
+        nodes,
+        guests: store.getGuests(),
+        pbs: [],
+        storage: [],
+        physicalDisks: [],
+        storageBackups: store.getCollection('storageBackups'),
+        guestSnapshots: store.getCollection('guestSnapshots'),
+        pbsBackups: store.getCollection('pbsBackups'),
+      }
+      const data = normalise(sourcesOf(store))
+      expect(computeNodeSummary({ ...input, backups: () => data }, request).rows).toEqual(
+        computeNodeSummary(input, request).rows,
+      )
+    }
   })
 
   it('rebuilds only the records whose source objects changed', () => {
