@@ -19,7 +19,12 @@ import {
   createBackupsViewPipeline,
   type BackupsViewInput,
 } from '../src/shared/views/backups-view.ts'
-import { computeNodeSummary, type NodeSummaryInput } from '../src/shared/views/node-summary.ts'
+import {
+  computeNodeSummary,
+  createNodeSummaryView,
+  type NodeSummaryInput,
+} from '../src/shared/views/node-summary.ts'
+import { readNormalisedBackups } from '../src/worker/view-kinds.ts'
 import { createStateStore } from '../src/worker/store.ts'
 import { createRandom } from './fixtures.ts'
 import { getIterations, measure, type BenchResult } from './harness.ts'
@@ -265,8 +270,11 @@ export function benchBackupsDelta(size: number): BenchResult[] {
   state.pbsBackups = [...input.pbsBackups]
   const store = createStateStore()
   store.applyFull(state as unknown as Record<string, unknown>, 0)
+  // What the worker computes on the Backups tab: the Backups view and the node summary's Backups
+  // counts, both over the store's one shared normaliser (view-kinds.ts).
   const pipeline = createBackupsViewPipeline()
-  const view = () =>
+  const summary = createNodeSummaryView()
+  const view = () => {
     pipeline.compute(
       {
         storageBackups: store.getCollection('storageBackups'),
@@ -277,9 +285,22 @@ export function benchBackupsDelta(size: number): BenchResult[] {
         guests: store.getGuests(),
         nodes: store.getNodes(),
         now: now * 1000,
+        normalised: () => readNormalisedBackups(store),
       },
       request({}),
     )
+    summary.compute(
+      {
+        nodes: store.getNodes(),
+        guests: store.getGuests(),
+        pbs: store.getCollection('pbs'),
+        storage: [],
+        physicalDisks: [],
+        backups: () => readNormalisedBackups(store),
+      },
+      { kind: 'nodeSummary', tab: 'backups', sort: null },
+    )
+  }
   view()
   const random = createRandom(size + 7)
   let seq = 0
@@ -312,7 +333,7 @@ export function benchBackupsDelta(size: number): BenchResult[] {
   const results: BenchResult[] = []
   results.push(
     measure({
-      name: 'backups: 1 % of records changed (store merge + view)',
+      name: 'backups: 1 % of records changed (store merge + views)',
       size,
       ...getIterations(size),
       before: () => {
