@@ -1,13 +1,15 @@
 // Benchmark: the backups view (normalise + filter + group + chart buckets + window) at 1k, 10k
-// and 100k backup records, seeded and realistic (see README.md "Backups").
-import type {
-  Guest,
-  GuestSnapshot,
-  PbsBackup,
-  PbsInstance,
-  PveBackups,
-  PveNode,
-  StorageBackup,
+// and 100k backup records, seeded and realistic (see README.md "Backups"); and a live change of
+// 1 % of the records merged into the worker's store and through the view, up to 1M records.
+import type { StateDelta } from '../src/shared/model/messages.ts'
+import {
+  createEmptyState,
+  type Guest,
+  type GuestSnapshot,
+  type PbsBackup,
+  type PbsInstance,
+  type PveNode,
+  type StorageBackup,
 } from '../src/shared/model/state.ts'
 import {
   DEFAULT_BACKUPS_VIEW_REQUEST,
@@ -17,7 +19,13 @@ import {
   createBackupsViewPipeline,
   type BackupsViewInput,
 } from '../src/shared/views/backups-view.ts'
-import { computeNodeSummary, type NodeSummaryInput } from '../src/shared/views/node-summary.ts'
+import {
+  computeNodeSummary,
+  createNodeSummaryView,
+  type NodeSummaryInput,
+} from '../src/shared/views/node-summary.ts'
+import { readNormalisedBackups } from '../src/worker/view-kinds.ts'
+import { createStateStore } from '../src/worker/store.ts'
 import { createRandom } from './fixtures.ts'
 import { getIterations, measure, type BenchResult } from './harness.ts'
 
@@ -118,8 +126,16 @@ export function createBackupEstate(size: number, now: number): BackupsViewInput 
       vmstate: false,
     })
   }
-  const pveBackups: PveBackups = { backupTasks: [], storageBackups, guestSnapshots }
-  return { pveBackups, pbsBackups, pbs, guests, nodes, now: now * 1000 }
+  return {
+    storageBackups,
+    guestSnapshots,
+    pveReceived: true,
+    pbsBackups,
+    pbs,
+    guests,
+    nodes,
+    now: now * 1000,
+  }
 }
 
 function makePbs(name: string, random: () => number): PbsInstance {
@@ -227,7 +243,117 @@ function toSummaryInput(input: BackupsViewInput): NodeSummaryInput {
     pbs: input.pbs as unknown as NodeSummaryInput['pbs'],
     storage: [],
     physicalDisks: [],
-    pveBackups: input.pveBackups,
+    storageBackups: input.storageBackups,
+    guestSnapshots: input.guestSnapshots,
     pbsBackups: input.pbsBackups,
   }
+}
+
+/**
+ * A live change of 1 % of `size` records (8 in 10 changed, 1 removed, 1 new), as a parsed delta
+ * merged into the worker's real store, then the Backups view (default request) recomputed: what a
+ * backup tick costs the worker with the dashboard's data already loaded.
+ */
+export function benchBackupsDelta(size: number): BenchResult[] {
+  const now = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000)
+  const input = createBackupEstate(size, now)
+  const state = createEmptyState(now * 1000, 'bench')
+  const guestKey = (g: Guest) => (g.type === 'lxc' ? 'containers' : 'vms')
+  for (const guest of input.guests) {
+    state[guestKey(guest)].push({ ...guest, id: `${guest.instance}-${guest.node}-${guest.vmid}` })
+  }
+  state.nodes = [...input.nodes]
+  state.pbs = [...input.pbs]
+  // The store never changes an entity object of these (a delta replaces it): share them.
+  state.storageBackups = [...input.storageBackups]
+  state.guestSnapshots = [...input.guestSnapshots]
+  state.pbsBackups = [...input.pbsBackups]
+  const store = createStateStore()
+  store.applyFull(state as unknown as Record<string, unknown>, 0)
+  // What the worker computes on the Backups tab: the Backups view and the node summary's Backups
+  // counts, both over the store's one shared normaliser (view-kinds.ts).
+  const pipeline = createBackupsViewPipeline()
+  const summary = createNodeSummaryView()
+  const view = () => {
+    pipeline.compute(
+      {
+        storageBackups: store.getCollection('storageBackups'),
+        guestSnapshots: store.getCollection('guestSnapshots'),
+        pveReceived: true,
+        pbsBackups: store.getCollection('pbsBackups'),
+        pbs: store.getCollection('pbs'),
+        guests: store.getGuests(),
+        nodes: store.getNodes(),
+        now: now * 1000,
+        normalised: () => readNormalisedBackups(store),
+      },
+      request({}),
+    )
+    summary.compute(
+      {
+        nodes: store.getNodes(),
+        guests: store.getGuests(),
+        pbs: store.getCollection('pbs'),
+        storage: [],
+        physicalDisks: [],
+        backups: () => readNormalisedBackups(store),
+      },
+      { kind: 'nodeSummary', tab: 'backups', sort: null },
+    )
+  }
+  view()
+  const random = createRandom(size + 7)
+  let seq = 0
+  let serial = 0
+  let tick = 0
+  let delta: StateDelta = {}
+  const changeOf = <K extends 'storageBackups' | 'guestSnapshots' | 'pbsBackups'>(key: K) => {
+    const list = store.getCollection(key)
+    const count = Math.max(1, Math.round(list.length / 100))
+    const upsert: Record<string, unknown>[] = []
+    const remove: string[] = []
+    const picked = new Set<number>()
+    while (picked.size < count) picked.add(Math.floor(random() * list.length))
+    for (const at of picked) {
+      const record = list[at]!
+      // A running count, so that small estates (1 record per collection) stay balanced too.
+      const roll = tick++ % 10
+      if (roll === 0) remove.push(record.id)
+      else if (roll === 1) {
+        upsert.push({
+          ...record,
+          id: `${record.id}-new${serial++}`,
+          size: Math.floor(random() * GIB),
+        })
+      } else
+        upsert.push({ id: record.id, size: Math.floor(random() * GIB), protected: random() < 0.5 })
+    }
+    return { upsert, remove }
+  }
+  const results: BenchResult[] = []
+  results.push(
+    measure({
+      name: 'backups: 1 % of records changed (store merge + views)',
+      size,
+      ...getIterations(size),
+      before: () => {
+        const parts = {
+          storageBackups: changeOf('storageBackups'),
+          guestSnapshots: changeOf('guestSnapshots'),
+          pbsBackups: changeOf('pbsBackups'),
+        }
+        const built = {
+          upsert: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.upsert])),
+          remove: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, v.remove])),
+        }
+        // As the worker gets it: parsed from the socket's text.
+        delta = JSON.parse(JSON.stringify(built)) as StateDelta
+      },
+      run: () => {
+        store.applyDelta(delta, ++seq)
+        view()
+      },
+    }),
+  )
+  return results
 }

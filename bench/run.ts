@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
-import { benchBackups } from './backups.ts'
+import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchStoreMerge } from './store-merge.ts'
@@ -64,6 +64,8 @@ if (wanted('wire')) {
 }
 if (wanted('backups')) {
   const backups = SIZES.flatMap((size) => benchBackups(size))
+  // Target 2 of issue 13: up to 1,000,000 backup records.
+  backups.push(...[...SIZES, 1_000_000].flatMap((size) => benchBackupsDelta(size)))
   printTable('Backups view (size = backup records): normalise + filter + group + chart', backups)
   results.backups = backups
 }

@@ -1,5 +1,6 @@
 // The store's typed collections: which entity type each collection holds, and their containers.
 // Runs inside the worker. Imports only src/shared and src/worker.
+import { isRecord } from '../shared/model/coerce.ts'
 import type { Entity, EntityCollection, ScalarKey, State } from '../shared/model/state.ts'
 
 /**
@@ -32,6 +33,9 @@ export function createArrays(): CollectionArrays {
     physicalDisks: { array: null },
     pbs: { array: null },
     pbsBackups: { array: null },
+    storageBackups: { array: null },
+    guestSnapshots: { array: null },
+    backupTasks: { array: null },
     activeAlerts: { array: null },
     recentlyResolved: { array: null },
   }
@@ -48,7 +52,27 @@ export function createIndex(): CollectionIndex {
     physicalDisks: new Map(),
     pbs: new Map(),
     pbsBackups: new Map(),
+    storageBackups: new Map(),
+    guestSnapshots: new Map(),
+    backupTasks: new Map(),
     activeAlerts: new Map(),
     recentlyResolved: new Map(),
   }
+}
+
+const PVE_BACKUP_KEYS = ['storageBackups', 'guestSnapshots', 'backupTasks'] as const
+
+/**
+ * A full state with the plain dialect's `pveBackups: { storageBackups, guestSnapshots,
+ * backupTasks }` (a reference server, or our server without deltas) lifted into the three
+ * top-level collections our dialect sends. Top-level keys already present win.
+ */
+export function liftPveBackups(data: Record<string, unknown>): Record<string, unknown> {
+  const nested = data.pveBackups
+  if (!isRecord(nested)) return data
+  const out: Record<string, unknown> = { ...data }
+  for (const key of PVE_BACKUP_KEYS) {
+    if (!(key in data) && key in nested) out[key] = nested[key] ?? []
+  }
+  return out
 }

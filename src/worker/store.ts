@@ -20,6 +20,7 @@ import {
 import {
   createArrays,
   createIndex,
+  liftPveBackups,
   type CollectionArrays,
   type CollectionEntity,
   type StoreSnapshot,
@@ -83,6 +84,8 @@ export interface StateStore {
   invalidate(): void
   /** Last applied sequence number, null when there is no baseline. */
   readonly seq: number | null
+  /** Whether a full state or delta carried this collection yet (empty is not "not sent"). */
+  hasReceived(key: EntityCollection): boolean
   /** Entities of a collection in arrival order; the same array until that collection changes. */
   getCollection<K extends EntityCollection>(key: K): readonly CollectionEntity<K>[]
   /** Nodes; same identity until nodes change. */
@@ -113,6 +116,7 @@ export function createStateStore(): StateStore {
   const index = createIndex()
   const scalars: Partial<State> = {}
   const arrays = createArrays()
+  const received = new Set<EntityCollection>()
   let guests: readonly Guest[] | null = null
   let seq: number | null = null
   const stamp: GuestStamp = { data: 0, structure: 0, identity: 0, placement: 0, labels: 0 }
@@ -142,6 +146,7 @@ export function createStateStore(): StateStore {
   const markChanged = (changed: ReadonlySet<StoreChange>, inPlace = false) => {
     for (const key of changed) {
       if (key === 'scalars') continue
+      received.add(key)
       // Guests merged in place with no change of membership, order, names or nodes: same arrays.
       if (inPlace && GUEST_KEYS.has(key) && !reshaped.has(key as GuestKey)) continue
       arrays[key].array = null
@@ -239,7 +244,8 @@ export function createStateStore(): StateStore {
     get seq() {
       return seq
     },
-    applyFull(data, fullSeq) {
+    applyFull(received, fullSeq) {
+      const data = liftPveBackups(received)
       const changed = new Set<StoreChange>()
       for (const key of ENTITY_COLLECTIONS) {
         if (!(key in data)) continue
@@ -365,6 +371,7 @@ export function createStateStore(): StateStore {
       load = null
       metricsDue = null
     },
+    hasReceived: (key) => received.has(key),
     getCollection,
     getNodes: () => getCollection('nodes'),
     getGuests() {
@@ -399,6 +406,9 @@ export function createStateStore(): StateStore {
         physicalDisks: copy('physicalDisks'),
         pbs: copy('pbs'),
         pbsBackups: copy('pbsBackups'),
+        storageBackups: copy('storageBackups'),
+        guestSnapshots: copy('guestSnapshots'),
+        backupTasks: copy('backupTasks'),
         activeAlerts: copy('activeAlerts'),
         recentlyResolved: copy('recentlyResolved'),
       }

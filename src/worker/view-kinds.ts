@@ -1,7 +1,11 @@
 // The registry of view kinds: for each, what it reads from the store and which memoized view it
 // computes. A new kind is one entry here plus its request and model in api-types.ts' ViewKinds.
 // Runs inside the worker. Imports only src/shared and src/worker.
-import type { PveBackups } from '../shared/model/state.ts'
+import {
+  createBackupNormaliser,
+  type BackupNormaliser,
+} from '../shared/views/backups-incremental.ts'
+import type { NormalisedBackups } from '../shared/views/backups-normalize.ts'
 import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
@@ -9,10 +13,20 @@ import { createStorageView } from '../shared/views/storage-view.ts'
 import type { StateStore } from './store.ts'
 import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
 
-/** The scalar pveBackups of the store: replaced whole when it changes, so its identity is a version. */
-export function readPveBackups(store: StateStore): PveBackups | undefined {
-  const value: unknown = store.getScalar('pveBackups')
-  return typeof value === 'object' && value !== null ? (value as PveBackups) : undefined
+// One incremental backup normaliser per store, shared by the Backups view and the node summary's
+// Backups counts: a million records are normalised (and held) once, not once per view.
+const normalisers = new WeakMap<StateStore, BackupNormaliser>()
+
+/** The store's backups, normalised; the same result until a backup collection or guests change. */
+export function readNormalisedBackups(store: StateStore): NormalisedBackups {
+  let normalise = normalisers.get(store)
+  if (!normalise) normalisers.set(store, (normalise = createBackupNormaliser()))
+  return normalise({
+    guestSnapshots: store.getCollection('guestSnapshots'),
+    storageBackups: store.getCollection('storageBackups'),
+    pbsBackups: store.getCollection('pbsBackups'),
+    guests: store.getGuests(),
+  })
 }
 
 /** Every view kind the worker serves (ARCHITECTURE.md, "The worker's view protocol"). */
@@ -38,8 +52,10 @@ export const VIEW_KINDS: ViewRegistry = {
       pbs: store.getCollection('pbs'),
       storage: store.getCollection('storage'),
       physicalDisks: store.getCollection('physicalDisks'),
-      pveBackups: readPveBackups(store),
+      storageBackups: store.getCollection('storageBackups'),
+      guestSnapshots: store.getCollection('guestSnapshots'),
       pbsBackups: store.getCollection('pbsBackups'),
+      backups: () => readNormalisedBackups(store),
     }),
     createNodeSummaryView,
   ),
@@ -55,16 +71,20 @@ export const VIEW_KINDS: ViewRegistry = {
     }),
     createStorageView,
   ),
-  // Spec 000 §2.4.
+  // Spec 000 §2.4. The backup collections keep their arrays, and their entities their objects,
+  // until a delta changes them: the pipeline rebuilds only the changed records.
   backups: defineViewKind(
     'backups',
     ({ store, now }) => ({
-      pveBackups: readPveBackups(store),
+      storageBackups: store.getCollection('storageBackups'),
+      guestSnapshots: store.getCollection('guestSnapshots'),
+      pveReceived: store.hasReceived('storageBackups') || store.hasReceived('guestSnapshots'),
       pbsBackups: store.getCollection('pbsBackups'),
       pbs: store.getCollection('pbs'),
       guests: store.getGuests(),
       nodes: store.getNodes(),
       now: now(),
+      normalised: () => readNormalisedBackups(store),
     }),
     createBackupsViewPipeline,
   ),

@@ -31,7 +31,9 @@ interface StateSummary {
   physicalDisks: unknown[]
   pbs: { name: string; datastores: unknown[] }[]
   pbsBackups: unknown[]
-  pveBackups: { storageBackups: unknown[]; guestSnapshots: unknown[]; backupTasks: unknown[] }
+  storageBackups: unknown[]
+  guestSnapshots: unknown[]
+  backupTasks: unknown[]
 }
 
 async function state(): Promise<StateSummary> {

@@ -3,18 +3,20 @@
 // unchanged part keeps its array identity (merge-collected.ts): the hub's diff stays cheap.
 import type {
   CephCluster,
+  BackupTask,
   Guest,
+  GuestSnapshot,
   PbsBackup,
   PbsInstance,
   Performance,
   PhysicalDisk,
-  PveBackups,
   PveNode,
   Storage,
+  StorageBackup,
 } from '../../shared/model/state.ts'
 import type { CallStats } from './call-stats.ts'
 import type { EndpointSlot } from './endpoint-slot.ts'
-import { createListJoiner, createRecordJoiner } from './merge-collected.ts'
+import { createListJoiner } from './merge-collected.ts'
 import type { PveAuth } from './pve-client.ts'
 
 /** A PVE or PBS endpoint to monitor, as the node service configures it. */
@@ -37,7 +39,9 @@ export interface CollectedState {
   storage: Storage[]
   cephClusters: CephCluster[]
   physicalDisks: PhysicalDisk[]
-  pveBackups: PveBackups
+  storageBackups: StorageBackup[]
+  guestSnapshots: GuestSnapshot[]
+  backupTasks: BackupTask[]
   pbs: PbsInstance[]
   pbsBackups: PbsBackup[]
   performance: Performance
@@ -66,11 +70,9 @@ export function createStateBuilder(
   const joinCeph = createListJoiner<CephCluster>()
   const joinDisks = createListJoiner<PhysicalDisk>()
   const joinPbsBackups = createListJoiner<PbsBackup>()
-  const joinBackups = createRecordJoiner<keyof PveBackups, PveBackups[keyof PveBackups][number]>([
-    'backupTasks',
-    'storageBackups',
-    'guestSnapshots',
-  ]) as (parts: readonly PveBackups[]) => PveBackups
+  const joinStorageBackups = createListJoiner<StorageBackup>()
+  const joinSnapshots = createListJoiner<GuestSnapshot>()
+  const joinTasks = createListJoiner<BackupTask>()
 
   // Built from the slots present now: an endpoint removed mid-cycle disappears here.
   return (slots, figures) => {
@@ -81,7 +83,9 @@ export function createStateBuilder(
       storage: [],
       cephClusters: [],
       physicalDisks: [],
-      pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+      storageBackups: [],
+      guestSnapshots: [],
+      backupTasks: [],
       pbs: [],
       pbsBackups: [],
       performance: {
@@ -102,7 +106,9 @@ export function createStateBuilder(
     const storage: Storage[][] = []
     const ceph: CephCluster[][] = []
     const disks: PhysicalDisk[][] = []
-    const backups: PveBackups[] = []
+    const storageBackups: StorageBackup[][] = []
+    const snapshots: GuestSnapshot[][] = []
+    const tasks: BackupTask[][] = []
     const pbsBackups: PbsBackup[][] = []
     for (const slot of slots) {
       if (slot.status === 'pending') continue
@@ -127,13 +133,17 @@ export function createStateBuilder(
         storage.push(slow.storage)
         ceph.push(slow.cephClusters)
         disks.push(slow.physicalDisks)
-        backups.push(slow.pveBackups)
+        storageBackups.push(slow.storageBackups)
+        snapshots.push(slow.guestSnapshots)
+        tasks.push(slow.backupTasks)
       }
     }
     state.storage = joinStorage(storage)
     state.cephClusters = joinCeph(ceph)
     state.physicalDisks = joinDisks(disks)
-    state.pveBackups = joinBackups(backups)
+    state.storageBackups = joinStorageBackups(storageBackups)
+    state.guestSnapshots = joinSnapshots(snapshots)
+    state.backupTasks = joinTasks(tasks)
     state.pbsBackups = joinPbsBackups(pbsBackups)
     return state
   }

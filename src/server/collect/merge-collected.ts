@@ -16,21 +16,3 @@ export function createListJoiner<T>(): (parts: readonly (readonly T[])[]) => T[]
     return lastResult
   }
 }
-
-/** Same as createListJoiner, for an object of lists (pveBackups): one joiner per key. */
-export function createRecordJoiner<K extends string, T>(
-  keys: readonly K[],
-): (parts: readonly Record<K, readonly T[]>[]) => Record<K, T[]> {
-  const joiners = new Map(keys.map((key) => [key, createListJoiner<T>()] as const))
-  let last: Record<K, T[]> | undefined
-  return (parts) => {
-    const next = {} as Record<K, T[]>
-    let changed = last === undefined
-    for (const key of keys) {
-      next[key] = joiners.get(key)!(parts.map((part) => part[key]))
-      if (last && next[key] !== last[key]) changed = true
-    }
-    if (changed) last = next
-    return last!
-  }
-}

@@ -209,6 +209,28 @@ export function sameRecords<T extends object>(
   return a.every((x, i) => shallowEqual(x, b[i]!))
 }
 
+/**
+ * `next` with each record replaced by the previous read's object of the same id when their fields
+ * are equal: the server's diff skips an identical object without comparing it, so a listing that
+ * gained one backup sends one record, not the listing.
+ */
+export function reuseRecords<T extends { id: string }>(
+  previous: readonly T[] | undefined,
+  next: T[],
+): T[] {
+  if (!previous?.length) return next
+  const byId = new Map<string, T>()
+  for (const record of previous) byId.set(record.id, record)
+  let reused = 0
+  const out = next.map((record) => {
+    const old = byId.get(record.id)
+    if (!old || !shallowEqual(old, record)) return record
+    reused++
+    return old
+  })
+  return reused === 0 ? next : out
+}
+
 function shallowEqual(a: object, b: object): boolean {
   const ka = Object.keys(a)
   if (ka.length !== Object.keys(b).length) return false

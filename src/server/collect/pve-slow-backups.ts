@@ -1,11 +1,12 @@
 // The raw backup records of one PVE endpoint (reference/proxmox-api.md §2.12-2.13, §4.2-4.3):
 // backup volumes of every storage with backup content, vzdump tasks, and guest snapshots. The
 // backups collector reads the storage view, so pve-slow.ts runs it after the storage collector.
-import type { PveBackups } from '../../shared/model/state.ts'
+import type { BackupTask, GuestSnapshot, StorageBackup } from '../../shared/model/state.ts'
 import { CADENCE_MS, DEFAULT_POLL_INTERVAL_MS, isDue } from './cadence.ts'
 import type { Collector } from './collector.ts'
 import {
   planBackupListings,
+  reuseRecords,
   sameRecords,
   toBackupTasks,
   toGuestSnapshots,
@@ -51,7 +52,7 @@ export const backupsCollector: Collector<SlowRun, boolean> = {
           })
           const previous = m.backups.get(key)
           if (!previous || previous.node !== node || !sameRecords(previous.list, list)) {
-            m.backups.set(key, { node, list })
+            m.backups.set(key, { node, list: reuseRecords(previous?.list, list) })
             changed = true
           }
           run.log.succeeded(`backups:${key}`)
@@ -78,8 +79,9 @@ export const tasksCollector: Collector<SlowRun, boolean> = {
         try {
           const raw = await run.request(`/nodes/${enc(node)}/tasks`, query)
           const list = toBackupTasks(raw, run.instance, node)
-          if (!sameRecords(m.tasks.get(node), list)) {
-            m.tasks.set(node, list)
+          const previous = m.tasks.get(node)
+          if (!sameRecords(previous, list)) {
+            m.tasks.set(node, reuseRecords(previous, list))
             changed = true
           }
           run.log.succeeded(`tasks:${node}`)
@@ -141,7 +143,8 @@ async function refreshGuestSnapshots(run: SlowRun, guest: SlowGuest): Promise<bo
     const raw = await run.request(`/nodes/${enc(node)}/${type}/${vmid}/snapshot`)
     const list = toGuestSnapshots(raw, { instance: run.instance, node, type, vmid })
     const same = previous !== undefined && sameRecords(previous.list, list)
-    m.snapshots.set(key, { node, at: run.now, list: same ? previous.list : list })
+    const kept = same ? previous.list : reuseRecords(previous?.list, list)
+    m.snapshots.set(key, { node, at: run.now, list: kept })
     run.log.succeeded(`snapshots:${node}`)
     return !same
   } catch (err) {
@@ -151,12 +154,17 @@ async function refreshGuestSnapshots(run: SlowRun, guest: SlowGuest): Promise<bo
   }
 }
 
-/** The endpoint's backup records from memory, in node order. */
-export function buildBackups(run: Pick<SlowRun, 'nodes' | 'memory'>): PveBackups {
-  const m = run.memory
-  return {
-    backupTasks: run.nodes.flatMap((n) => m.tasks.get(n.name) ?? []),
-    storageBackups: [...m.backups.values()].flatMap((e) => e.list),
-    guestSnapshots: [...m.snapshots.values()].flatMap((e) => e.list),
-  }
+/** The endpoint's backup volumes from memory, in listing order. */
+export function buildStorageBackups(run: Pick<SlowRun, 'memory'>): StorageBackup[] {
+  return [...run.memory.backups.values()].flatMap((e) => e.list)
+}
+
+/** The endpoint's guest snapshots from memory. */
+export function buildGuestSnapshots(run: Pick<SlowRun, 'memory'>): GuestSnapshot[] {
+  return [...run.memory.snapshots.values()].flatMap((e) => e.list)
+}
+
+/** The endpoint's vzdump tasks from memory, in node order. */
+export function buildBackupTasks(run: Pick<SlowRun, 'nodes' | 'memory'>): BackupTask[] {
+  return run.nodes.flatMap((n) => run.memory.tasks.get(n.name) ?? [])
 }

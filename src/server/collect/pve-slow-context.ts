@@ -5,7 +5,6 @@ import type {
   CephCluster,
   GuestSnapshot,
   PhysicalDisk,
-  PveBackups,
   Storage,
   StorageBackup,
   ZfsPool,
@@ -68,7 +67,10 @@ export interface PveSlowResult {
   storage: Storage[]
   cephClusters: CephCluster[]
   physicalDisks: PhysicalDisk[]
-  pveBackups: PveBackups
+  /** Each keeps its identity, and so do its unchanged records, until that list's data changes. */
+  storageBackups: StorageBackup[]
+  guestSnapshots: GuestSnapshot[]
+  backupTasks: BackupTask[]
 }
 
 /** A list read on one node. */
@@ -143,7 +145,9 @@ export function createPveSlowMemory(): PveSlowMemory {
       storage: [],
       cephClusters: [],
       physicalDisks: [],
-      pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+      storageBackups: [],
+      guestSnapshots: [],
+      backupTasks: [],
     },
   }
 }

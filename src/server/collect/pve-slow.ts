@@ -7,7 +7,9 @@
 import { DEFAULT_POLL_INTERVAL_MS } from './cadence.ts'
 import { budgeted, createFailureLog, runIfDue, type Collector } from './collector.ts'
 import {
-  buildBackups,
+  buildBackupTasks,
+  buildGuestSnapshots,
+  buildStorageBackups,
   backupsCollector,
   snapshotsCollector,
   tasksCollector,
@@ -100,13 +102,16 @@ async function runSlow(run: SlowRun): Promise<void> {
   const flat = run.nodes.flatMap((n) => m.storageView.get(n.name) ?? [])
   const storage = attachZfsPools(flat, m.zfs, m.zfsPoolNames)
   const physicalDisks = disks || nodesChanged ? buildDisks(run) : m.result.physicalDisks
-  const pveBackups =
-    backupsChanged || tasks || snapshots || nodesChanged ? buildBackups(run) : m.result.pveBackups
+  // Each backup list is rebuilt only when its own data changed: an unchanged array is skipped
+  // whole by the server's diff, and a rebuilt one reuses its unchanged record objects.
+  const last = m.result
   m.result = {
     storage,
-    cephClusters: cephChanged ? m.ceph : m.result.cephClusters,
+    cephClusters: cephChanged ? m.ceph : last.cephClusters,
     physicalDisks,
-    pveBackups,
+    storageBackups: backupsChanged || nodesChanged ? buildStorageBackups(run) : last.storageBackups,
+    guestSnapshots: snapshots || nodesChanged ? buildGuestSnapshots(run) : last.guestSnapshots,
+    backupTasks: tasks || nodesChanged ? buildBackupTasks(run) : last.backupTasks,
   }
 }
 

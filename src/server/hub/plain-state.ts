@@ -10,7 +10,6 @@ import type {
   PbsBackup,
   PbsInstance,
   PhysicalDisk,
-  PveBackups,
   State,
   StorageBackup,
 } from '../../shared/model/state.ts'
@@ -34,8 +33,14 @@ export type PlainPbsInstance = WithIso<PbsInstance, 'lastSeen'>
 /** A physical disk on the plain dialect (§2.6). */
 export type PlainPhysicalDisk = WithIso<PhysicalDisk, 'lastChecked'>
 
-/** The state on the plain dialect. */
-export type PlainState = Omit<State, 'pbsBackups' | 'pveBackups' | 'pbs' | 'physicalDisks'> & {
+/**
+ * The state on the plain dialect: the PVE backup collections grouped as the reference's
+ * `pveBackups` object, never as our top-level keys.
+ */
+export type PlainState = Omit<
+  State,
+  'pbsBackups' | 'storageBackups' | 'guestSnapshots' | 'backupTasks' | 'pbs' | 'physicalDisks'
+> & {
   pbs: PlainPbsInstance[]
   physicalDisks: PlainPhysicalDisk[]
   pbsBackups: PlainPbsBackup[]
@@ -58,14 +63,24 @@ function msToRfc3339(ms: number): string {
   return ms > 0 ? toRfc3339(ms / 1000) : ZERO_TIME
 }
 
-/** One-slot memo: the backup lists keep their identity between refreshes (every ~10th poll). */
-function memoList<T, U>(convert: (item: T) => U): (list: readonly T[]) => U[] {
+/**
+ * One-slot memo: the backup lists keep their identity between refreshes (every ~10th poll). When
+ * a list changed, its unchanged records are still the same objects (the collectors reuse them),
+ * so each keeps its converted copy: a backup tick converts the changed records only.
+ */
+function memoList<T extends object, U>(convert: (item: T) => U): (list: readonly T[]) => U[] {
   let lastIn: readonly T[] | null = null
   let lastOut: U[] = []
+  // Weak: a record dropped by the collectors takes its copy with it.
+  const converted = new WeakMap<T, U>()
   return (list) => {
     if (list !== lastIn) {
       lastIn = list
-      lastOut = list.map(convert)
+      lastOut = list.map((item) => {
+        let out = converted.get(item)
+        if (out === undefined) converted.set(item, (out = convert(item)))
+        return out
+      })
     }
     return lastOut
   }
@@ -101,19 +116,25 @@ export function createPlainStateConverter(): (state: State) => PlainState {
     ...d,
     lastChecked: msToRfc3339(d.lastChecked),
   }))
-  let lastPve: PveBackups | null = null
   let lastPlainPve: PlainState['pveBackups'] | null = null
   return (state) => {
-    if (state.pveBackups !== lastPve || !lastPlainPve) {
-      lastPve = state.pveBackups
-      lastPlainPve = {
-        backupTasks: tasks(state.pveBackups.backupTasks),
-        storageBackups: storage(state.pveBackups.storageBackups),
-        guestSnapshots: snapshots(state.pveBackups.guestSnapshots),
-      }
+    const { storageBackups, guestSnapshots, backupTasks, ...rest } = state
+    const next = {
+      backupTasks: tasks(backupTasks),
+      storageBackups: storage(storageBackups),
+      guestSnapshots: snapshots(guestSnapshots),
+    }
+    // The same object while no list changed, as the reference's clients saw it before.
+    if (
+      !lastPlainPve ||
+      next.backupTasks !== lastPlainPve.backupTasks ||
+      next.storageBackups !== lastPlainPve.storageBackups ||
+      next.guestSnapshots !== lastPlainPve.guestSnapshots
+    ) {
+      lastPlainPve = next
     }
     return {
-      ...state,
+      ...rest,
       pbs: pbsInstances(state.pbs),
       physicalDisks: disks(state.physicalDisks),
       pbsBackups: pbs(state.pbsBackups),

@@ -310,7 +310,8 @@ export interface PbsBackup {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PVE backups (pveBackups)
+// PVE backups: three entity collections on our wire (storageBackups, guestSnapshots,
+// backupTasks); the plain dialect groups them as `pveBackups` (PveBackups), as the reference does.
 
 /** A backup volume on PVE storage (content type backup). */
 export interface StorageBackup {
@@ -370,6 +371,7 @@ export interface BackupTask {
   error?: string
 }
 
+/** The reference's grouping of the PVE backup collections (plain dialect only). */
 export interface PveBackups {
   backupTasks: BackupTask[]
   storageBackups: StorageBackup[]
@@ -412,7 +414,10 @@ export interface State {
   physicalDisks: PhysicalDisk[]
   pbs: PbsInstance[]
   pbsBackups: PbsBackup[]
-  pveBackups: PveBackups
+  /** PVE backup volumes; an entity collection, so a delta carries only the records that changed. */
+  storageBackups: StorageBackup[]
+  guestSnapshots: GuestSnapshot[]
+  backupTasks: BackupTask[]
   metrics: unknown[]
   performance: Performance
   connectionHealth: ConnectionHealth
@@ -446,6 +451,9 @@ export const ENTITY_COLLECTIONS = [
   'physicalDisks',
   'pbs',
   'pbsBackups',
+  'storageBackups',
+  'guestSnapshots',
+  'backupTasks',
   'activeAlerts',
   'recentlyResolved',
 ] as const
@@ -453,7 +461,6 @@ export type EntityCollection = (typeof ENTITY_COLLECTIONS)[number]
 
 /** Keys of State that are replaced whole when they change. */
 export const SCALAR_KEYS = [
-  'pveBackups',
   'metrics',
   'performance',
   'connectionHealth',
@@ -475,7 +482,9 @@ export function createEmptyState(now: number, version: string): State {
     physicalDisks: [],
     pbs: [],
     pbsBackups: [],
-    pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+    storageBackups: [],
+    guestSnapshots: [],
+    backupTasks: [],
     metrics: [],
     performance: {
       apiCallDuration: {},

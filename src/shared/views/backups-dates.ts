@@ -91,11 +91,11 @@ export function shortDayLabel(day: number): string {
 }
 
 /**
- * Daily stacked counts for the `range` days ending `today`, from the records in `order`.
- * Records outside the range (older, or in the future) are not counted.
+ * Daily stacked counts for the `range` days ending `today`, from the records in `order` (every
+ * record when null). Records outside the range (older, or in the future) are not counted.
  */
 export function bucketBackups(
-  order: Uint32Array,
+  order: Uint32Array | null,
   days: Int32Array,
   classes: readonly BackupClass[],
   range: BackupChartRange,
@@ -105,8 +105,9 @@ export function bucketBackups(
   const snapshot = new Array<number>(range).fill(0)
   const pve = new Array<number>(range).fill(0)
   const pbs = new Array<number>(range).fill(0)
-  for (let i = 0; i < order.length; i++) {
-    const index = order[i]!
+  const count = order ? order.length : days.length
+  for (let i = 0; i < count; i++) {
+    const index = order ? order[i]! : i
     const slot = days[index]! - first
     if (slot < 0 || slot >= range) continue
     const kind = classes[index]

@@ -61,10 +61,12 @@ export function createTermCache() {
 
 /** The records (index order) passing every filter except the chosen day: mask and counts. */
 export interface BackupMatch {
-  /** 1 where the record passes. */
-  mask: Uint8Array
-  /** Passing record indices, ascending. */
-  order: Uint32Array
+  /** 1 where the record passes; null when every record passes (nothing filters). */
+  mask: Uint8Array | null
+  /** Passing record indices, ascending; null when every record passes. */
+  order: Uint32Array | null
+  /** How many records pass. */
+  total: number
   counts: Record<BackupClass, number>
 }
 
@@ -79,6 +81,14 @@ export function filterBackups(
   const wantClass = VIEW_MODE_CLASS[filters.viewMode]
   const wantType = filters.typeFilter === 'all' ? null : filters.typeFilter
   const { selectedNode, scope } = filters
+  const searching = search.terms.length > 0 || search.scopes.length > 0
+  // Nothing filters (the default view): no mask and no index list over every record, and the
+  // sorted order is used as it is.
+  if (!searching && wantClass === null && wantType === null && !selectedNode && !scope) {
+    const counts: Record<BackupClass, number> = { snapshot: 0, local: 0, remote: 0 }
+    for (let i = 0; i < classes.length; i++) counts[classes[i]!]++
+    return { mask: null, order: null, total: records.length, counts }
+  }
   // Candidates: the shortest term list when searching, else every record.
   let candidates: Uint32Array | null = null
   for (const term of search.terms) {
@@ -86,10 +96,10 @@ export function filterBackups(
     if (!candidates || list.length < candidates.length) candidates = list
   }
   const mask = new Uint8Array(records.length)
-  const out: number[] = []
-  const counts: Record<BackupClass, number> = { snapshot: 0, local: 0, remote: 0 }
   const total = candidates ? candidates.length : records.length
-  const searching = search.terms.length > 0 || search.scopes.length > 0
+  const out = new Uint32Array(total)
+  let n = 0
+  const counts: Record<BackupClass, number> = { snapshot: 0, local: 0, remote: 0 }
   for (let k = 0; k < total; k++) {
     const i = candidates ? candidates[k]! : k
     const kind = classes[i]!
@@ -100,10 +110,10 @@ export function filterBackups(
     if (scope && !inSelectorScope(record, scope)) continue
     if (searching && !passesSearch(data, i, search)) continue
     mask[i] = 1
-    out.push(i)
+    out[n++] = i
     counts[kind]++
   }
-  return { mask, order: Uint32Array.from(out), counts }
+  return { mask, order: n === total ? out : out.slice(0, n), total: n, counts }
 }
 
 /** Every plain term and every `pbs:` scope. */
@@ -124,11 +134,15 @@ export function selectSorted(
   selectedDay: number | null,
 ): Uint32Array {
   const { mask } = match
-  const out = new Uint32Array(match.order.length)
+  // Every record passes: the sorted order itself (same identity: later stages stay memoized).
+  if (!mask && selectedDay === null) return sorted
+  const out = new Uint32Array(match.total)
   let n = 0
   for (let k = 0; k < sorted.length; k++) {
     const i = sorted[k]!
-    if (mask[i] === 1 && (selectedDay === null || days[i] === selectedDay)) out[n++] = i
+    if ((!mask || mask[i] === 1) && (selectedDay === null || days[i] === selectedDay)) {
+      out[n++] = i
+    }
   }
   return n === out.length ? out : out.slice(0, n)
 }

@@ -1,13 +1,14 @@
 // Backup normalisation (spec 000 §5): snapshots, PVE storage backups and PBS backups become one
-// list of records (spec 000 §3 normalised backup record). Pure; run once per data change.
-import type { Guest, GuestSnapshot, PbsBackup, PveBackups, StorageBackup } from '../model/state.ts'
+// list of records (spec 000 §3 normalised backup record). Pure. This is the from-scratch form;
+// the worker keeps its result current per changed record with backups-incremental.ts.
+import type { Guest, GuestSnapshot, PbsBackup, StorageBackup } from '../model/state.ts'
 import { localDay } from './backups-dates.ts'
 import type { BackupClass, BackupGuestType, BackupRecord } from './backups-types.ts'
 
 /** Live data the normalisation reads. */
 export interface BackupSources {
-  /** Absent until the server sent any PVE backup data. */
-  pveBackups: PveBackups | undefined
+  guestSnapshots: readonly GuestSnapshot[]
+  storageBackups: readonly StorageBackup[]
   pbsBackups: readonly PbsBackup[]
   guests: readonly Guest[]
 }
@@ -30,6 +31,33 @@ export interface NormalisedBackups {
   /** Guest group number of each record (same class, vmid and name), for grouping by guest. */
   guestGroups: Int32Array
   hasHost: boolean
+  /** Set when this result was derived from a previous one (backups-incremental.ts). */
+  change?: BackupsChange
+  /**
+   * Records per PVE instance and node (snapshots and storage backups) and per PBS instance, kept
+   * by the incremental normaliser for the node summary's Backups counts; absent from scratch.
+   */
+  nodeCounts?: BackupNodeCounts
+}
+
+/** Records per place, as the node summary counts them (spec 000 §2.1). */
+export interface BackupNodeCounts {
+  /** instance → node → snapshots and storage backups listed there. */
+  pve: Map<string, Map<string, number>>
+  /** PBS instance → its backups. */
+  pbs: Map<string, number>
+}
+
+/** How an incremental result relates to the previous one: what later stages may carry over. */
+export interface BackupsChange {
+  previous: NormalisedBackups
+  /**
+   * New index of each previous record, or -1 when it was dropped or rebuilt. Kept records keep
+   * their relative order and every column value, so a sorted order can be carried over.
+   */
+  remap: Int32Array
+  /** Indices of the records built anew, ascending. */
+  added: Uint32Array
 }
 
 /** Storage content that is not a backup (spec 000 §5: vztmpl and iso are ignored). */
@@ -37,7 +65,8 @@ export function isIgnoredStorageBackup(backup: StorageBackup): boolean {
   const type = backup.type as string
   if (type === 'vztmpl' || type === 'iso') return true
   // The wire type is the guest type; the content shows in the volume id ('local:iso/x.iso').
-  const path = backup.volid.slice(backup.volid.indexOf(':') + 1)
+  const volid = textOf(backup.volid)
+  const path = volid.slice(volid.indexOf(':') + 1)
   return path.startsWith('vztmpl/') || path.startsWith('iso/')
 }
 
@@ -71,7 +100,7 @@ export function createPbsDuplicateCheck(
 }
 
 /** A named guest a PBS backup may belong to. */
-interface NamedGuest {
+export interface NamedGuest {
   name: string
   instance: string
 }
@@ -81,13 +110,14 @@ interface NamedGuest {
  * type and vmid across every instance (in arrival order) for PBS backups. Never by vmid alone:
  * VMIDs are unique inside a cluster only, and every cluster starts counting at 100.
  */
-interface GuestNames {
+export interface GuestNames {
   byNode: Map<string, Map<string, Map<string, string>>>
   byInstance: Map<string, Map<string, string>>
   byTypeVmid: Map<string, NamedGuest[]>
 }
 
-function indexGuestNames(guests: readonly Guest[]): GuestNames {
+/** Index the guests' names for resolving backup names. */
+export function indexGuestNames(guests: readonly Guest[]): GuestNames {
   const byNode: GuestNames['byNode'] = new Map()
   const byInstance: GuestNames['byInstance'] = new Map()
   const byTypeVmid = new Map<string, NamedGuest[]>()
@@ -132,10 +162,13 @@ function addTwin(twins: PbsTwins, backup: StorageBackup): void {
  * only that instance's guests qualify. Among several, the one the backup's comment names
  * (vzdump's default notes are the guest name) wins, else the first.
  */
-function resolvePbsName(names: GuestNames, backup: PbsBackup, twins: PbsTwins): string {
+function resolvePbsName(
+  names: GuestNames,
+  backup: PbsBackup,
+  instance: string | undefined,
+): string {
   let candidates = names.byTypeVmid.get(`${backup.backupType}/${backup.vmid}`)
   if (!candidates) return ''
-  const instance = twins.size === 0 ? undefined : twins.get(backup.backupTime)?.get(backup.vmid)
   if (instance) {
     candidates = candidates.filter((guest) => guest.instance === instance)
     if (candidates.length === 0) return ''
@@ -159,8 +192,14 @@ function resolveName(names: GuestNames, vmid: string, instance: string, node: st
   )
 }
 
+/** A string field as text: a malformed entity (a patch of an unknown id) must not throw. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
 /** The file part of a volume id ('local:backup/vzdump-qemu-101-….vma.zst' → 'vzdump-…'). */
-function volumeName(volid: string): string {
+function volumeName(value: string): string {
+  const volid = textOf(value)
   const path = volid.slice(volid.indexOf(':') + 1)
   return path.slice(path.lastIndexOf('/') + 1)
 }
@@ -190,7 +229,8 @@ function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n)
 }
 
-function fromSnapshot(snapshot: GuestSnapshot, names: GuestNames): BackupRecord {
+/** A snapshot as a record. */
+export function fromSnapshot(snapshot: GuestSnapshot, names: GuestNames): BackupRecord {
   const vmid = String(snapshot.vmid)
   return {
     backupType: 'snapshot',
@@ -214,7 +254,8 @@ function fromSnapshot(snapshot: GuestSnapshot, names: GuestNames): BackupRecord 
   }
 }
 
-function fromStorageBackup(backup: StorageBackup, names: GuestNames): BackupRecord {
+/** A PVE storage backup as a record. */
+export function fromStorageBackup(backup: StorageBackup, names: GuestNames): BackupRecord {
   const vmid = String(backup.vmid)
   return {
     backupType: 'local',
@@ -238,13 +279,21 @@ function fromStorageBackup(backup: StorageBackup, names: GuestNames): BackupReco
   }
 }
 
-function fromPbsBackup(backup: PbsBackup, names: GuestNames, twins: PbsTwins): BackupRecord {
+/**
+ * A PBS backup as a record; `twinInstance` is the PVE instance of its PVE-side twin when one is
+ * known ('' when twins of several instances share its timestamp and vmid).
+ */
+export function fromPbsBackup(
+  backup: PbsBackup,
+  names: GuestNames,
+  twinInstance: string | undefined,
+): BackupRecord {
   const host = backup.backupType === 'host'
   return {
     backupType: 'remote',
     vmid: backup.vmid,
     // A host backup's id is the host name itself.
-    name: host ? backup.vmid : resolvePbsName(names, backup, twins),
+    name: host ? backup.vmid : resolvePbsName(names, backup, twinInstance),
     type: toBackupGuestType(backup.backupType, backup.vmid),
     node: backup.instance,
     instance: backup.instance,
@@ -264,7 +313,7 @@ function fromPbsBackup(backup: PbsBackup, names: GuestNames, twins: PbsTwins): B
 }
 
 /** Lower-case text the plain search terms match (spec 000 §5), one separator between fields. */
-function toHaystack(record: BackupRecord): string {
+export function toHaystack(record: BackupRecord): string {
   return [
     record.vmid,
     record.name,
@@ -283,11 +332,10 @@ function toHaystack(record: BackupRecord): string {
 export function normaliseBackups(sources: BackupSources): NormalisedBackups {
   const names = indexGuestNames(sources.guests)
   const records: BackupRecord[] = []
-  const pve = sources.pveBackups
-  for (const snapshot of pve?.guestSnapshots ?? []) records.push(fromSnapshot(snapshot, names))
-  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, pve?.storageBackups ?? [])
+  for (const snapshot of sources.guestSnapshots) records.push(fromSnapshot(snapshot, names))
+  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, sources.storageBackups)
   const twins: PbsTwins = new Map()
-  for (const backup of pve?.storageBackups ?? []) {
+  for (const backup of sources.storageBackups) {
     if (isIgnoredStorageBackup(backup)) continue
     // The same backup seen through a PBS storage on PVE and on the PBS itself: keep the PBS one,
     // but remember which PVE instance it came from to name its guest.
@@ -297,20 +345,18 @@ export function normaliseBackups(sources: BackupSources): NormalisedBackups {
     }
     records.push(fromStorageBackup(backup, names))
   }
-  for (const backup of sources.pbsBackups) records.push(fromPbsBackup(backup, names, twins))
+  for (const backup of sources.pbsBackups) {
+    const twin = twins.size === 0 ? undefined : twins.get(backup.backupTime)?.get(backup.vmid)
+    records.push(fromPbsBackup(backup, names, twin))
+  }
   return indexRecords(records)
 }
 
-/** Per-record columns of `records`. */
-export function indexRecords(records: BackupRecord[]): NormalisedBackups {
-  const days = new Int32Array(records.length)
-  const times = new Float64Array(records.length)
-  const classes: BackupClass[] = new Array<BackupClass>(records.length)
-  const nodeIds: string[] = new Array<string>(records.length)
-  const guestGroups = new Int32Array(records.length)
+/** Node summary id of a record, interned: `<instance>-<node>`, or `pbs-<instance>` for PBS. */
+export function createNodeIdInterner(): (record: BackupRecord) => string {
   // Interned without building a key string per record: 100k records made that a GC storm.
   const idCache = new Map<string, Map<string, string>>()
-  const nodeIdOf = (record: BackupRecord) => {
+  return (record) => {
     const remote = record.backupType === 'remote'
     let byNode = idCache.get(remote ? '' : record.instance)
     if (!byNode) idCache.set(remote ? '' : record.instance, (byNode = new Map()))
@@ -320,18 +366,35 @@ export function indexRecords(records: BackupRecord[]): NormalisedBackups {
       byNode.set(node, (id = remote ? `pbs-${node}` : `${record.instance}-${node}`))
     return id
   }
-  // A guest is its class, vmid and resolved name: one VMID in two clusters is two guests.
+}
+
+/** Guest group numbers: a guest is its class, vmid and resolved name (one VMID in two clusters is two guests). */
+export function createGroupInterner(): { groupOf(record: BackupRecord): number; size(): number } {
   const groups = new Map<string, Map<string, Map<string, number>>>()
   let groupCount = 0
-  const groupOf = (record: BackupRecord) => {
-    let byVmid = groups.get(record.type)
-    if (!byVmid) groups.set(record.type, (byVmid = new Map()))
-    let byName = byVmid.get(record.vmid)
-    if (!byName) byVmid.set(record.vmid, (byName = new Map()))
-    let group = byName.get(record.name)
-    if (group === undefined) byName.set(record.name, (group = groupCount++))
-    return group
+  return {
+    groupOf(record) {
+      let byVmid = groups.get(record.type)
+      if (!byVmid) groups.set(record.type, (byVmid = new Map()))
+      let byName = byVmid.get(record.vmid)
+      if (!byName) byVmid.set(record.vmid, (byName = new Map()))
+      let group = byName.get(record.name)
+      if (group === undefined) byName.set(record.name, (group = groupCount++))
+      return group
+    },
+    size: () => groupCount,
   }
+}
+
+/** Per-record columns of `records`. */
+export function indexRecords(records: BackupRecord[]): NormalisedBackups {
+  const days = new Int32Array(records.length)
+  const times = new Float64Array(records.length)
+  const classes: BackupClass[] = new Array<BackupClass>(records.length)
+  const nodeIds: string[] = new Array<string>(records.length)
+  const guestGroups = new Int32Array(records.length)
+  const nodeIdOf = createNodeIdInterner()
+  const { groupOf } = createGroupInterner()
   let hasHost = false
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!

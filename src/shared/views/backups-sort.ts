@@ -1,7 +1,7 @@
 // Sorting and grouping of the backups list (spec 000 §9 sort options, §5 empty values last,
 // §2.4 date group labels). Pure; sorted orders are permutations, records are never moved.
 import { dateGroupLabel } from './backups-dates.ts'
-import type { NormalisedBackups } from './backups-normalize.ts'
+import type { BackupsChange, NormalisedBackups } from './backups-normalize.ts'
 import {
   DESCENDING_FIRST,
   type BackupGrouping,
@@ -109,6 +109,99 @@ export function sortBackups(
   return order
 }
 
+/**
+ * The order sortBackups would give `data`, from the order of the previous records: the kept
+ * records keep their relative order and values (see BackupsChange), so they are remapped in one
+ * pass and the rebuilt ones are sorted alone and merged in by binary search. Costs a linear copy
+ * plus O(k log n) comparisons for k rebuilt records, instead of a full sort.
+ */
+export function carrySortedOrder(
+  data: NormalisedBackups,
+  values: Float64Array,
+  direction: SortDirection,
+  previousOrder: Uint32Array,
+  change: BackupsChange,
+): Uint32Array {
+  const { remap, added } = change
+  const compare = comparatorOf(data, values, direction)
+  const out = new Uint32Array(data.records.length)
+  let m = 0
+  for (let k = 0; k < previousOrder.length; k++) {
+    const to = remap[previousOrder[k]!]!
+    if (to >= 0) out[m++] = to
+  }
+  if (m + added.length !== out.length) return sortBackups(data, values, direction)
+  const fresh = sortAdded(data, values, direction, added, compare)
+  // Merge in place from the back: the kept records not yet moved are out[0, hi). Each insertion
+  // point is found by galloping down from the previous one, then a binary search: few reads, and
+  // near each other.
+  let hi = m
+  let write = out.length
+  for (let f = fresh.length - 1; f >= 0; f--) {
+    const item = fresh[f]!
+    let bound = 1
+    while (bound <= hi && compare(out[hi - bound]!, item) > 0) bound *= 2
+    let lo = Math.max(0, hi - bound)
+    let top = hi - (bound >> 1)
+    while (lo < top) {
+      const mid = (lo + top) >>> 1
+      if (compare(out[mid]!, item) <= 0) lo = mid + 1
+      else top = mid
+    }
+    out.copyWithin(write - (hi - lo), lo, hi)
+    write -= hi - lo
+    out[--write] = item
+    hi = lo
+  }
+  return out
+}
+
+/** The rebuilt records in sort order: packed keys for the time sort, as sortByTime does. */
+function sortAdded(
+  data: NormalisedBackups,
+  values: Float64Array,
+  direction: SortDirection,
+  added: Uint32Array,
+  compare: (a: number, b: number) => number,
+): Uint32Array {
+  const n = data.times.length
+  if (values !== data.times || n >= INDEX_BITS) return added.slice().sort(compare)
+  const keys = new Float64Array(added.length)
+  for (let k = 0; k < added.length; k++) {
+    const i = added[k]!
+    const t = values[i]!
+    if (!Number.isInteger(t) || t < 0 || t >= MAX_PACKED_TIME) return added.slice().sort(compare)
+    keys[k] = (direction === 'asc' ? t : MAX_PACKED_TIME - 1 - t) * INDEX_BITS + i
+  }
+  keys.sort()
+  const out = new Uint32Array(added.length)
+  for (let k = 0; k < keys.length; k++) out[k] = keys[k]! % INDEX_BITS
+  return out
+}
+
+/** The comparison sortBackups orders by (the packed time path orders the same way). */
+function comparatorOf(
+  data: NormalisedBackups,
+  values: Float64Array,
+  direction: SortDirection,
+): (a: number, b: number) => number {
+  const sign = direction === 'asc' ? 1 : -1
+  if (values === data.times) {
+    const times = data.times
+    return (a, b) => (times[a]! - times[b]!) * sign || a - b
+  }
+  const { times } = data
+  return (a, b) => {
+    const va = values[a]!
+    const vb = values[b]!
+    const ea = Number.isNaN(va)
+    const eb = Number.isNaN(vb)
+    if (ea !== eb) return ea ? 1 : -1
+    if (!ea && va !== vb) return (va - vb) * sign
+    return times[b]! - times[a]! || a - b
+  }
+}
+
 const INDEX_BITS = 2 ** 21
 /** Latest time a packed key can hold: (time + 1) * 2^21 stays below 2^53. */
 const MAX_PACKED_TIME = 2 ** 31
@@ -162,8 +255,16 @@ export function groupBackups(
   const counts: number[] = []
   const firsts: number[] = []
   const groupOf = new Int32Array(order.length)
+  // Sorted by time, one day's records are consecutive: look the group up only when the key moves.
+  let lastKey = NaN
+  let lastGroup = -1
   for (let k = 0; k < order.length; k++) {
     const key = keyOf[order[k]!]!
+    if (key === lastKey) {
+      counts[lastGroup]!++
+      groupOf[k] = lastGroup
+      continue
+    }
     let g = slot.get(key)
     if (g === undefined) {
       g = keys.length
@@ -174,6 +275,8 @@ export function groupBackups(
     }
     counts[g]!++
     groupOf[k] = g
+    lastKey = key
+    lastGroup = g
   }
   const rank = keys.map((_, g) => g)
   if (byDate && sortKey !== 'backupTime') rank.sort((a, b) => keys[b]! - keys[a]!)

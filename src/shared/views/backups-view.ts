@@ -1,11 +1,20 @@
 // The backups view pipeline: normalise → filter → chart buckets → sort → day → group → window.
 // Pure: the worker owns one pipeline per subscription and calls `compute` on data or request change.
 //
-// Why this shape: normalising is the costly part and reruns only when a source array changes
-// identity. The full sorted order is cached per key and direction, so a keystroke costs one filter
+// Why this shape: normalising is the costly part; it reruns only when a source array changes
+// identity, and then rebuilds only the records whose source objects changed
+// (backups-incremental.ts). The full sorted order is cached per key and direction and carried over
+// a data change by merging in the rebuilt records, so a keystroke costs one filter
 // pass (narrowed by the term cache), a linear walk of the sorted order, a linear grouping and the
 // formatting of the visible rows. The chart reads the filter result, so scrolling never touches it.
-import type { PbsBackup, PbsInstance, PveBackups, Guest, PveNode } from '../model/state.ts'
+import type {
+  Guest,
+  GuestSnapshot,
+  PbsBackup,
+  PbsInstance,
+  PveNode,
+  StorageBackup,
+} from '../model/state.ts'
 import { bucketBackups, localDay } from './backups-dates.ts'
 import {
   createTermCache,
@@ -15,9 +24,11 @@ import {
   type BackupMatch,
 } from './backups-filter.ts'
 import { formatDedupFactor, listBackupScopes, toBackupRow } from './backups-format.ts'
-import { normaliseBackups, type NormalisedBackups } from './backups-normalize.ts'
+import { createBackupNormaliser } from './backups-incremental.ts'
+import type { NormalisedBackups } from './backups-normalize.ts'
 import { parseBackupSearch } from './backups-search.ts'
 import {
+  carrySortedOrder,
   getBackupSortValues,
   groupBackups,
   sortBackups,
@@ -49,14 +60,21 @@ export type BackupStage = (typeof BACKUP_STAGES)[number]
 
 /** Live data the pipeline reads; arrays keep their identity until their data changes. */
 export interface BackupsViewInput {
-  /** Absent until the server sent it. */
-  pveBackups: PveBackups | undefined
+  storageBackups: readonly StorageBackup[]
+  guestSnapshots: readonly GuestSnapshot[]
+  /** False until the server sent any PVE backup collection (empty ones count). */
+  pveReceived: boolean
   pbsBackups: readonly PbsBackup[]
   pbs: readonly PbsInstance[]
   guests: readonly Guest[]
   nodes: readonly PveNode[]
   /** Epoch ms: what 'Today' is. */
   now: number
+  /**
+   * The normalised sources from a normaliser shared with other views (the worker's, one per
+   * store); without it the pipeline normalises with its own.
+   */
+  normalised?: () => NormalisedBackups
 }
 
 /** A view model before the worker stamps its version. */
@@ -77,11 +95,18 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
   const counted = <A extends readonly unknown[], R>(stage: BackupStage, run: (...args: A) => R) =>
     memoizeStage(run, () => runs[stage]++)
 
+  const normaliser = createBackupNormaliser()
   const normalise = counted(
     'normalise',
-    (pve: PveBackups | undefined, pbsBackups: readonly PbsBackup[], guests: readonly Guest[]) =>
-      normaliseBackups({ pveBackups: pve, pbsBackups, guests }),
+    (
+      guestSnapshots: readonly GuestSnapshot[],
+      storageBackups: readonly StorageBackup[],
+      pbsBackups: readonly PbsBackup[],
+      guests: readonly Guest[],
+    ) => normaliser({ guestSnapshots, storageBackups, pbsBackups, guests }),
   )
+  // A shared normaliser's result passes through; `runs` still counts each new one.
+  const shared = counted('normalise', (data: NormalisedBackups) => data)
   const parse = counted('search', parseBackupSearch)
   const termList = createTermCache()
   // The scope object arrives fresh with every request: compare it by value.
@@ -115,15 +140,19 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
       today: number,
     ) => bucketBackups(match.order, data.days, data.classes, range, today),
   )
-  // One sorted order per key and direction, dropped when the records change.
+  // One sorted order per key and direction. When the records change incrementally, the orders
+  // of the previous records are kept aside and carried over when a key is next asked for.
   let sortSource: NormalisedBackups | null = null
   const values = new Map<string, Float64Array>()
-  const orders = new Map<string, Uint32Array>()
+  let orders = new Map<string, Uint32Array>()
+  let carry: { orders: Map<string, Uint32Array>; data: NormalisedBackups } | null = null
   const sorted = (data: NormalisedBackups, request: BackupsViewRequest) => {
     if (sortSource !== data) {
+      const direct = sortSource !== null && data.change?.previous === sortSource
+      carry = direct ? { orders, data } : null
       sortSource = data
       values.clear()
-      orders.clear()
+      orders = new Map()
     }
     const { key, direction } = request.sort
     const cacheKey = `${key}:${direction}`
@@ -136,7 +165,11 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
         values.set(key, keyValues)
       }
       runs.sort++
-      order = sortBackups(data, keyValues, direction)
+      const previous = carry?.data === data ? carry.orders.get(cacheKey) : undefined
+      order =
+        previous && data.change
+          ? carrySortedOrder(data, keyValues, direction, previous, data.change)
+          : sortBackups(data, keyValues, direction)
       orders.set(cacheKey, order)
     }
     return order
@@ -193,7 +226,9 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
     runs,
     compute(input, request) {
       const today = localDay(input.now / 1000)
-      const data = normalise(input.pveBackups, input.pbsBackups, input.guests)
+      const data = input.normalised
+        ? shared(input.normalised())
+        : normalise(input.guestSnapshots, input.storageBackups, input.pbsBackups, input.guests)
       const search = parse(request.search)
       const viewMode = effectiveViewMode(request.viewMode, request.selectedNode)
       const match = filter(
@@ -208,7 +243,7 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
       const order = select(sorted(data, request), match, data.days, request.selectedDay)
       const layout = group(data, order, request.grouping, request.sort.key, today)
       const slice = windowRows(data, layout, request.window.start, request.window.count)
-      const loaded = input.pveBackups !== undefined || input.pbsBackups.length > 0
+      const loaded = input.pveReceived || input.pbsBackups.length > 0
       return toModel(
         input.nodes.length + input.pbs.length,
         loaded,

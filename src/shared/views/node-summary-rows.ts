@@ -1,11 +1,22 @@
 // Rows of the node summary (spec 000 §2.1): counts per node and one formatted row per hypervisor
 // node or backup server. Pure.
-import type { Entity, Guest, PbsBackup, PveBackups, PveNode } from '../model/state.ts'
+import type {
+  Entity,
+  Guest,
+  GuestSnapshot,
+  PbsBackup,
+  PveNode,
+  StorageBackup,
+} from '../model/state.ts'
 import { formatBytes } from '../format/bytes.ts'
 import { formatPercent, toPercent } from '../format/percent.ts'
 import { getNodeTemperatureColour } from '../format/thresholds.ts'
 import { formatUptime, isShortUptime } from '../format/uptime.ts'
-import { createPbsDuplicateCheck, isIgnoredStorageBackup } from './backups-normalize.ts'
+import {
+  createPbsDuplicateCheck,
+  isIgnoredStorageBackup,
+  type BackupNodeCounts,
+} from './backups-normalize.ts'
 import { findGuestNode, isNodeOnline, type GuestNodeIndex } from './guest-nodes.ts'
 import type { NodeCountKey, NodeSummaryRow, NodeSummaryTab } from './node-summary-types.ts'
 import { finiteOr } from '../model/coerce.ts'
@@ -32,7 +43,8 @@ export interface CountSources {
   guests: readonly Guest[]
   storage: readonly Entity[]
   disks: readonly Entity[]
-  pveBackups: PveBackups | undefined
+  storageBackups: readonly StorageBackup[]
+  guestSnapshots: readonly GuestSnapshot[]
   pbsBackups: readonly PbsBackup[]
 }
 
@@ -118,10 +130,9 @@ function countBackups(
     }
     if (current) current.backups++
   }
-  const pve = sources.pveBackups
-  for (const snapshot of pve?.guestSnapshots ?? []) add(snapshot)
-  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, pve?.storageBackups ?? [])
-  for (const backup of pve?.storageBackups ?? []) {
+  for (const snapshot of sources.guestSnapshots) add(snapshot)
+  const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, sources.storageBackups)
+  for (const backup of sources.storageBackups) {
     if (!isIgnoredStorageBackup(backup) && !isDuplicate(backup)) add(backup)
   }
   let lastServer: string | undefined
@@ -135,6 +146,26 @@ function countBackups(
     }
     server!.backups++
   }
+}
+
+/**
+ * The Backups counts from the normalised records' counts per place (kept current per change by
+ * the incremental normaliser): the same as countByNode's backups tab, without a pass over every
+ * backup.
+ */
+export function countBackupsByPlace(places: BackupNodeCounts, index: GuestNodeIndex): NodeCounts {
+  const counts = new Map<string, Partial<Record<NodeCountKey, number>>>()
+  for (const [instance, byNode] of places.pve) {
+    for (const [node, count] of byNode) {
+      const found = findGuestNode(index, { instance, node })
+      if (!found) continue
+      const entry = counts.get(found.id) ?? {}
+      entry.backups = (entry.backups ?? 0) + count
+      counts.set(found.id, entry)
+    }
+  }
+  for (const [instance, count] of places.pbs) counts.set(`pbs-${instance}`, { backups: count })
+  return counts
 }
 
 /** A hypervisor node as a row; offline nodes show '-' for every metric. */

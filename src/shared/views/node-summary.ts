@@ -1,10 +1,19 @@
 // The node summary view (spec 000 §2.1): count → rows → sort → model, each stage memoized on input
 // identity. Pure: the worker owns one view per subscription and calls `compute` on every flush.
-import type { Entity, Guest, PbsBackup, PveBackups, PveNode } from '../model/state.ts'
+import type {
+  Entity,
+  Guest,
+  GuestSnapshot,
+  PbsBackup,
+  PveNode,
+  StorageBackup,
+} from '../model/state.ts'
+import type { BackupNodeCounts, NormalisedBackups } from './backups-normalize.ts'
 import type { SortDirection } from './guest-view-types.ts'
 import { indexGuestNodes } from './guest-nodes.ts'
 import { memoizeStage } from './memo.ts'
 import {
+  countBackupsByPlace,
   countByNode,
   toPbsEntry,
   toPveEntry,
@@ -50,9 +59,15 @@ export interface NodeSummaryInput {
   pbs: readonly Entity[]
   storage: readonly Entity[]
   physicalDisks: readonly Entity[]
-  /** Absent until the server sent any PVE backup data. */
-  pveBackups?: PveBackups | undefined
+  storageBackups?: readonly StorageBackup[]
+  guestSnapshots?: readonly GuestSnapshot[]
   pbsBackups?: readonly PbsBackup[]
+  /**
+   * The normalised backups with their counts per place (the worker shares its incremental
+   * normaliser with the Backups view): the backups tab then counts without reading every backup.
+   * Called only on the backups tab.
+   */
+  backups?: () => NormalisedBackups
 }
 
 /** A memoized view; `runs` counts how often each stage actually ran (tests and benches). */
@@ -94,10 +109,21 @@ export function createNodeSummaryView(): NodeSummaryView {
       guests: readonly Guest[],
       storage: readonly Entity[],
       disks: readonly Entity[],
-      pveBackups: PveBackups | undefined,
+      storageBackups: readonly StorageBackup[],
+      guestSnapshots: readonly GuestSnapshot[],
       pbsBackups: readonly PbsBackup[],
       _signature: string,
-    ) => countByNode(tab, { guests, storage, disks, pveBackups, pbsBackups }, currentIndex!),
+    ) =>
+      countByNode(
+        tab,
+        { guests, storage, disks, storageBackups, guestSnapshots, pbsBackups },
+        currentIndex!,
+      ),
+  )
+  const countPlaces = counted(
+    'counts',
+    (places: BackupNodeCounts, _data: NormalisedBackups, _signature: string) =>
+      countBackupsByPlace(places, currentIndex!),
   )
   const build = counted('rows', buildEntries)
   const sort = counted('sort', sortEntries)
@@ -120,16 +146,20 @@ export function createNodeSummaryView(): NodeSummaryView {
       const { tab } = request
       const nodes = index(input.nodes)
       currentIndex = nodes
+      const backups = tab === 'backups' ? input.backups?.() : undefined
       // Only the collections the tab counts are passed, so others changing keeps the stage cached.
-      const counts = count(
-        tab,
-        tab === 'dashboard' ? input.guests : EMPTY,
-        tab === 'storage' ? input.storage : EMPTY,
-        tab === 'storage' ? input.physicalDisks : EMPTY,
-        tab === 'backups' ? input.pveBackups : undefined,
-        tab === 'backups' ? (input.pbsBackups ?? NO_PBS_BACKUPS) : NO_PBS_BACKUPS,
-        nodes.signature,
-      )
+      const counts = backups?.nodeCounts
+        ? countPlaces(backups.nodeCounts, backups, nodes.signature)
+        : count(
+            tab,
+            tab === 'dashboard' ? input.guests : EMPTY,
+            tab === 'storage' ? input.storage : EMPTY,
+            tab === 'storage' ? input.physicalDisks : EMPTY,
+            tab === 'backups' ? (input.storageBackups ?? EMPTY) : EMPTY,
+            tab === 'backups' ? (input.guestSnapshots ?? EMPTY) : EMPTY,
+            tab === 'backups' ? (input.pbsBackups ?? NO_PBS_BACKUPS) : NO_PBS_BACKUPS,
+            nodes.signature,
+          )
       const built = build(tab, input.nodes, tab === 'backups' ? input.pbs : EMPTY, counts)
       const rows = sort(built.entries, request.sort?.key ?? null, request.sort?.direction ?? 'asc')
       return toModel(tab, built, rows)

@@ -33,13 +33,11 @@ export const now = Math.floor(NOW / 1000)
 
 export function input(patch: Partial<BackupsViewInput> = {}): BackupsViewInput {
   return {
-    pveBackups: {
-      backupTasks: [],
-      guestSnapshots: [makeSnapshot(101, now - HOUR, { name: 'pre-upgrade' })],
-      storageBackups: [
-        makeStorageBackup(102, now - 26 * HOUR, { type: 'lxc', size: 30 * GIB, node: 'pve2' }),
-      ],
-    },
+    guestSnapshots: [makeSnapshot(101, now - HOUR, { name: 'pre-upgrade' })],
+    storageBackups: [
+      makeStorageBackup(102, now - 26 * HOUR, { type: 'lxc', size: 30 * GIB, node: 'pve2' }),
+    ],
+    pveReceived: true,
     pbsBackups: [
       makePbsBackup('101', now - 2 * HOUR, { size: 60 * GIB, namespace: 'prod' }),
       makePbsBackup('103', now - 10 * 24 * HOUR, { backupType: 'ct', comment: 'x'.repeat(50) }),

@@ -29,7 +29,7 @@ describe('backups page states', () => {
     open(input({ nodes: [], pbs: [] }))
     await expect.element(page.getByText('No backup sources configured')).toBeVisible()
     cleanup()
-    open(input({ pveBackups: undefined, pbsBackups: [] }))
+    open(input({ guestSnapshots: [], storageBackups: [], pveReceived: false, pbsBackups: [] }))
     await expect.element(page.getByText('Loading backup data...')).toBeVisible()
     await expect
       .element(page.getByText('This may take up to 20 seconds on the first load.'))

@@ -195,7 +195,8 @@ describe('backups chart', () => {
   test('an empty range says there is no backup data', async () => {
     open(
       input({
-        pveBackups: { backupTasks: [], guestSnapshots: [], storageBackups: [] },
+        guestSnapshots: [],
+        storageBackups: [],
         pbsBackups: [makePbsBackup('101', now - 200 * 24 * HOUR)],
       }),
     )

@@ -42,6 +42,8 @@ export const CONNECTED: ConnectionSnapshot = {
   nextRetryAt: null,
   nodeCount: 2,
   guestCount: 3,
+  loading: false,
+  guestsExpected: 0,
   serverVersion: '0.1.0',
 }
 

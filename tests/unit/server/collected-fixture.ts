@@ -57,7 +57,9 @@ export function makeCollected(guests: number, tick: number, pad = 0): CollectedS
     storage: [],
     cephClusters: [],
     physicalDisks: [],
-    pveBackups: { backupTasks: [], storageBackups: [], guestSnapshots: [] },
+    storageBackups: [],
+    guestSnapshots: [],
+    backupTasks: [],
     pbs: [],
     pbsBackups: [],
     performance: {

@@ -24,11 +24,8 @@ function setup() {
     vms: [makeGuest(101, { name: 'web' })],
     pbs: [makePbsInstance('pbs1', [2])],
     pbsBackups: [makePbsBackup('101', t)],
-    pveBackups: {
-      backupTasks: [],
-      guestSnapshots: [],
-      storageBackups: [makeStorageBackup(102, t)],
-    },
+    guestSnapshots: [],
+    storageBackups: [makeStorageBackup(102, t)],
   })
   const models: BackupsViewModel[] = []
   const subs = createViewSubscriptions(VIEW_KINDS, { store, now: () => now }, (onModel, model) =>
@@ -46,18 +43,50 @@ describe('backups subscriptions', () => {
     expect(models[0]!.totals.records).toBe(2)
     subs.flush()
     expect(models).toHaveLength(1)
-    // The scalar is replaced whole.
+    // A full state replaces the collection.
     store.applyFull({
+      guestSnapshots: [],
+      storageBackups: [makeStorageBackup(102, t), makeStorageBackup(103, t)],
+    })
+    subs.flush()
+    expect(models).toHaveLength(2)
+    expect(models[1]!.totals.records).toBe(3)
+    expect(models[1]!.version).toBeGreaterThan(models[0]!.version)
+  })
+
+  it('reads the PVE backups of a plain full state (grouped as pveBackups) as the collections', () => {
+    const store = createStateStore()
+    store.applyFull({
+      nodes: [makeNode('pve1')],
+      vms: [makeGuest(102, { name: 'dns' })],
       pveBackups: {
         backupTasks: [],
         guestSnapshots: [],
         storageBackups: [makeStorageBackup(102, t), makeStorageBackup(103, t)],
       },
     })
+    expect(store.getCollection('storageBackups').map((b) => b.vmid)).toEqual([102, 103])
+    const models: BackupsViewModel[] = []
+    const subs = createViewSubscriptions(VIEW_KINDS, { store, now: () => now }, (onModel, model) =>
+      onModel(model),
+    )
+    subs.add(1, makeBackupsRequest(), (model: BackupsViewModel) => models.push(model))
+    expect(models[0]).toMatchObject({ loaded: true, totals: { records: 2 } })
+  })
+
+  it('sends one new model when a delta changes one storage backup, none for guest metrics', () => {
+    const { store, models, subs, onModel } = setup()
+    subs.add(1, makeBackupsRequest(), onModel)
+    store.applyFull({}, 0)
+    const [backup] = store.getCollection('storageBackups')
+    store.applyDelta({ upsert: { vms: [{ id: makeGuest(101).id, cpu: 0.5 }] } }, 1)
+    subs.flush()
+    expect(models).toHaveLength(1)
+    store.applyDelta({ upsert: { storageBackups: [{ id: backup!.id, size: 1 }] } }, 2)
     subs.flush()
     expect(models).toHaveLength(2)
-    expect(models[1]!.totals.records).toBe(3)
-    expect(models[1]!.version).toBeGreaterThan(models[0]!.version)
+    const row = models[1]!.rows.find((r) => r.kind === 'backup' && r.vmid === '102')
+    expect(row).toMatchObject({ size: 1 })
   })
 
   it('sees PBS backups merged by a delta', () => {

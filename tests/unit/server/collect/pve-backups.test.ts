@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   planBackupListings,
+  reuseRecords,
   sameRecords,
   toBackupTask,
   toBackupTasks,
@@ -238,5 +239,28 @@ describe('sameRecords', () => {
     expect(sameRecords([{ a: 1 }], [{ a: 2 }])).toBe(false)
     expect(sameRecords([{ a: 1 }], [{ a: 1, b: 1 }])).toBe(false)
     expect(sameRecords(undefined, [])).toBe(false)
+  })
+})
+
+describe('reuseRecords', () => {
+  it('keeps the previous object of every unchanged record, so the diff skips it', () => {
+    const a = { id: 'a', size: 1 }
+    const b = { id: 'b', size: 2 }
+    const next = [
+      { id: 'a', size: 1 },
+      { id: 'b', size: 3 },
+      { id: 'c', size: 4 },
+    ]
+    const out = reuseRecords([a, b], next)
+    expect(out[0]).toBe(a)
+    expect(out[1]).toBe(next[1])
+    expect(out[2]).toBe(next[2])
+    expect(out).toEqual(next)
+  })
+
+  it('returns the new list itself when nothing could be reused', () => {
+    const next = [{ id: 'a', size: 2 }]
+    expect(reuseRecords(undefined, next)).toBe(next)
+    expect(reuseRecords([{ id: 'a', size: 1 }], next)).toBe(next)
   })
 })

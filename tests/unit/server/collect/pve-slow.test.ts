@@ -265,7 +265,7 @@ describe('pollPveSlow: first cycle', () => {
       ['lab-pve2-/dev/sdc', 20],
     ])
 
-    const { storageBackups, backupTasks, guestSnapshots } = result.pveBackups
+    const { storageBackups, backupTasks, guestSnapshots } = result
     // The shared PBS storage is listed once (from pve1), local storage once per node.
     expect(storageBackups.map((b) => b.id).sort()).toEqual([
       'lab-pve1-datastore:backup/vm/931/2023-12-14T04:34:34Z',
@@ -334,10 +334,12 @@ describe('pollPveSlow: cadences', () => {
     const h = createHarness()
     const [first, second, , , , , seventh] = await runCycles(h, 1, 7)
     expect(second!.physicalDisks).toBe(first!.physicalDisks)
-    expect(second!.pveBackups).toBe(first!.pveBackups)
+    for (const key of ['storageBackups', 'guestSnapshots', 'backupTasks'] as const) {
+      expect(second![key]).toBe(first![key])
+      // Cycle 7 re-reads tasks and backups; identical answers keep the identity.
+      expect(seventh![key]).toBe(first![key])
+    }
     expect(second!.cephClusters).toBe(first!.cephClusters)
-    // Cycle 7 re-reads tasks and backups; identical answers keep the identity.
-    expect(seventh!.pveBackups).toBe(first!.pveBackups)
     expect(seventh!.storage).toEqual(first!.storage)
   })
 
@@ -362,7 +364,7 @@ describe('pollPveSlow: cadences', () => {
     h.guests = [{ vmid: 100, node: 'pve2', type: 'qemu' }]
     h.replay.answers['/nodes/pve2/qemu/100/snapshot'] = data(SNAPSHOTS_100)
     const result = await h.cycle(2)
-    expect(result.pveBackups.guestSnapshots.map((s) => s.id)).toEqual(['lab-pve2-100-pre-upgrade'])
+    expect(result.guestSnapshots.map((s) => s.id)).toEqual(['lab-pve2-100-pre-upgrade'])
   })
 })
 
@@ -401,8 +403,8 @@ describe('pollPveSlow: failures', () => {
     h.replay.answers['/nodes/pve1/disks/list'] = refuse()
     const results = await runCycles(h, 2, 31)
     const last = results.at(-1)!
-    expect(last.pveBackups.backupTasks).toEqual(first.pveBackups.backupTasks)
-    expect(last.pveBackups.storageBackups).toEqual(first.pveBackups.storageBackups)
+    expect(last.backupTasks).toEqual(first.backupTasks)
+    expect(last.storageBackups).toEqual(first.storageBackups)
     expect(last.physicalDisks.filter((d) => d.node === 'pve1')).toEqual(
       first.physicalDisks.filter((d) => d.node === 'pve1'),
     )
@@ -459,8 +461,8 @@ describe('pollPveSlow: failures', () => {
     const last = gone.at(-1)!
     expect(last.storage.some((s) => s.node === 'pve2')).toBe(false)
     expect(last.physicalDisks.some((d) => d.node === 'pve2')).toBe(false)
-    expect(last.pveBackups.storageBackups.some((b) => b.node === 'pve2')).toBe(false)
-    expect(last.pveBackups.guestSnapshots.some((s) => s.node === 'pve2')).toBe(false)
+    expect(last.storageBackups.some((b) => b.node === 'pve2')).toBe(false)
+    expect(last.guestSnapshots.some((s) => s.node === 'pve2')).toBe(false)
   })
 })
 
@@ -570,7 +572,7 @@ describe('pollPveSlow: over HTTPS', () => {
       expect(result.storage.map((s) => s.id)).toContain('lab-pve 2-vmdata')
       expect(result.storage).toHaveLength(8)
       expect(result.physicalDisks.map((d) => d.temperature)).toEqual([31, 32, 20, 31, 32, 20])
-      expect(result.pveBackups.guestSnapshots.map((s) => s.name)).toEqual(['pre-upgrade'])
+      expect(result.guestSnapshots.map((s) => s.name)).toEqual(['pre-upgrade'])
       const seen = stub.requests.map((r) => r.path)
       expect(seen).toContain('/api2/json/nodes/pve1/disks/smart?disk=%2Fdev%2Fsda')
       expect(seen).toContain('/api2/json/nodes/pve1/storage/local/content?content=backup')

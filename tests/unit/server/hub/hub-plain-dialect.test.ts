@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CollectedState } from '../../../../src/server/collect/poller.ts'
-import type { State } from '../../../../src/shared/model/state.ts'
 import { makeCollected } from '../collected-fixture.ts'
 import { startHubHarness, type HubHarness, type Msg } from './hub-harness.ts'
 
@@ -62,67 +61,66 @@ function withBackups(tick: number): CollectedState {
         files: ['index.json.blob'],
       },
     ],
-    pveBackups: {
-      storageBackups: [
-        {
-          id: 'lab-pve1-local:backup/vz-201.tar.zst',
-          storage: 'local',
-          node: 'pve1',
-          instance: 'lab',
-          type: 'lxc',
-          vmid: 201,
-          ctime: T + 2,
-          size: 730,
-          format: 'tar.zst',
-          protected: false,
-          volid: 'local:backup/vz-201.tar.zst',
-          isPBS: false,
-          verified: false,
-        },
-      ],
-      guestSnapshots: [
-        {
-          id: 'lab-pve1-104-pre-upgrade',
-          name: 'pre-upgrade',
-          node: 'pve1',
-          instance: 'lab',
-          type: 'qemu',
-          vmid: 104,
-          time: T - 60,
-          vmstate: false,
-        },
-      ],
-      backupTasks: [
-        {
-          id: 'lab-UPID:a',
-          node: 'pve1',
-          instance: 'lab',
-          type: 'vzdump',
-          vmid: 104,
-          status: 'OK',
-          startTime: T,
-          endTime: T + 271,
-        },
-        {
-          id: 'lab-UPID:b',
-          node: 'pve1',
-          instance: 'lab',
-          type: 'vzdump',
-          vmid: 105,
-          status: 'running',
-          startTime: T + 300,
-          endTime: 0,
-        },
-      ],
-    },
+    storageBackups: [
+      {
+        id: 'lab-pve1-local:backup/vz-201.tar.zst',
+        storage: 'local',
+        node: 'pve1',
+        instance: 'lab',
+        type: 'lxc',
+        vmid: 201,
+        ctime: T + 2,
+        size: 730,
+        format: 'tar.zst',
+        protected: false,
+        volid: 'local:backup/vz-201.tar.zst',
+        isPBS: false,
+        verified: false,
+      },
+    ],
+    guestSnapshots: [
+      {
+        id: 'lab-pve1-104-pre-upgrade',
+        name: 'pre-upgrade',
+        node: 'pve1',
+        instance: 'lab',
+        type: 'qemu',
+        vmid: 104,
+        time: T - 60,
+        vmstate: false,
+      },
+    ],
+    backupTasks: [
+      {
+        id: 'lab-UPID:a',
+        node: 'pve1',
+        instance: 'lab',
+        type: 'vzdump',
+        vmid: 104,
+        status: 'OK',
+        startTime: T,
+        endTime: T + 271,
+      },
+      {
+        id: 'lab-UPID:b',
+        node: 'pve1',
+        instance: 'lab',
+        type: 'vzdump',
+        vmid: 105,
+        status: 'running',
+        startTime: T + 300,
+        endTime: 0,
+      },
+    ],
   }
 }
 
 /** The backup time fields of a state message. */
 function backupTimes(msg: Msg) {
-  const state = msg.data as Record<string, unknown> & Pick<State, 'pveBackups'>
+  const state = msg.data as Record<string, unknown>
   const pbs = state.pbsBackups as Array<Record<string, unknown>>
-  const pve = state.pveBackups as unknown as Record<string, Array<Record<string, unknown>>>
+  // The plain dialect groups the PVE backup collections as the reference's pveBackups object.
+  const pve = (state.pveBackups ?? state) as Record<string, Array<Record<string, unknown>>>
   return {
     backupTime: pbs[0]!.backupTime,
     storageTime: pve.storageBackups![0]!.time,
@@ -188,6 +186,63 @@ describe('socket hub: time fields per dialect', () => {
       pbsLastSeen: (T + 5) * 1000,
       diskLastChecked: (T + 6) * 1000 + 500,
     })
+    client.ws.close()
+  })
+})
+
+describe('socket hub: PVE backup collections per dialect', () => {
+  it('groups them as pveBackups for a plain client, without our top-level keys', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    harness.live.applyCollected(withBackups(1))
+    const client = await harness.connect('/ws')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    const state = client.messages.find((m) => m.type === 'initialState')!.data as Record<
+      string,
+      unknown
+    >
+    expect(Object.keys(state.pveBackups as object).sort()).toEqual([
+      'backupTasks',
+      'guestSnapshots',
+      'storageBackups',
+    ])
+    for (const key of ['storageBackups', 'guestSnapshots', 'backupTasks']) {
+      expect(state).not.toHaveProperty(key)
+    }
+    client.ws.close()
+  })
+
+  it('sends only the changed and removed backup records in a delta', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    const first = withBackups(1)
+    harness.live.applyCollected(first)
+    const client = await harness.connect('/ws?deltas=1')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    const initial = client.messages.find((m) => m.type === 'initialState')!.data as Record<
+      string,
+      unknown
+    >
+    expect(initial).not.toHaveProperty('pveBackups')
+    expect(initial.storageBackups).toHaveLength(1)
+    const [kept] = first.storageBackups
+    const added = { ...kept!, id: 'lab-pve1-local:backup/vz-202.tar.zst', vmid: 202 }
+    harness.live.applyCollected({
+      ...withBackups(2),
+      storageBackups: [{ ...kept!, size: 999 }, added],
+      // The same array as before: the diff skips it.
+      guestSnapshots: first.guestSnapshots,
+      // The same task objects, one fewer.
+      backupTasks: first.backupTasks.slice(1),
+    })
+    await client.waitFor((m) => m.some((x) => x.type === 'delta'))
+    const delta = client.messages.find((m) => m.type === 'delta')!.data as {
+      upsert?: Record<string, unknown[]>
+      remove?: Record<string, string[]>
+    }
+    expect(delta.upsert?.storageBackups).toEqual([{ id: kept!.id, size: 999 }, added])
+    expect(delta.upsert).not.toHaveProperty('guestSnapshots')
+    expect(delta.upsert).not.toHaveProperty('backupTasks')
+    expect(delta.remove?.backupTasks).toEqual(['lab-UPID:a'])
+    expect(JSON.stringify(delta)).not.toContain('pveBackups')
     client.ws.close()
   })
 })

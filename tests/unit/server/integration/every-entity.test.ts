@@ -146,7 +146,7 @@ describe('the live state from the simulators', () => {
   })
 
   it('has PVE backups: storage backups, guest snapshots and vzdump tasks', () => {
-    const { storageBackups, guestSnapshots, backupTasks } = state.pveBackups
+    const { storageBackups, guestSnapshots, backupTasks } = state
     expect(storageBackups.length).toBeGreaterThan(0)
     expect(storageBackups.every((b) => b.type !== 'unknown' && b.ctime > 0)).toBe(true)
     expect(storageBackups.some((b) => b.isPBS)).toBe(true)

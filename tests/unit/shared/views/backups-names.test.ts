@@ -28,18 +28,16 @@ const bravo = { instance: 'bravo', node: 'b1' }
 
 function makeInput(): BackupsViewInput {
   return {
-    pveBackups: {
-      backupTasks: [],
-      guestSnapshots: [
-        makeSnapshot(766, t, { ...alpha, name: 'alpha-snap' }),
-        makeSnapshot(766, t, { instance: 'bravo', node: 'b2', name: 'bravo-snap' }),
-      ],
-      storageBackups: [
-        makeStorageBackup(766, t + 10, { ...alpha, volid: 'local:backup/a-766.vma.zst' }),
-        // Shared storage listed from b1 while the guest runs on b2.
-        makeStorageBackup(766, t + 20, { ...bravo, storage: 'nfs', volid: 'nfs:backup/b-766.vma' }),
-      ],
-    },
+    guestSnapshots: [
+      makeSnapshot(766, t, { ...alpha, name: 'alpha-snap' }),
+      makeSnapshot(766, t, { instance: 'bravo', node: 'b2', name: 'bravo-snap' }),
+    ],
+    storageBackups: [
+      makeStorageBackup(766, t + 10, { ...alpha, volid: 'local:backup/a-766.vma.zst' }),
+      // Shared storage listed from b1 while the guest runs on b2.
+      makeStorageBackup(766, t + 20, { ...bravo, storage: 'nfs', volid: 'nfs:backup/b-766.vma' }),
+    ],
+    pveReceived: true,
     pbsBackups: [],
     pbs: [makePbsInstance('pbs1', [2])],
     guests,
@@ -66,11 +64,8 @@ describe('backup names when one VMID exists in several clusters', () => {
 
   it('leaves a backup unnamed rather than borrow a guest of another cluster', () => {
     const { records } = normaliseBackups({
-      pveBackups: {
-        backupTasks: [],
-        guestSnapshots: [makeSnapshot(767, t, bravo)],
-        storageBackups: [makeStorageBackup(767, t, bravo)],
-      },
+      guestSnapshots: [makeSnapshot(767, t, bravo)],
+      storageBackups: [makeStorageBackup(767, t, bravo)],
       pbsBackups: [],
       guests,
     })
@@ -85,18 +80,16 @@ describe('backup names when one VMID exists in several clusters', () => {
       volid: 'pbs-main:backup/vm/766/2024-03-02T10:00:30Z',
     })
     const { records } = normaliseBackups({
-      pveBackups: { backupTasks: [], guestSnapshots: [], storageBackups: [twin] },
+      guestSnapshots: [],
+      storageBackups: [twin],
       pbsBackups: [makePbsBackup('766', t + 30), makePbsBackup('767', t + 30)],
       guests,
     })
     // 766: the twin says bravo. 767: only alpha has it, and no twin says otherwise.
     expect(records.map((r) => r.name)).toEqual(['db-staging-06', 'only-in-alpha'])
     const orphan = normaliseBackups({
-      pveBackups: {
-        backupTasks: [],
-        guestSnapshots: [],
-        storageBackups: [{ ...twin, vmid: 767, volid: 'pbs-main:backup/vm/767/x' }],
-      },
+      guestSnapshots: [],
+      storageBackups: [{ ...twin, vmid: 767, volid: 'pbs-main:backup/vm/767/x' }],
       pbsBackups: [makePbsBackup('767', t + 30)],
       guests,
     })

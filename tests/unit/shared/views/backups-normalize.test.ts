@@ -8,7 +8,7 @@ import { makeGuest } from './guest-fixtures.ts'
 import { at, makePbsBackup, makeSnapshot, makeStorageBackup } from './backups-fixtures.ts'
 
 const t = at(2024, 3, 2, 10)
-const none = { backupTasks: [], storageBackups: [], guestSnapshots: [] }
+const none = { storageBackups: [], guestSnapshots: [] }
 
 describe('backup normalisation: ignored content', () => {
   it('ignores storage backups whose type is vztmpl or iso', () => {
@@ -16,7 +16,8 @@ describe('backup normalisation: ignored content', () => {
     const iso = makeStorageBackup(0, t, { type: 'iso' as never, volid: 'local:y.iso' })
     const kept = makeStorageBackup(101, t)
     const { records } = normaliseBackups({
-      pveBackups: { ...none, storageBackups: [vztmpl, iso, kept] },
+      ...none,
+      storageBackups: [vztmpl, iso, kept],
       pbsBackups: [],
       guests: [],
     })
@@ -40,14 +41,12 @@ describe('backup normalisation: ignored content', () => {
 describe('backup normalisation: duplicates of PBS backups', () => {
   it('skips a storage backup with the same vmid and timestamp as a PBS backup', () => {
     const { records } = normaliseBackups({
-      pveBackups: {
-        ...none,
-        storageBackups: [
-          makeStorageBackup(101, t, { storage: 'pbs-main', isPBS: true }),
-          makeStorageBackup(101, t + 1),
-          makeStorageBackup(102, t),
-        ],
-      },
+      ...none,
+      storageBackups: [
+        makeStorageBackup(101, t, { storage: 'pbs-main', isPBS: true }),
+        makeStorageBackup(101, t + 1),
+        makeStorageBackup(102, t),
+      ],
       pbsBackups: [makePbsBackup('101', t)],
       guests: [],
     })
@@ -58,7 +57,8 @@ describe('backup normalisation: duplicates of PBS backups', () => {
 
   it('keeps snapshots even when a PBS backup has the same vmid and time', () => {
     const { records } = normaliseBackups({
-      pveBackups: { ...none, guestSnapshots: [makeSnapshot(101, t)] },
+      ...none,
+      guestSnapshots: [makeSnapshot(101, t)],
       pbsBackups: [makePbsBackup('101', t)],
       guests: [],
     })
@@ -80,11 +80,9 @@ describe('backup normalisation: guest classes', () => {
 
   it('classifies each source record and flags host backups', () => {
     const data = normaliseBackups({
-      pveBackups: {
-        ...none,
-        guestSnapshots: [makeSnapshot(200, t, { type: 'lxc' })],
-        storageBackups: [makeStorageBackup(0, t, { type: 'host' })],
-      },
+      ...none,
+      guestSnapshots: [makeSnapshot(200, t, { type: 'lxc' })],
+      storageBackups: [makeStorageBackup(0, t, { type: 'host' })],
       pbsBackups: [
         makePbsBackup('101', t),
         makePbsBackup('backup-host', t, { backupType: 'host' }),
@@ -104,7 +102,8 @@ describe('backup normalisation: guest classes', () => {
 
   it('reports no host backups when there are none', () => {
     const data = normaliseBackups({
-      pveBackups: { ...none, storageBackups: [makeStorageBackup(101, t)] },
+      ...none,
+      storageBackups: [makeStorageBackup(101, t)],
       pbsBackups: [],
       guests: [],
     })
@@ -121,11 +120,9 @@ describe('backup normalisation: names and fields', () => {
 
   it('resolves names from the guest on the same node first, then by vmid in the same instance', () => {
     const { records } = normaliseBackups({
-      pveBackups: {
-        ...none,
-        guestSnapshots: [makeSnapshot(101, t, { node: 'pve9', instance: 'far' })],
-        storageBackups: [makeStorageBackup(102, t), makeStorageBackup(999, t)],
-      },
+      ...none,
+      guestSnapshots: [makeSnapshot(101, t, { node: 'pve9', instance: 'far' })],
+      storageBackups: [makeStorageBackup(102, t), makeStorageBackup(999, t)],
       pbsBackups: [makePbsBackup('101', t + 5)],
       guests,
     })
@@ -139,7 +136,7 @@ describe('backup normalisation: names and fields', () => {
       makeGuest(170, { name: 'web-ct', node: 'pve9', instance: 'far', type: 'lxc' }),
     ]
     const { records } = normaliseBackups({
-      pveBackups: undefined,
+      ...none,
       pbsBackups: [
         makePbsBackup('170', t, { backupType: 'ct', comment: 'web-ct' }),
         makePbsBackup('170', t + 1, { backupType: 'ct', comment: 'hand-written note' }),
@@ -153,7 +150,7 @@ describe('backup normalisation: names and fields', () => {
 
   it('names a PBS host backup after its host', () => {
     const { records } = normaliseBackups({
-      pveBackups: undefined,
+      ...none,
       pbsBackups: [makePbsBackup('backup-host', t, { backupType: 'host' })],
       guests,
     })
@@ -162,18 +159,16 @@ describe('backup normalisation: names and fields', () => {
 
   it('fills the normalised record of each class', () => {
     const { records } = normaliseBackups({
-      pveBackups: {
-        ...none,
-        guestSnapshots: [makeSnapshot(101, t, { name: 'before-upgrade', description: 'pre 8.2' })],
-        storageBackups: [
-          makeStorageBackup(101, t + 60, {
-            notes: 'nightly',
-            protected: true,
-            encryption: '1',
-            volid: 'local:backup/vzdump-qemu-101-2024_03_02-10_01_00.vma.zst',
-          }),
-        ],
-      },
+      ...none,
+      guestSnapshots: [makeSnapshot(101, t, { name: 'before-upgrade', description: 'pre 8.2' })],
+      storageBackups: [
+        makeStorageBackup(101, t + 60, {
+          notes: 'nightly',
+          protected: true,
+          encryption: '1',
+          volid: 'local:backup/vzdump-qemu-101-2024_03_02-10_01_00.vma.zst',
+        }),
+      ],
       pbsBackups: [
         makePbsBackup('101', t + 120, {
           namespace: 'prod/eu',
@@ -215,6 +210,6 @@ describe('backup normalisation: names and fields', () => {
   })
 
   it('gives no records before PVE backup data arrives and without PBS backups', () => {
-    expect(normaliseBackups({ pveBackups: undefined, pbsBackups: [], guests }).records).toEqual([])
+    expect(normaliseBackups({ ...none, pbsBackups: [], guests }).records).toEqual([])
   })
 })

@@ -18,11 +18,9 @@ import {
 
 const t = at(2024, 3, 2, 10)
 const sources = {
-  pveBackups: {
-    backupTasks: [],
-    guestSnapshots: [makeSnapshot(101, t, { name: 'pre-upgrade', description: 'Kernel 6.8' })],
-    storageBackups: [makeStorageBackup(102, t + 1, { storage: 'nas-backups', node: 'pve2' })],
-  },
+  guestSnapshots: [makeSnapshot(101, t, { name: 'pre-upgrade', description: 'Kernel 6.8' })],
+  storageBackups: [makeStorageBackup(102, t + 1, { storage: 'nas-backups', node: 'pve2' })],
+  pveReceived: true,
   pbsBackups: [
     makePbsBackup('103', t + 2, { datastore: 'main', namespace: '' }),
     makePbsBackup('104', t + 3, { datastore: 'main', namespace: 'prod' }),

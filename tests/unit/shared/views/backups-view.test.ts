@@ -35,14 +35,12 @@ const older = at(2024, 2, 20, 9)
 
 function makeInput(patch: Partial<BackupsViewInput> = {}): BackupsViewInput {
   return {
-    pveBackups: {
-      backupTasks: [],
-      guestSnapshots: [makeSnapshot(101, today, { name: 'snap-a' })],
-      storageBackups: [
-        makeStorageBackup(102, yesterday, { type: 'lxc', size: 30 * GIB, node: 'pve2' }),
-        makeStorageBackup(0, older, { type: 'host', size: 1 * GIB }),
-      ],
-    },
+    guestSnapshots: [makeSnapshot(101, today, { name: 'snap-a' })],
+    storageBackups: [
+      makeStorageBackup(102, yesterday, { type: 'lxc', size: 30 * GIB, node: 'pve2' }),
+      makeStorageBackup(0, older, { type: 'host', size: 1 * GIB }),
+    ],
+    pveReceived: true,
     pbsBackups: [
       makePbsBackup('101', yesterday + 60, { size: 60 * GIB, owner: 'backup@pbs' }),
       makePbsBackup('103', older, { backupType: 'ct', size: 4 * GIB, namespace: 'prod' }),
@@ -117,7 +115,17 @@ describe('backups view filters', () => {
   })
 
   it('reports no data loaded and no sources before anything arrives', () => {
-    const model = run({}, makeInput({ pveBackups: undefined, pbsBackups: [], pbs: [], nodes: [] }))
+    const model = run(
+      {},
+      makeInput({
+        storageBackups: [],
+        guestSnapshots: [],
+        pveReceived: false,
+        pbsBackups: [],
+        pbs: [],
+        nodes: [],
+      }),
+    )
     expect(model).toMatchObject({ loaded: false, sources: 0, rowCount: 0, dedupText: null })
   })
 })
@@ -268,16 +276,13 @@ describe('backups display rules', () => {
     expect(truncateText('x'.repeat(36), 35)).toBe(`${'x'.repeat(32)}...`)
     const name = 'vzdump-qemu-102-2024_03_01-09_00_00.vma.zst'
     const input = makeInput({
-      pveBackups: {
-        backupTasks: [],
-        guestSnapshots: [],
-        storageBackups: [
-          makeStorageBackup(102, yesterday, {
-            volid: `local:backup/${name}`,
-            notes: 'n'.repeat(40),
-          }),
-        ],
-      },
+      guestSnapshots: [],
+      storageBackups: [
+        makeStorageBackup(102, yesterday, {
+          volid: `local:backup/${name}`,
+          notes: 'n'.repeat(40),
+        }),
+      ],
       pbsBackups: [],
     })
     const row = backupRows(run({}, input).rows)[0]!

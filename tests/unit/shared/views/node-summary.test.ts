@@ -232,8 +232,7 @@ describe('node summary rows', () => {
 
   it('counts on the backups tab what the backups list holds for each node and backup server', () => {
     const nodes = [makeNode('pve1'), makeNode('pve2')]
-    const pveBackups = {
-      backupTasks: [],
+    const pve = {
       guestSnapshots: [makeSnapshot(101, 1000), makeSnapshot(102, 1000, { node: 'pve2' })],
       storageBackups: [
         makeStorageBackup(101, 2000),
@@ -255,7 +254,7 @@ describe('node summary rows', () => {
       makePbsBackup('102', 3000),
       makePbsBackup('103', 3000),
     ]
-    const data = input({ nodes, pbs: [pbs('pbs1')], pveBackups, pbsBackups })
+    const data = input({ nodes, pbs: [pbs('pbs1')], ...pve, pbsBackups })
     const result = computeNodeSummary(data, request({ tab: 'backups' }))
     expect(result.rows.map((row) => [row.name, row.counts])).toEqual([
       ['pve1', { backups: 2 }],
