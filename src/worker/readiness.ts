@@ -17,11 +17,10 @@ export function readDataReadiness(store: StateStore, initialDataReceived: boolea
   const lastUpdate = store.getScalar('lastUpdate')
   const firstPollDone = lastUpdate === undefined || store.getLastUpdate() > 0
   const collectedAt = store.getScalar('backupsCollectedAt')
-  // Backups of a first load arrive after the guests: not collected until they are all here.
+  // The server's marker: storage and backups read once. Whether this client holds the backups
+  // (delta mode 2 sends them on demand) is the Backups view's `loaded`.
   const backupsCollected =
     firstPollDone &&
-    store.getLoad() === null &&
-    store.holdsBackups() &&
     (collectedAt === undefined || (typeof collectedAt === 'number' && collectedAt > 0))
   return { firstPollDone, backupsCollected }
 }

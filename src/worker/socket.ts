@@ -231,6 +231,7 @@ export function createLiveSocket(
         break
       case 'snapshotEnd':
         if (store.endLoad(message.seq)) {
+          // Views recompute: what they read of the load's completeness changed (holdsBackups).
           handlers.onData?.(new Set())
           emit()
         }

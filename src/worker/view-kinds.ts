@@ -78,7 +78,10 @@ export const VIEW_KINDS: ViewRegistry = {
     ({ store, now }) => ({
       storageBackups: store.getCollection('storageBackups'),
       guestSnapshots: store.getCollection('guestSnapshots'),
-      pveReceived: store.hasReceived('storageBackups') || store.hasReceived('guestSnapshots'),
+      // Delta mode 2 sends the backups only once asked: until they are all here, not loaded.
+      pveReceived:
+        store.holdsBackups() &&
+        (store.hasReceived('storageBackups') || store.hasReceived('guestSnapshots')),
       pbsBackups: store.getCollection('pbsBackups'),
       pbs: store.getCollection('pbs'),
       guests: store.getGuests(),

@@ -46,6 +46,8 @@ export function backupsPageState(
     connection.status === 'connecting' ||
     !connection.initialDataReceived ||
     !connection.backupsCollected ||
+    // A first load, or the backups asked for on opening this page, still arriving.
+    connection.loading ||
     !model
   ) {
     return { kind: 'loading' }
