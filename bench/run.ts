@@ -10,6 +10,7 @@ import { benchCollector, printCollector, type CollectorResult } from './collecto
 import { benchBackups } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
+import { benchServerLoop, printServerLoop, type ServerLoopResult } from './server-loop.ts'
 import { benchStoreMerge } from './store-merge.ts'
 import { printTable, type BenchResult } from './harness.ts'
 import { SEARCH_SET } from './search-set.ts'
@@ -53,6 +54,15 @@ if (wanted('collector')) {
   for (const size of SIZES) collector.push(await benchCollector(size))
   printCollector(collector)
   results.collector = collector
+}
+
+if (wanted('server-loop')) {
+  // BENCH_LOOP_SIZES=1000,10000 runs a subset (the 100k case takes a few minutes).
+  const sizes = process.env.BENCH_LOOP_SIZES?.split(',').map(Number) ?? SIZES
+  const loop: ServerLoopResult[] = []
+  for (const size of sizes) loop.push(await benchServerLoop(size))
+  printServerLoop(loop)
+  results.serverLoop = loop
 }
 
 if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()
