@@ -193,7 +193,7 @@ function mapGuests(ctx: EndpointPollContext, resources: unknown[], down: Set<str
   const guests: Guest[] = []
   for (const entry of resources) {
     const node = readGuestNode(entry)
-    const sample = node && toGuestSample(entry, ctx.instance, ctx.now, !down.has(node))
+    const sample = node && toGuestSample(entry, ctx.instance, !down.has(node))
     if (!sample) continue
     const { guest, counters } = sample
     const rates = ctx.rates.update(`${ctx.instance}/${guest.vmid}`, {

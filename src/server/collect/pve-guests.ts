@@ -38,14 +38,15 @@ export function readGuestNode(entry: unknown): string | undefined {
 }
 
 /**
- * Maps one resources entry; undefined when it is not a guest or lacks a vmid or node.
+ * Maps one resources entry; undefined when it is not a guest or lacks a vmid or node. A guest
+ * carries no `lastSeen`: it is its node's (the poll that read both), and a time set on every guest
+ * on every poll would put every guest in every delta. The plain dialect adds it (plain-state.ts).
  * `nodeOnline: false` (its node is offline or does not answer) turns a guest PVE still lists as
  * running into 'unknown': nobody can vouch for it, so it carries no live values.
  */
 export function toGuestSample(
   entry: unknown,
   instance: string,
-  now: number,
   nodeOnline = true,
 ): GuestSample | undefined {
   const type = readGuestType(entry)
@@ -88,7 +89,6 @@ export function toGuestSample(
     tags: normalizeTags(entry.tags),
     template: toBool(entry.template),
     ...(lock ? { lock } : {}),
-    lastSeen: now,
   }
   return {
     guest,

@@ -191,3 +191,50 @@ describe('socket hub: time fields per dialect', () => {
     client.ws.close()
   })
 })
+
+// Nodes of a poll at `at`: what a guest's freshness is read from.
+function polledAt(tick: number, at: number): CollectedState {
+  const collected = makeCollected(6, tick)
+  return { ...collected, nodes: collected.nodes.map((n) => ({ ...n, lastSeen: at })) }
+}
+
+type Wire = { data: { vms?: Array<Record<string, unknown>> } & Record<string, unknown> }
+
+describe('socket hub: guest lastSeen per dialect', () => {
+  it('gives plain clients every guest with the lastSeen of the poll that read it', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    harness.live.applyCollected(polledAt(2, 20_000))
+    const client = await harness.connect('/ws')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    harness.live.applyCollected(polledAt(4, 40_000))
+    await client.waitFor((m) => m.some((x) => x.type === 'rawData'))
+    const first = client.messages.find((m) => m.type === 'initialState') as unknown as Wire
+    const raw = client.messages.find((m) => m.type === 'rawData') as unknown as Wire
+    expect(first.data.vms!.length).toBeGreaterThan(0)
+    expect(first.data.vms!.every((g) => g.lastSeen === 20_000)).toBe(true)
+    expect(raw.data.vms!.every((g) => g.lastSeen === 40_000)).toBe(true)
+    client.ws.close()
+  })
+
+  it('leaves lastSeen off guests on the delta dialect, so a poll that changed nothing else sends no guests', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    harness.live.applyCollected(polledAt(2, 20_000))
+    const client = await harness.connect('/ws?deltas=1')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    const first = client.messages.find((m) => m.type === 'initialState') as unknown as Wire
+    expect(first.data.vms!.length).toBeGreaterThan(0)
+    expect(first.data.vms!.some((g) => 'lastSeen' in g)).toBe(false)
+    // The same guests read by a later poll: only the nodes' lastSeen (and the poll figures) move.
+    harness.live.applyCollected({ ...polledAt(2, 30_000), lastUpdate: 1_700_000_030_000 })
+    await client.waitFor((m) => m.some((x) => x.type === 'delta'))
+    const delta = client.messages.find((m) => m.type === 'delta') as unknown as {
+      data: { upsert?: Record<string, unknown[]>; remove?: Record<string, unknown[]> }
+    }
+    expect(delta.data.upsert?.vms ?? []).toEqual([])
+    expect(delta.data.upsert?.containers ?? []).toEqual([])
+    expect(delta.data.upsert?.nodes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ lastSeen: 30_000 })]),
+    )
+    client.ws.close()
+  })
+})
