@@ -1,72 +1,104 @@
-// Demo mode: start the simulator on loopback and register its clusters as configured nodes.
-import { startSimulator, type Simulator } from './sim/index.ts'
-import { startPbsSimulator, type PbsSimulator } from './sim/pbs/index.ts'
+// Demo mode: start the simulator in its own process on loopback (sim/demo-child.ts) and register
+// its clusters as configured nodes. A separate process, not a worker thread: at 100k guests the
+// simulator renders tens of MB per cycle and its heap and GC pauses must not count as the server's.
+import { fork, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import type { App } from './app.ts'
 import type { DemoConfig } from './config.ts'
+import type { DemoSimEndpoint, DemoSimReply, DemoSimRequest } from './sim/demo-child.ts'
 
 /** The running simulators of the demo. */
 export interface DemoSimulators {
-  pve: Simulator
-  pbs: PbsSimulator | null
+  /** Guests the simulated clusters hold at start. */
+  guests: number
+  /** The simulator's process. */
+  pid: number
   stop(): Promise<void>
 }
 
-/** Start the simulated estate (PVE clusters and a backup server) and point the app at it. */
-export async function startDemo(demo: DemoConfig, app: App): Promise<DemoSimulators> {
-  const sim = await startSimulator({
-    seed: demo.seed,
-    clusters: demo.clusters,
-    nodesPerCluster: demo.nodesPerCluster,
-    guestsPerNode: demo.guestsPerNode,
-    tickMs: demo.tickMs,
-    host: '127.0.0.1',
-    // The demo shows a Ceph warning from the start (it heals after 20 minutes).
-    cephOsdDownAtStart: true,
-    ...(demo.basePort
-      ? { ports: Array.from({ length: demo.clusters }, (_, i) => demo.basePort + i) }
-      : {}),
+const CHILD = fileURLToPath(new URL('./sim/demo-child.ts', import.meta.url))
+// A 100k-guest estate takes a while to build on a busy machine; a child that says nothing in this
+// long is stuck.
+const START_TIMEOUT_MS = 300_000
+const STOP_TIMEOUT_MS = 10_000
+
+/**
+ * Start the simulated estate (PVE clusters and a backup server) and point the app at it.
+ * `execArgv` of the simulator process defaults to the server's own (the TypeScript loader it runs
+ * under) without debugger or profiler flags.
+ */
+export async function startDemo(
+  demo: DemoConfig,
+  app: App,
+  options: { execArgv?: string[] } = {},
+): Promise<DemoSimulators> {
+  const child = fork(CHILD, [], {
+    execArgv:
+      options.execArgv ??
+      process.execArgv.filter((a) => !/^--(inspect|cpu-prof|heap-prof)/.test(a)),
+    env: { ...process.env, PULSE_DEMO_SIM_CHILD: '1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
+  const send = (message: DemoSimRequest) => child.send(message)
+  let ready: Extract<DemoSimReply, { type: 'ready' }>
+  try {
+    ready = await new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('demo simulator did not start')),
+        START_TIMEOUT_MS,
+      )
+      timer.unref()
+      child.on('message', (message: DemoSimReply) => {
+        clearTimeout(timer)
+        if (message.type === 'ready') resolve(message)
+        if (message.type === 'error') reject(new Error(`demo simulator: ${message.message}`))
+      })
+      child.once('exit', (code) => reject(new Error(`demo simulator exited (${code})`)))
+      child.once('error', reject)
+      send({ type: 'start', options: demo })
+    })
+  } catch (err) {
+    child.kill('SIGKILL')
+    throw err
+  }
   // Upsert by name: the certificate and ports are new on every start, so the stored fingerprint
   // and URL are refreshed; the token is pinned by fingerprint, not verified by CA.
-  for (const cluster of sim.clusters) registerDemoNode(app, 'pve', cluster)
+  for (const cluster of ready.pve) registerDemoNode(app, 'pve', cluster)
   // The backup server holds backups of the first cluster's guests.
-  const first = sim.clusters[0]
-  const pbs =
-    demo.pbsInstances > 0
-      ? await startPbsSimulator({
-          seed: demo.seed,
-          instances: demo.pbsInstances,
-          tickMs: demo.tickMs,
-          host: '127.0.0.1',
-          guests: first ? sim.guestsOf(first.name) : [],
-        })
-      : null
-  for (const server of pbs?.servers ?? []) registerDemoNode(app, 'pbs', server)
+  for (const server of ready.pbs) registerDemoNode(app, 'pbs', server)
   app.http.log.info(
-    `demo: simulating ${sim.clusters.length} clusters, ${sim.guestCount()} guests and ` +
-      `${pbs?.servers.length ?? 0} backup servers on 127.0.0.1`,
+    `demo: simulating ${ready.pve.length} clusters, ${ready.guests} guests and ` +
+      `${ready.pbs.length} backup servers on 127.0.0.1 (simulator process ${child.pid})`,
   )
+  let stopping = false
+  child.once('exit', (code, signal) => {
+    if (!stopping) app.http.log.error(`demo: the simulator process exited (${signal ?? code})`)
+  })
   return {
-    pve: sim,
-    pbs,
-    stop: async () => {
-      await Promise.all([sim.stop(), pbs?.stop()])
+    guests: ready.guests,
+    pid: child.pid ?? 0,
+    stop: () => {
+      stopping = true
+      return stopChild(child, send)
     },
   }
 }
 
+async function stopChild(child: ChildProcess, send: (m: DemoSimRequest) => void): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    if (child.connected) send({ type: 'stop' })
+    else child.kill('SIGTERM')
+  })
+}
+
 /** Store a simulated endpoint as a configured node (token auth, pinned fingerprint). */
-function registerDemoNode(
-  app: App,
-  type: 'pve' | 'pbs',
-  endpoint: {
-    name: string
-    url: string
-    tokenId: string
-    tokenSecret: string
-    fingerprint: string
-  },
-): void {
+function registerDemoNode(app: App, type: 'pve' | 'pbs', endpoint: DemoSimEndpoint): void {
   app.nodes.upsert({
     type,
     name: endpoint.name,
