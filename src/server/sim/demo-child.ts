@@ -14,6 +14,8 @@ export interface DemoSimOptions {
   /** 0: ephemeral ports. */
   basePort: number
   pbsInstances: number
+  /** One Ceph OSD down for the first 20 minutes (default true: the demo shows a warning). */
+  cephOsdDownAtStart?: boolean
 }
 
 /** One simulated endpoint to register as a configured node. */
@@ -26,11 +28,17 @@ export interface DemoSimEndpoint {
 }
 
 /** Messages from the parent. */
-export type DemoSimRequest = { type: 'start'; options: DemoSimOptions } | { type: 'stop' }
+export type DemoSimRequest =
+  | { type: 'start'; options: DemoSimOptions }
+  | { type: 'tick' }
+  | { type: 'count' }
+  | { type: 'stop' }
 
 /** Messages to the parent. */
 export type DemoSimReply =
   | { type: 'ready'; pve: DemoSimEndpoint[]; pbs: DemoSimEndpoint[]; guests: number }
+  | { type: 'ticked'; requests: number }
+  | { type: 'counted'; requests: number }
   | { type: 'error'; message: string }
   | { type: 'stopped' }
 
@@ -46,7 +54,7 @@ export async function startDemoSimulators(
     tickMs: options.tickMs,
     host: '127.0.0.1',
     // The demo shows a Ceph warning from the start (it heals after 20 minutes).
-    cephOsdDownAtStart: true,
+    cephOsdDownAtStart: options.cephOsdDownAtStart ?? true,
     ...(options.basePort
       ? { ports: Array.from({ length: options.clusters }, (_, i) => options.basePort + i) }
       : {}),
@@ -99,6 +107,14 @@ function serve(): void {
         (err: unknown) =>
           reply({ type: 'error', message: err instanceof Error ? err.message : String(err) }),
       )
+    } else if (message.type === 'tick') {
+      void running?.then(({ pve, pbs }) => {
+        pve.tick()
+        pbs?.tick()
+        reply({ type: 'ticked', requests: pve.requestCount() })
+      })
+    } else if (message.type === 'count') {
+      void running?.then(({ pve }) => reply({ type: 'counted', requests: pve.requestCount() }))
     } else if (message.type === 'stop') {
       void stop().finally(() => {
         reply({ type: 'stopped' })
