@@ -144,7 +144,7 @@ export async function pollEndpoint(ctx: EndpointPollContext): Promise<void> {
   // node entries at all, and its guests must not all turn 'unknown' for that.
   const down = new Set(memory.nodes.filter((n) => n.status !== 'online').map((n) => n.name))
 
-  const guests = mapGuests(ctx, resources, down)
+  const guests = await mapGuests(ctx, resources, down)
   if (ctx.guestDetails) await applyGuestDetails(ctx, guests, ctx.guestDetails)
   memory.vms = guests.filter((g) => g.type === 'qemu')
   memory.containers = guests.filter((g) => g.type === 'lxc')
@@ -186,6 +186,10 @@ async function refreshSlow(
   await settleWithin(memory.slowRun, memory.slowResult ? slow.budgetMs : slow.firstBudgetMs)
 }
 
+/** How long one synchronous slice of guest mapping may run, and how often the clock is read. */
+const MAP_SLICE_MS = 20
+const MAP_CHECK_EVERY = 500
+
 /** Marks what we last knew about a failing endpoint as offline instead of dropping it. */
 export function markEndpointDown(memory: EndpointMemory): void {
   memory.nodes = memory.nodes.map((n) => ({ ...n, status: 'offline', connectionHealth: 'error' }))
@@ -203,9 +207,20 @@ export function markEndpointDown(memory: EndpointMemory): void {
 
 // Guests of a node that is offline or does not answer are inactive: zero rates (the tracker
 // resets them) and no details.
-function mapGuests(ctx: EndpointPollContext, resources: unknown[], down: Set<string>) {
+// At 100k guests mapping one endpoint's list takes longer than the server may hold its event loop
+// (HTTP requests, socket frames): it yields whenever a slice has run for MAP_SLICE_MS.
+async function mapGuests(ctx: EndpointPollContext, resources: unknown[], down: Set<string>) {
   const guests: Guest[] = []
-  for (const entry of resources) {
+  let sliceStart = performance.now()
+  for (let i = 0; i < resources.length; i++) {
+    if (
+      i % MAP_CHECK_EVERY === MAP_CHECK_EVERY - 1 &&
+      performance.now() - sliceStart > MAP_SLICE_MS
+    ) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      sliceStart = performance.now()
+    }
+    const entry = resources[i]
     const node = readGuestNode(entry)
     const sample = node && toGuestSample(entry, ctx.instance, !down.has(node))
     if (!sample) continue
