@@ -33,8 +33,6 @@ export function startLoopStatsHook(env: NodeJS.ProcessEnv = process.env): boolea
       process.send?.(readLoopStats(histogram))
     }
   })
-  // The IPC channel must not keep a server alive that is otherwise shutting down.
-  process.channel?.unref()
   return true
 }
 
