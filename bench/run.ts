@@ -11,6 +11,7 @@ import { benchCollector, printCollector, type CollectorResult } from './collecto
 import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
+import { benchServerLoop, printServerLoop, type ServerLoopResult } from './server-loop.ts'
 import { benchStoreMerge } from './store-merge.ts'
 import { benchWire, printWireFacts, type WireFacts } from './wire.ts'
 import {
@@ -82,6 +83,14 @@ if (wanted('many-clients')) {
   for (const size of MANY_CLIENTS_SIZES) manyClients.push(await benchManyClients(size))
   printManyClients(manyClients)
   results.manyClients = manyClients
+}
+if (wanted('server-loop')) {
+  // BENCH_LOOP_SIZES=1000,10000 runs a subset (the 100k case takes a few minutes).
+  const sizes = process.env.BENCH_LOOP_SIZES?.split(',').map(Number) ?? SIZES
+  const loop: ServerLoopResult[] = []
+  for (const size of sizes) loop.push(await benchServerLoop(size))
+  printServerLoop(loop)
+  results.serverLoop = loop
 }
 
 if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()

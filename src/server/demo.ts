@@ -1,72 +1,45 @@
-// Demo mode: start the simulator on loopback and register its clusters as configured nodes.
-import { startSimulator, type Simulator } from './sim/index.ts'
-import { startPbsSimulator, type PbsSimulator } from './sim/pbs/index.ts'
+// Demo mode: start the simulator in its own process on loopback (sim/demo-child.ts) and register
+// its clusters as configured nodes. A separate process, not a worker thread: at 100k guests the
+// simulator renders tens of MB per cycle and its heap and GC pauses must not count as the server's.
 import type { App } from './app.ts'
 import type { DemoConfig } from './config.ts'
+import type { DemoSimEndpoint } from './sim/demo-child.ts'
+import { startSimProcess } from './sim/sim-process.ts'
 
 /** The running simulators of the demo. */
 export interface DemoSimulators {
-  pve: Simulator
-  pbs: PbsSimulator | null
+  /** Guests the simulated clusters hold at start. */
+  guests: number
+  /** The simulator's process. */
+  pid: number
   stop(): Promise<void>
 }
 
-/** Start the simulated estate (PVE clusters and a backup server) and point the app at it. */
-export async function startDemo(demo: DemoConfig, app: App): Promise<DemoSimulators> {
-  const sim = await startSimulator({
-    seed: demo.seed,
-    clusters: demo.clusters,
-    nodesPerCluster: demo.nodesPerCluster,
-    guestsPerNode: demo.guestsPerNode,
-    tickMs: demo.tickMs,
-    host: '127.0.0.1',
-    // The demo shows a Ceph warning from the start (it heals after 20 minutes).
-    cephOsdDownAtStart: true,
-    ...(demo.basePort
-      ? { ports: Array.from({ length: demo.clusters }, (_, i) => demo.basePort + i) }
-      : {}),
-  })
+/**
+ * Start the simulated estate (PVE clusters and a backup server) and point the app at it.
+ * `execArgv` of the simulator process defaults to the server's own (sim-process.ts).
+ */
+export async function startDemo(
+  demo: DemoConfig,
+  app: App,
+  options: { execArgv?: string[] } = {},
+): Promise<DemoSimulators> {
+  const sim = await startSimProcess(demo, options.execArgv)
   // Upsert by name: the certificate and ports are new on every start, so the stored fingerprint
   // and URL are refreshed; the token is pinned by fingerprint, not verified by CA.
-  for (const cluster of sim.clusters) registerDemoNode(app, 'pve', cluster)
+  for (const cluster of sim.pve) registerDemoNode(app, 'pve', cluster)
   // The backup server holds backups of the first cluster's guests.
-  const first = sim.clusters[0]
-  const pbs =
-    demo.pbsInstances > 0
-      ? await startPbsSimulator({
-          seed: demo.seed,
-          instances: demo.pbsInstances,
-          tickMs: demo.tickMs,
-          host: '127.0.0.1',
-          guests: first ? sim.guestsOf(first.name) : [],
-        })
-      : null
-  for (const server of pbs?.servers ?? []) registerDemoNode(app, 'pbs', server)
+  for (const server of sim.pbs) registerDemoNode(app, 'pbs', server)
   app.http.log.info(
-    `demo: simulating ${sim.clusters.length} clusters, ${sim.guestCount()} guests and ` +
-      `${pbs?.servers.length ?? 0} backup servers on 127.0.0.1`,
+    `demo: simulating ${sim.pve.length} clusters, ${sim.guests} guests and ` +
+      `${sim.pbs.length} backup servers on 127.0.0.1 (simulator process ${sim.pid})`,
   )
-  return {
-    pve: sim,
-    pbs,
-    stop: async () => {
-      await Promise.all([sim.stop(), pbs?.stop()])
-    },
-  }
+  sim.onExit((reason) => app.http.log.error(`demo: the simulator process exited (${reason})`))
+  return { guests: sim.guests, pid: sim.pid, stop: () => sim.stop() }
 }
 
 /** Store a simulated endpoint as a configured node (token auth, pinned fingerprint). */
-function registerDemoNode(
-  app: App,
-  type: 'pve' | 'pbs',
-  endpoint: {
-    name: string
-    url: string
-    tokenId: string
-    tokenSecret: string
-    fingerprint: string
-  },
-): void {
+function registerDemoNode(app: App, type: 'pve' | 'pbs', endpoint: DemoSimEndpoint): void {
   app.nodes.upsert({
     type,
     name: endpoint.name,

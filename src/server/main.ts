@@ -3,9 +3,11 @@ import { buildApp } from './app.ts'
 import { readConfig } from './config.ts'
 import { startDemo } from './demo.ts'
 import { chooseLogFormat, loggerOptions } from './log.ts'
+import { startLoopStatsHook } from './loop-stats.ts'
 import { VERSION } from './version.ts'
 
 async function main(): Promise<void> {
+  startLoopStatsHook()
   const config = readConfig(process.env, process.cwd(), VERSION)
   const format = chooseLogFormat(config.log.format, process.stdout.isTTY === true)
   const app = await buildApp({

@@ -98,8 +98,18 @@ export async function pollEndpoint(ctx: EndpointPollContext): Promise<void> {
   const { memory } = ctx
   const resourcesCall = ctx.call('/cluster/resources')
   const clusterCall = readCluster(ctx)
+  // The nodes online last cycle are asked for their status while /cluster/resources (the big
+  // answer) is on its way; a node that came online since is asked once the list is in.
+  const prefetch = new Map(
+    memory.nodes
+      .filter((n) => n.status === 'online')
+      .map((n) => [n.name, readNodeStatus(ctx, n.name)] as const),
+  )
   const [resources, cluster] = await Promise.all([
-    resourcesCall,
+    resourcesCall.catch((err: unknown) => {
+      void Promise.all(prefetch.values())
+      throw err
+    }),
     clusterCall.catch(() => undefined),
   ])
   if (!Array.isArray(resources)) {
@@ -114,7 +124,7 @@ export async function pollEndpoint(ctx: EndpointPollContext): Promise<void> {
     (e): e is Record<string, unknown> => readNodeName(e) !== undefined,
   )
   const online = nodeEntries.filter((e) => e.status === 'online').map((e) => readNodeName(e)!)
-  const { failed, unreachable } = await readNodeStatuses(ctx, online)
+  const { failed, unreachable } = await readNodeStatuses(ctx, online, prefetch)
   const present = new Set(nodeEntries.map((e) => readNodeName(e)!))
   for (const name of memory.details.keys()) if (!present.has(name)) memory.details.delete(name)
 
@@ -134,7 +144,7 @@ export async function pollEndpoint(ctx: EndpointPollContext): Promise<void> {
   // node entries at all, and its guests must not all turn 'unknown' for that.
   const down = new Set(memory.nodes.filter((n) => n.status !== 'online').map((n) => n.name))
 
-  const guests = mapGuests(ctx, resources, down)
+  const guests = await mapGuests(ctx, resources, down)
   if (ctx.guestDetails) await applyGuestDetails(ctx, guests, ctx.guestDetails)
   memory.vms = guests.filter((g) => g.type === 'qemu')
   memory.containers = guests.filter((g) => g.type === 'lxc')
@@ -150,6 +160,10 @@ async function refreshSlow(
   guests: Guest[],
 ): Promise<void> {
   const { memory } = ctx
+  // A run still going from an earlier cycle had its budget there: once something has been read,
+  // waiting again would only lengthen every cycle while a big estate's listings take seconds.
+  const started = !memory.slowRun
+  if (!started && memory.slowResult) return
   memory.slowRun ??= pollPveSlow({
     instance: ctx.instance,
     call: slow.call,
@@ -172,6 +186,10 @@ async function refreshSlow(
   await settleWithin(memory.slowRun, memory.slowResult ? slow.budgetMs : slow.firstBudgetMs)
 }
 
+/** How long one synchronous slice of guest mapping may run, and how often the clock is read. */
+const MAP_SLICE_MS = 20
+const MAP_CHECK_EVERY = 500
+
 /** Marks what we last knew about a failing endpoint as offline instead of dropping it. */
 export function markEndpointDown(memory: EndpointMemory): void {
   memory.nodes = memory.nodes.map((n) => ({ ...n, status: 'offline', connectionHealth: 'error' }))
@@ -189,11 +207,22 @@ export function markEndpointDown(memory: EndpointMemory): void {
 
 // Guests of a node that is offline or does not answer are inactive: zero rates (the tracker
 // resets them) and no details.
-function mapGuests(ctx: EndpointPollContext, resources: unknown[], down: Set<string>) {
+// At 100k guests mapping one endpoint's list takes longer than the server may hold its event loop
+// (HTTP requests, socket frames): it yields whenever a slice has run for MAP_SLICE_MS.
+async function mapGuests(ctx: EndpointPollContext, resources: unknown[], down: Set<string>) {
   const guests: Guest[] = []
-  for (const entry of resources) {
+  let sliceStart = performance.now()
+  for (let i = 0; i < resources.length; i++) {
+    if (
+      i % MAP_CHECK_EVERY === MAP_CHECK_EVERY - 1 &&
+      performance.now() - sliceStart > MAP_SLICE_MS
+    ) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      sliceStart = performance.now()
+    }
+    const entry = resources[i]
     const node = readGuestNode(entry)
-    const sample = node && toGuestSample(entry, ctx.instance, ctx.now, !down.has(node))
+    const sample = node && toGuestSample(entry, ctx.instance, !down.has(node))
     if (!sample) continue
     const { guest, counters } = sample
     const rates = ctx.rates.update(`${ctx.instance}/${guest.vmid}`, {
@@ -246,24 +275,47 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
   }
 }
 
+/** One /nodes/{n}/status: the answer, or the code it failed with. Never rejects. */
+type NodeStatusRead = Promise<{ ok: true; data: unknown } | { ok: false; code: string }>
+
+function readNodeStatus(ctx: EndpointPollContext, name: string): NodeStatusRead {
+  return callWithBudget(ctx, `/nodes/${encodeURIComponent(name)}/status`).then(
+    (data) => ({ ok: true as const, data }),
+    (err: unknown) => ({
+      ok: false as const,
+      code: err instanceof AppError ? err.code : 'INTERNAL',
+    }),
+  )
+}
+
 // A slow or broken node must not cost us the cycle: keep its last good detail. A proxy failure
-// (PVE_UNREACHABLE, i.e. 595) means that node is down as seen from the cluster.
-async function readNodeStatuses(ctx: EndpointPollContext, online: string[]) {
+// (PVE_UNREACHABLE, i.e. 595) means that node is down as seen from the cluster. Only the nodes
+// online now count: a prefetched answer of a node that has gone offline since is dropped.
+async function readNodeStatuses(
+  ctx: EndpointPollContext,
+  online: string[],
+  prefetch: ReadonlyMap<string, NodeStatusRead>,
+) {
   const failed = new Set<string>()
   const unreachable = new Set<string>()
-  await mapLimited(online, ctx.detailConcurrency, async (name) => {
-    try {
-      ctx.memory.details.set(
-        name,
-        await callWithBudget(ctx, `/nodes/${encodeURIComponent(name)}/status`),
-      )
-    } catch (err) {
-      const code = err instanceof AppError ? err.code : 'INTERNAL'
-      failed.add(name)
-      if (code === 'PVE_UNREACHABLE') unreachable.add(name)
-      ctx.warn({ instance: ctx.instance, node: name, code }, 'node status failed')
-    }
+  // Prefetched calls already hold their share of the client's connections; the rest queue here.
+  const missing = online.filter((name) => !prefetch.has(name))
+  const reads = new Map(prefetch)
+  await mapLimited(missing, ctx.detailConcurrency, async (name) => {
+    reads.set(name, readNodeStatus(ctx, name))
+    await reads.get(name)
   })
+  for (const name of online) {
+    const read = await reads.get(name)!
+    if (read.ok) {
+      ctx.memory.details.set(name, read.data)
+      continue
+    }
+    failed.add(name)
+    if (read.code === 'PVE_UNREACHABLE') unreachable.add(name)
+    ctx.warn({ instance: ctx.instance, node: name, code: read.code }, 'node status failed')
+  }
+  await Promise.all(prefetch.values())
   return { failed, unreachable }
 }
 

@@ -73,8 +73,16 @@ export interface SlotDeps {
   info(obj: object, msg: string): void
 }
 
+// Requests in flight per endpoint: at most 4 on the cycle's client (pve-client.ts's default) plus
+// GUEST_DETAIL_CONCURRENCY on the details client, 12 in all (README: "Load on each Proxmox
+// endpoint"). pveproxy serves the API with a few worker processes; more parallel calls would only
+// queue there, and slow agent calls must not take the cycle's connections.
+/** /nodes/{n}/status calls in flight per endpoint (on the cycle's client). */
 const DETAIL_CONCURRENCY = 4
-/** Guest-detail calls in flight per endpoint (DETAIL_POLICY.perNode bounds each node). */
+/**
+ * Guest-detail and slow-collector calls in flight per endpoint (DETAIL_POLICY.perNode bounds each
+ * node's agent calls): the details client's connection pool.
+ */
 const GUEST_DETAIL_CONCURRENCY = 8
 /** How long a cycle lets freshly started detail refreshes land before merging the cache. */
 const GUEST_DETAIL_BUDGET_MS = 200

@@ -38,14 +38,15 @@ export function readGuestNode(entry: unknown): string | undefined {
 }
 
 /**
- * Maps one resources entry; undefined when it is not a guest or lacks a vmid or node.
+ * Maps one resources entry; undefined when it is not a guest or lacks a vmid or node. A guest
+ * carries no `lastSeen`: it is its node's (the poll that read both), and a time set on every guest
+ * on every poll would put every guest in every delta. The plain dialect adds it (plain-state.ts).
  * `nodeOnline: false` (its node is offline or does not answer) turns a guest PVE still lists as
  * running into 'unknown': nobody can vouch for it, so it carries no live values.
  */
 export function toGuestSample(
   entry: unknown,
   instance: string,
-  now: number,
   nodeOnline = true,
 ): GuestSample | undefined {
   const type = readGuestType(entry)
@@ -58,9 +59,10 @@ export function toGuestSample(
   const status = !nodeOnline && listed === 'running' ? 'unknown' : listed
   const running = status === 'running'
   const lock = toOptionalString(entry.lock)
-  const diskInfo = readDisk(type, status, entry)
   const maxmem = toNumber(entry.maxmem)
   const mem = running ? toNumber(entry.mem) : 0
+  // One object literal of a fixed shape, optional fields added after: this runs for every guest
+  // on every poll (100k at the largest estates), where spreads and wrapper objects add up.
   const guest: Guest = {
     id: guestKey({ instance, node, vmid }),
     instance,
@@ -79,17 +81,17 @@ export function toGuestSample(
       total: maxmem,
       free: Math.max(0, maxmem - mem),
     },
-    disk: diskInfo.disk,
-    ...(diskInfo.reason ? { diskStatusReason: diskInfo.reason } : {}),
+    disk: readDisk(type, status, entry),
     diskRead: 0,
     diskWrite: 0,
     networkIn: 0,
     networkOut: 0,
     tags: normalizeTags(entry.tags),
     template: toBool(entry.template),
-    ...(lock ? { lock } : {}),
-    lastSeen: now,
   }
+  const reason = diskReason(type, status)
+  if (reason) guest.diskStatusReason = reason
+  if (lock) guest.lock = lock
   return {
     guest,
     counters: {
@@ -103,21 +105,19 @@ export function toGuestSample(
 
 // QEMU `disk` is always 0 in /cluster/resources (usage needs the guest agent), so a VM's disk is
 // unknown (-1) until the guest details fill it. LXC reports real rootfs usage while running.
-// A guest in another state ('unknown' on a dead node) gets no reason: none of §8 fits.
-function readDisk(
-  type: GuestType,
-  status: string,
-  entry: Record<string, unknown>,
-): { disk: DiskUsage; reason?: string } {
+function readDisk(type: GuestType, status: string, entry: Record<string, unknown>): DiskUsage {
   const total = toNumber(entry.maxdisk)
   const used = toNumber(entry.disk)
-  if (type === 'qemu') {
-    const reason =
-      status === 'running' ? 'no-data' : status === 'stopped' ? 'vm-stopped' : undefined
-    return { disk: { used: 0, total, usage: -1 }, ...(reason ? { reason } : {}) }
-  }
-  if (status !== 'running' && used === 0) return { disk: { used: 0, total, usage: -1 } }
-  return { disk: { used, total, free: Math.max(0, total - used), usage: toPercent(used, total) } }
+  if (type === 'qemu') return { used: 0, total, usage: -1 }
+  if (status !== 'running' && used === 0) return { used: 0, total, usage: -1 }
+  return { used, total, free: Math.max(0, total - used), usage: toPercent(used, total) }
+}
+
+// Why a VM's disk is unknown; a guest in another state ('unknown' on a dead node) gets no
+// reason: none of §8 fits.
+function diskReason(type: GuestType, status: string): string | undefined {
+  if (type !== 'qemu') return undefined
+  return status === 'running' ? 'no-data' : status === 'stopped' ? 'vm-stopped' : undefined
 }
 
 /**

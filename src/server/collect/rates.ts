@@ -24,7 +24,7 @@ export interface RateSample {
 
 /** Computes rates per guest key (instance + vmid) across poll cycles. */
 export interface RateTracker {
-  /** Records a sample and returns the rates to show for it. */
+  /** Records a sample and returns the rates to show for it (frozen: copy them, never mutate). */
   update(key: string, sample: RateSample): GuestRates
   /** Forgets guests not seen since `now - forgetAfterMs`. */
   prune(now: number): void
@@ -40,7 +40,6 @@ interface Entry {
 }
 
 const ZERO: GuestRates = Object.freeze({ netIn: 0, netOut: 0, diskRead: 0, diskWrite: 0 })
-const KEYS = ['netIn', 'netOut', 'diskRead', 'diskWrite'] as const
 
 /** Creates a tracker. `staleRepeatMs`: how long unchanged counters may repeat the last rates. */
 export function createRateTracker(
@@ -53,33 +52,40 @@ export function createRateTracker(
   const staleRepeatMs = options.staleRepeatMs ?? 30_000
   const entries = new Map<string, Entry>()
 
+  // Runs for every guest on every poll: no closures, and the rates returned are shared, frozen
+  // objects (callers copy the four numbers out) rather than a fresh copy per guest.
   function update(key: string, sample: RateSample): GuestRates {
-    const prev = entries.get(key)
     if (sample.status !== 'running') {
       entries.delete(key)
-      return { ...ZERO }
+      return ZERO
     }
+    const prev = entries.get(key)
     if (!prev || isReset(prev.base, sample)) {
-      entries.set(key, { base: sample, rates: { ...ZERO }, seenAt: sample.t })
-      return { ...ZERO }
+      entries.set(key, { base: sample, rates: ZERO, seenAt: sample.t })
+      return ZERO
     }
     prev.seenAt = sample.t
     const dtMs = sample.t - prev.base.t
-    if (dtMs <= 0) return { ...prev.rates }
-    if (KEYS.every((k) => sample.counters[k] === prev.base.counters[k])) {
-      if (dtMs > staleRepeatMs) prev.rates = { ...ZERO }
-      return { ...prev.rates }
-    }
-    const rates = { ...ZERO }
-    for (const k of KEYS) {
-      rates[k] = Math.max(
-        0,
-        Math.round(((sample.counters[k] - prev.base.counters[k]) * 1000) / dtMs),
-      )
+    if (dtMs <= 0) return prev.rates
+    const now = sample.counters
+    const base = prev.base.counters
+    if (
+      now.netIn === base.netIn &&
+      now.netOut === base.netOut &&
+      now.diskRead === base.diskRead &&
+      now.diskWrite === base.diskWrite
+    ) {
+      if (dtMs > staleRepeatMs) prev.rates = ZERO
+      return prev.rates
     }
     prev.base = sample
-    prev.rates = rates
-    return { ...rates }
+    prev.rates = Object.freeze({
+      netIn: perSecond(now.netIn - base.netIn, dtMs),
+      netOut: perSecond(now.netOut - base.netOut, dtMs),
+      diskRead: perSecond(now.diskRead - base.diskRead, dtMs),
+      diskWrite: perSecond(now.diskWrite - base.diskWrite, dtMs),
+    })
+    return prev.rates
   }
 
   function prune(now: number): void {
@@ -102,5 +108,14 @@ export function createRateTracker(
 function isReset(prev: RateSample, cur: RateSample): boolean {
   if (cur.node !== prev.node) return true
   if (cur.uptime < prev.uptime) return true
-  return KEYS.some((k) => cur.counters[k] < prev.counters[k])
+  const a = cur.counters
+  const b = prev.counters
+  return (
+    a.netIn < b.netIn || a.netOut < b.netOut || a.diskRead < b.diskRead || a.diskWrite < b.diskWrite
+  )
+}
+
+// Bytes/s over `dtMs`, never negative (a counter reset is caught by isReset first).
+function perSecond(delta: number, dtMs: number): number {
+  return Math.max(0, Math.round((delta * 1000) / dtMs))
 }

@@ -13,6 +13,7 @@ import type {
   State,
   StorageBackup,
 } from '../../shared/model/state.ts'
+import { createPlainGuestsConverter } from './plain-guests.ts'
 
 /** Go's zero `time.Time`: what the reference sends for a task still running (endTime). */
 export const ZERO_TIME = '0001-01-01T00:00:00Z'
@@ -116,6 +117,8 @@ export function createPlainStateConverter(): (state: State) => PlainState {
     ...d,
     lastChecked: msToRfc3339(d.lastChecked),
   }))
+  const vms = createPlainGuestsConverter()
+  const containers = createPlainGuestsConverter()
   let lastPlainPve: PlainState['pveBackups'] | null = null
   return (state) => {
     const { storageBackups, guestSnapshots, backupTasks, ...rest } = state
@@ -135,6 +138,8 @@ export function createPlainStateConverter(): (state: State) => PlainState {
     }
     return {
       ...rest,
+      vms: vms(state.vms, state.nodes),
+      containers: containers(state.containers, state.nodes),
       pbs: pbsInstances(state.pbs),
       physicalDisks: disks(state.physicalDisks),
       pbsBackups: pbs(state.pbsBackups),

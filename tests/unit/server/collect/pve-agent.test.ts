@@ -25,7 +25,7 @@ const POLICY: DetailPolicy = {
 
 function guest(vmid: number, type: 'qemu' | 'lxc' = 'qemu', node = 'pve1'): Guest {
   const entry = { type, vmid, node, status: 'running', maxmem: 4096, mem: 1024, uptime: 100 }
-  return toGuestSample(entry, 'lab', 0)!.guest
+  return toGuestSample(entry, 'lab')!.guest
 }
 
 type Answer = unknown | (() => unknown)

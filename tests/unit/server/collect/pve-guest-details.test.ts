@@ -15,8 +15,6 @@ import {
 import { toGuestSample, toInactiveGuest } from '../../../../src/server/collect/pve-guests.ts'
 import { readFixture, readFixtureList } from './fixtures.ts'
 
-const NOW = 1_760_000_000_000
-
 function agentResult(fixture: string): unknown {
   const answer = readAgentResult(readFixture(fixture))
   if (!answer.ok) throw new Error(`${fixture}: ${answer.reason}`)
@@ -310,7 +308,7 @@ describe('mergeGuestDetails', () => {
     const entry = readFixtureList('cluster-resources__dirkthedaring-px.json').find(
       (e) => e.id === 'qemu/100',
     )
-    return toGuestSample(entry, 'lab', NOW)!.guest
+    return toGuestSample(entry, 'lab')!.guest
   }
 
   it('fills disk, disks, addresses, OS and balloon memory and clears the reason', () => {
@@ -375,7 +373,7 @@ describe('toGuestSample on a node that does not answer', () => {
     const entry = readFixtureList('cluster-resources__dirkthedaring-px.json').find(
       (e) => e.id === 'qemu/100',
     )
-    const { guest } = toGuestSample(entry, 'lab', NOW, false)!
+    const { guest } = toGuestSample(entry, 'lab', false)!
     expect(guest).toMatchObject({ status: 'unknown', cpu: 0, uptime: 0 })
     expect(guest.memory.used).toBe(0)
     expect(guest.diskStatusReason).toBeUndefined()

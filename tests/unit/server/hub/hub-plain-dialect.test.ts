@@ -193,7 +193,7 @@ describe('socket hub: time fields per dialect', () => {
 describe('socket hub: PVE backup collections per dialect', () => {
   it('groups them as pveBackups for a plain client, without our top-level keys', async () => {
     harness = await startHubHarness({ warn: () => {} })
-    harness.live.applyCollected(withBackups(1))
+    await harness.live.applyCollected(withBackups(1))
     const client = await harness.connect('/ws')
     await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
     const state = client.messages.find((m) => m.type === 'initialState')!.data as Record<
@@ -214,7 +214,7 @@ describe('socket hub: PVE backup collections per dialect', () => {
   it('sends only the changed and removed backup records in a delta', async () => {
     harness = await startHubHarness({ warn: () => {} })
     const first = withBackups(1)
-    harness.live.applyCollected(first)
+    await harness.live.applyCollected(first)
     const client = await harness.connect('/ws?deltas=1')
     await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
     const initial = client.messages.find((m) => m.type === 'initialState')!.data as Record<
@@ -225,7 +225,7 @@ describe('socket hub: PVE backup collections per dialect', () => {
     expect(initial.storageBackups).toHaveLength(1)
     const [kept] = first.storageBackups
     const added = { ...kept!, id: 'lab-pve1-local:backup/vz-202.tar.zst', vmid: 202 }
-    harness.live.applyCollected({
+    await harness.live.applyCollected({
       ...withBackups(2),
       storageBackups: [{ ...kept!, size: 999 }, added],
       // The same array as before: the diff skips it.
@@ -243,6 +243,53 @@ describe('socket hub: PVE backup collections per dialect', () => {
     expect(delta.upsert).not.toHaveProperty('backupTasks')
     expect(delta.remove?.backupTasks).toEqual(['lab-UPID:a'])
     expect(JSON.stringify(delta)).not.toContain('pveBackups')
+    client.ws.close()
+  })
+})
+
+// Nodes of a poll at `at`: what a guest's freshness is read from.
+function polledAt(tick: number, at: number): CollectedState {
+  const collected = makeCollected(6, tick)
+  return { ...collected, nodes: collected.nodes.map((n) => ({ ...n, lastSeen: at })) }
+}
+
+type Wire = { data: { vms?: Array<Record<string, unknown>> } & Record<string, unknown> }
+
+describe('socket hub: guest lastSeen per dialect', () => {
+  it('gives plain clients every guest with the lastSeen of the poll that read it', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    await harness.live.applyCollected(polledAt(2, 20_000))
+    const client = await harness.connect('/ws')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    await harness.live.applyCollected(polledAt(4, 40_000))
+    await client.waitFor((m) => m.some((x) => x.type === 'rawData'))
+    const first = client.messages.find((m) => m.type === 'initialState') as unknown as Wire
+    const raw = client.messages.find((m) => m.type === 'rawData') as unknown as Wire
+    expect(first.data.vms!.length).toBeGreaterThan(0)
+    expect(first.data.vms!.every((g) => g.lastSeen === 20_000)).toBe(true)
+    expect(raw.data.vms!.every((g) => g.lastSeen === 40_000)).toBe(true)
+    client.ws.close()
+  })
+
+  it('leaves lastSeen off guests on the delta dialect, so a poll that changed nothing else sends no guests', async () => {
+    harness = await startHubHarness({ warn: () => {} })
+    await harness.live.applyCollected(polledAt(2, 20_000))
+    const client = await harness.connect('/ws?deltas=1')
+    await client.waitFor((m) => m.some((x) => x.type === 'initialState'))
+    const first = client.messages.find((m) => m.type === 'initialState') as unknown as Wire
+    expect(first.data.vms!.length).toBeGreaterThan(0)
+    expect(first.data.vms!.some((g) => 'lastSeen' in g)).toBe(false)
+    // The same guests read by a later poll: only the nodes' lastSeen (and the poll figures) move.
+    await harness.live.applyCollected({ ...polledAt(2, 30_000), lastUpdate: 1_700_000_030_000 })
+    await client.waitFor((m) => m.some((x) => x.type === 'delta'))
+    const delta = client.messages.find((m) => m.type === 'delta') as unknown as {
+      data: { upsert?: Record<string, unknown[]>; remove?: Record<string, unknown[]> }
+    }
+    expect(delta.data.upsert?.vms ?? []).toEqual([])
+    expect(delta.data.upsert?.containers ?? []).toEqual([])
+    expect(delta.data.upsert?.nodes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ lastSeen: 30_000 })]),
+    )
     client.ws.close()
   })
 })
