@@ -44,7 +44,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   let nextId = 1
   let lastSnapshot: ConnectionSnapshot | null = null
   let flushPending = false
-  // Flushes since the first load under way began (0 when none is).
+  // 1 once the first load under way has painted its first guests (0 before, or with none).
   let loadFlushes = 0
 
   const getSnapshot = (): ConnectionSnapshot => {
@@ -79,11 +79,18 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   }
 
   const scheduleFlush = () => {
+    const loading = store.getLoad() !== null
+    if (!loading) loadFlushes = 0
+    else if (loadFlushes === 0 && store.getGuests().length > 0) {
+      // The first guests of a load: paint them now. A timer can wait behind the chunks still
+      // streaming in, and the first rows are what the user is waiting for.
+      loadFlushes = 1
+      flush()
+      return
+    }
     if (flushPending) return
     flushPending = true
-    const loading = store.getLoad() !== null
-    loadFlushes = loading ? loadFlushes + 1 : 0
-    schedule(flush, loadFlushes > 1 ? LOAD_FLUSH_DELAY_MS : FLUSH_DELAY_MS)
+    schedule(flush, loading && loadFlushes > 0 ? LOAD_FLUSH_DELAY_MS : FLUSH_DELAY_MS)
   }
 
   const socket = createLiveSocket(
