@@ -21,11 +21,17 @@ test('lists guests from every simulated cluster with live CPU values', async ({ 
   await expect(page.locator(guestRows).first()).toBeVisible()
   await expect(page.getByText('Connected', { exact: true })).toBeVisible()
 
-  const state = (await (await fetch(`${server.url}/api/state`)).json()) as {
-    nodes: Array<{ name: string; instance: string }>
-  }
-  const clusters = [...new Set(state.nodes.map((n) => n.instance))]
-  expect(clusters).toHaveLength(3)
+  // The first rows come from the first cluster that answered; the others follow within a cycle.
+  const readState = async () =>
+    (await (await fetch(`${server.url}/api/state`)).json()) as {
+      nodes: Array<{ name: string; instance: string }>
+    }
+  const clustersOf = (state: Awaited<ReturnType<typeof readState>>) => [
+    ...new Set(state.nodes.map((n) => n.instance)),
+  ]
+  await expect.poll(async () => clustersOf(await readState()), { timeout: 30_000 }).toHaveLength(3)
+  const state = await readState()
+  const clusters = clustersOf(state)
 
   // Each cluster's guests can be found in the page: search narrows to that cluster's nodes.
   const search = page.getByRole('searchbox')
