@@ -53,7 +53,7 @@ export function createPublicationFrames(): PublicationFrames {
   }
   return {
     full: (p) =>
-      (cacheOf(p).full ??= stringifySliced({ type: 'initialState', data: p.state, seq: p.seq })),
+      (cacheOf(p).full ??= stringifySliced({ type: 'initialState', seq: p.seq, data: p.state })),
     // The plain dialect carries the reference's shapes (backup times as strings); the delta
     // dialects, read only by our worker, keep the numbers.
     plainFull: (p) =>
@@ -64,17 +64,18 @@ export function createPublicationFrames(): PublicationFrames {
     raw: (p) =>
       (cacheOf(p).raw ??= stringifySliced({ type: 'rawData', data: toPlainState(p.state) })),
     delta: (p) =>
-      (cacheOf(p).delta ??= stringifySliced({ type: 'delta', data: p.delta ?? {}, seq: p.seq })),
+      (cacheOf(p).delta ??= stringifySliced({ type: 'delta', seq: p.seq, data: p.delta ?? {} })),
     delta2(p, backups) {
       const cache = cacheOf(p)
       const cached = backups ? cache.delta2 : cache.delta2Lean
       if (cached) return cached
       const metrics = p.changes?.metrics ?? null
       const delta = p.changes?.delta ?? {}
+      // seq first: a reader that looks only at a frame's head finds it.
       const text = JSON.stringify({
         type: 'delta',
-        data: backups ? delta : withoutOnDemand(delta),
         seq: p.seq,
+        data: backups ? delta : withoutOnDemand(delta),
         // The worker waits for the binary frame of the same seq before it counts the cycle done.
         ...(metrics ? { metrics: metrics.slots.length } : {}),
       })
