@@ -12,7 +12,7 @@ import { createGuestViewPipeline, type GuestViewInput } from '../src/shared/view
 import { createStateStore } from '../src/worker/store.ts'
 import { parseServerMessage } from '../src/worker/parse-message.ts'
 import { computeBaselineView } from './baseline.ts'
-import { createEstate, createMetricsDelta, createRandom } from './fixtures.ts'
+import { createEstate, createMetricsDelta, createRandom, guestViewInput } from './fixtures.ts'
 import { measure, type BenchResult } from './harness.ts'
 import { SEARCH_SET, type SearchCase } from './search-set.ts'
 
@@ -55,14 +55,7 @@ export function benchDashboard(size: number): DashboardSizeResult {
   const state = createEstate(size)
   const store = createStateStore()
   store.applyFull(JSON.parse(JSON.stringify(state)) as Record<string, unknown>, 0)
-  const input = (): GuestViewInput => ({
-    guests: store.getGuests(),
-    nodes: store.getNodes(),
-    alerts: store.getCollection('activeAlerts'),
-    lastUpdate: store.getLastUpdate(),
-    stamp: store.getGuestStamp(),
-    live: store.getGuestColumns(),
-  })
+  const input = (): GuestViewInput => guestViewInput(store)
   // Every guest's metrics change in each of these (the worst poll), as our server sends them and
   // as the worker holds them after JSON.parse (the parse is measured separately below).
   const random = createRandom(5)

@@ -7,6 +7,8 @@ import {
   type State,
 } from '../src/shared/model/state.ts'
 import { createRng } from '../src/server/sim/prng.ts'
+import type { GuestViewInput } from '../src/shared/views/guest-view.ts'
+import type { StateStore } from '../src/worker/store.ts'
 
 /** Uniform [0, 1) numbers from the simulator's seeded generator (one PRNG in the project). */
 export function createRandom(seed: number): () => number {
@@ -123,5 +125,17 @@ export function createMetricsDelta(
   return {
     upsert: { vms: pickChanged(state.vms), containers: pickChanged(state.containers) },
     scalars: { lastUpdate: state.lastUpdate + 10_000 },
+  }
+}
+
+/** The guest view's input from a worker store, as the worker's guests view kind builds it. */
+export function guestViewInput(store: StateStore): GuestViewInput {
+  return {
+    guests: store.getGuests(),
+    nodes: store.getNodes(),
+    alerts: store.getCollection('activeAlerts'),
+    lastUpdate: store.getLastUpdate(),
+    stamp: store.getGuestStamp(),
+    live: store.getGuestColumns(),
   }
 }

@@ -11,7 +11,7 @@ import { createSnapshotSource } from '../src/server/hub/hub-frames.ts'
 import type { Publication } from '../src/server/live/live-state.ts'
 import { parseServerMessage } from '../src/worker/parse-message.ts'
 import { createStateStore } from '../src/worker/store.ts'
-import { createEstate, createMetricsDelta, createRandom } from './fixtures.ts'
+import { createEstate, createMetricsDelta, createRandom, guestViewInput } from './fixtures.ts'
 import { getIterations, measure, type BenchResult } from './harness.ts'
 
 const freshCopy = (guests: Guest[]): Guest[] =>
@@ -111,14 +111,7 @@ export function benchWire(size: number): { results: BenchResult[]; facts: WireFa
   store.applyDelta({ guestSlots: Object.fromEntries(tickSlots.of) }, 1)
   const pipeline = createGuestViewPipeline()
   const request = { ...DEFAULT_GUEST_VIEW_REQUEST, window: { start: 0, count: 60 } }
-  const input = () => ({
-    guests: store.getGuests(),
-    nodes: store.getNodes(),
-    alerts: store.getCollection('activeAlerts'),
-    lastUpdate: store.getLastUpdate(),
-    stamp: store.getGuestStamp(),
-    live: store.getGuestColumns(),
-  })
+  const input = () => guestViewInput(store)
   pipeline.compute(input(), request)
   const workerMode2 = measure({
     name: 'worker: mode-2 tick of every guest (parse + merge + re-view)',
@@ -164,14 +157,7 @@ export function benchWire(size: number): { results: BenchResult[]; facts: WireFa
   structuralStore.applyFull(JSON.parse(JSON.stringify(prev)) as Record<string, unknown>, 0)
   structuralStore.applyDelta({ guestSlots: Object.fromEntries(structuralSlots.of) }, 1)
   const structuralPipeline = createGuestViewPipeline()
-  const structuralInput = () => ({
-    guests: structuralStore.getGuests(),
-    nodes: structuralStore.getNodes(),
-    alerts: structuralStore.getCollection('activeAlerts'),
-    lastUpdate: structuralStore.getLastUpdate(),
-    stamp: structuralStore.getGuestStamp(),
-    live: structuralStore.getGuestColumns(),
-  })
+  const structuralInput = () => guestViewInput(structuralStore)
   structuralPipeline.compute(structuralInput(), request)
   let step = 0
   const workerStructural = measure({
