@@ -6,7 +6,6 @@ import {
   SCALAR_KEYS,
   type EntityCollection,
   type Guest,
-  type PveNode,
   type ScalarKey,
   type State,
 } from '../shared/model/state.ts'
@@ -23,91 +22,23 @@ import {
   liftPveBackups,
   type CollectionArrays,
   type CollectionEntity,
-  type StoreSnapshot,
 } from './collections.ts'
 import { normalizeEntity, normalizePatch } from './normalize.ts'
-import type { MetricsFrame } from '../shared/model/guest-metrics.ts'
 import { createGuestSlotTable } from './guest-slots.ts'
 import { ON_DEMAND_COLLECTIONS } from '../shared/model/messages.ts'
 
+import type { StateStore, StoreChange } from './store-types.ts'
+import {
+  assignPatch,
+  CURSOR_REACH,
+  GUEST_KEYS,
+  toEpochMs,
+  withoutGuests,
+  type GuestKey,
+} from './store-merge.ts'
+
 export type { CollectionEntity, StoreSnapshot } from './collections.ts'
-
-/** What a full state or delta changed: entity collections and/or the scalar keys. */
-export type StoreChange = EntityCollection | 'scalars'
-
-/** Result of a delta: applied, a sequence gap (ask for a resync), or ignored while awaiting a full state. */
-export type DeltaOutcome = 'applied' | 'gap' | 'ignored'
-
-/** A first load in progress (delta mode 2): rows received of the announced totals. */
-export interface LoadProgress {
-  guests: { received: number; total: number }
-  /** Every chunked collection, guests included. */
-  rows: { received: number; total: number }
-}
-
-/** The store API the socket and the view subscriptions use. */
-export interface StateStore {
-  /** Replace each key present in a full state; `seq` (delta mode) becomes the delta baseline. */
-  applyFull(data: Record<string, unknown>, seq?: number): ReadonlySet<StoreChange>
-  /** Merge a delta that must carry the next sequence number. */
-  applyDelta(
-    delta: StateDelta,
-    seq: number,
-    metricsFollow?: boolean,
-  ): { outcome: DeltaOutcome; changed: ReadonlySet<StoreChange> }
-  /**
-   * Start a first load of `seq` (delta mode 2): `head` replaces what it carries, the collections
-   * of `counts` are emptied and arrive in chunks. Deltas are ignored until `endLoad`.
-   */
-  beginLoad(
-    seq: number,
-    head: Record<string, unknown>,
-    counts: Readonly<Record<string, number>>,
-    partial?: boolean,
-  ): ReadonlySet<StoreChange>
-  /** Rows of a collection of the first load of `seq`, with the guests' slots; ignored otherwise. */
-  applyChunk(
-    seq: number,
-    key: EntityCollection,
-    rows: readonly unknown[],
-    slots: readonly number[] | null,
-  ): ReadonlySet<StoreChange>
-  /** The first load of `seq` is complete: it becomes the delta baseline. False if none was under way. */
-  endLoad(seq: number): boolean
-  /** The first load under way, null when none. */
-  getLoad(): LoadProgress | null
-  /** The backups (ON_DEMAND_COLLECTIONS) are here, as a complete load or full state gave them. */
-  holdsBackups(): boolean
-  /** Merge the binary metrics frame that follows the delta of the same seq (delta mode 2). */
-  applyMetrics(frame: MetricsFrame): { outcome: DeltaOutcome; changed: ReadonlySet<StoreChange> }
-  /** Drop the delta baseline (socket closed, gap): deltas are ignored until the next full state with a seq. */
-  invalidate(): void
-  /** Last applied sequence number, null when there is no baseline. */
-  readonly seq: number | null
-  /** Whether a full state or delta carried this collection yet (empty is not "not sent"). */
-  hasReceived(key: EntityCollection): boolean
-  /** Entities of a collection in arrival order; the same array until that collection changes. */
-  getCollection<K extends EntityCollection>(key: K): readonly CollectionEntity<K>[]
-  /** Nodes; same identity until nodes change. */
-  getNodes(): readonly PveNode[]
-  /**
-   * VMs then containers. Guests are updated in place; the array is replaced when guests are
-   * added, removed, renamed or moved, not on metric updates (see getGuestStamp).
-   */
-  getGuests(): readonly Guest[]
-  /** Change counters of the guests (see GuestStamp): what changed since a view last looked. */
-  getGuestStamp(): GuestStamp
-  /** Live columns of getGuests(), kept current by the merge (the same object, updated in place). */
-  getGuestColumns(): StateColumns
-  /** Epoch ms of the server's last completed poll, 0 if unknown. */
-  getLastUpdate(): number
-  /** Server version from stats, '' until known. */
-  getServerVersion(): string
-  /** A scalar as the server last sent it (replaced whole, so its identity is a version). */
-  getScalar<K extends ScalarKey>(key: K): State[K] | undefined
-  /** Plain arrays and the scalars received, built from the index (tests, diagnostics). */
-  toState(): StoreSnapshot
-}
+export type { DeltaOutcome, LoadProgress, StateStore, StoreChange } from './store-types.ts'
 
 const EMPTY: readonly never[] = Object.freeze([])
 
@@ -415,81 +346,4 @@ export function createStateStore(): StateStore {
     },
   }
   return store
-}
-
-/**
- * Merge a patch into a guest in place. The fields every poll changes get named stores (cheap
- * inline caches); a computed-key store per field costs several times more at 100k guests.
- */
-function assignPatch(entity: Record<string, unknown>, patch: Record<string, unknown>): void {
-  for (const field in patch) {
-    const value = patch[field]
-    if (value === null) {
-      delete entity[field]
-      continue
-    }
-    switch (field) {
-      case 'cpu':
-        entity.cpu = value
-        break
-      case 'memory':
-        entity.memory = value
-        break
-      case 'uptime':
-        entity.uptime = value
-        break
-      case 'diskRead':
-        entity.diskRead = value
-        break
-      case 'diskWrite':
-        entity.diskWrite = value
-        break
-      case 'networkIn':
-        entity.networkIn = value
-        break
-      case 'networkOut':
-        entity.networkOut = value
-        break
-      case 'disk':
-        entity.disk = value
-        break
-      case 'lastSeen':
-        entity.lastSeen = value
-        break
-      default:
-        entity[field] = value
-    }
-  }
-}
-
-type GuestKey = 'vms' | 'containers'
-/** How far ahead the merge cursor looks for the next patched guest before asking the map. */
-const CURSOR_REACH = 16
-const GUEST_KEYS: ReadonlySet<EntityCollection> & Iterable<GuestKey> = new Set<GuestKey>([
-  'vms',
-  'containers',
-])
-
-// The delta minus its guest collections (merged separately, in place).
-function withoutGuests(delta: StateDelta): StateDelta {
-  const out: StateDelta = { ...delta }
-  if (delta.upsert) {
-    const { vms: _vms, containers: _containers, ...upsert } = delta.upsert
-    out.upsert = upsert
-  }
-  if (delta.remove) {
-    const { vms: _vms, containers: _containers, ...remove } = delta.remove
-    out.remove = remove
-  }
-  return out
-}
-
-// 4.22's initialState sends lastUpdate as an ISO string, rawData as epoch ms.
-function toEpochMs(value: unknown): number {
-  if (typeof value === 'number' && Number.isFinite(value)) return value
-  if (typeof value === 'string') {
-    const parsed = Date.parse(value)
-    return Number.isFinite(parsed) ? parsed : 0
-  }
-  return 0
 }
