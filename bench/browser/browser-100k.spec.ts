@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Browser, type CDPSession, type Page } from '@playwright/test'
+import { attachWorker } from './live-metrics.ts'
 import { createServerProcess, type ServerProcess } from '../../tests/e2e/server-process.ts'
 
 const CLUSTERS = 10
@@ -225,42 +226,17 @@ async function pageHeap(cdp: CDPSession): Promise<{ used: number; total: number 
 async function workerHeap(
   browser: Browser,
 ): Promise<{ used: number; usedAfterGc: number } | { note: string }> {
-  const cdp = await browser.newBrowserCDPSession()
+  const worker = await attachWorker(browser).catch(() => null)
+  if (!worker) return { note: 'no worker target found' }
   try {
-    const { targetInfos } = await cdp.send('Target.getTargets')
-    const worker = targetInfos.find((t) => t.type === 'worker')
-    if (!worker) return { note: 'no worker target found' }
-    const { sessionId } = await cdp.send('Target.attachToTarget', {
-      targetId: worker.targetId,
-      flatten: false,
-    })
-    let nextId = 1
-    const pending = new Map<number, (result: unknown) => void>()
-    cdp.on('Target.receivedMessageFromTarget', (event) => {
-      const msg = JSON.parse(event.message) as { id?: number; result?: unknown }
-      if (msg.id !== undefined) pending.get(msg.id)?.(msg.result)
-    })
-    const call = async <T>(method: string): Promise<T> => {
-      const id = nextId++
-      const reply = new Promise<unknown>((resolve, reject) => {
-        pending.set(id, resolve)
-        setTimeout(() => reject(new Error(`${method} timed out`)), 30_000).unref()
-      })
-      await cdp.send('Target.sendMessageToTarget', {
-        sessionId,
-        message: JSON.stringify({ id, method }),
-      })
-      return (await reply) as T
-    }
-    const before = await call<{ usedSize: number }>('Runtime.getHeapUsage')
-    await call('HeapProfiler.collectGarbage')
-    const after = await call<{ usedSize: number }>('Runtime.getHeapUsage')
-    await cdp.send('Target.detachFromTarget', { sessionId })
+    const before = await worker.call<{ usedSize: number }>('Runtime.getHeapUsage')
+    await worker.call('HeapProfiler.collectGarbage')
+    const after = await worker.call<{ usedSize: number }>('Runtime.getHeapUsage')
     return { used: before.usedSize, usedAfterGc: after.usedSize }
   } catch (error) {
     return { note: `worker heap not obtainable: ${String(error)}` }
   } finally {
-    await cdp.detach().catch(() => {})
+    await worker.detach()
   }
 }
 
