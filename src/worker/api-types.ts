@@ -1,4 +1,8 @@
 // The worker's Comlink API as the UI sees it. Imports only src/shared.
+import type {
+  AlertsOverviewModel,
+  AlertsOverviewRequest,
+} from '../shared/views/alerts-overview-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
@@ -13,6 +17,7 @@ export interface ViewKinds {
   nodeSummary: { request: NodeSummaryRequest; model: NodeSummaryModel }
   storage: { request: StorageViewRequest; model: StorageViewModel }
   backups: { request: BackupsViewRequest; model: BackupsViewModel }
+  alertsOverview: { request: AlertsOverviewRequest; model: AlertsOverviewModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds
@@ -79,6 +84,18 @@ export interface WorkerApi {
   ): number
   /** Change a subscription's request (same kind) and push its model at once; unknown ids are ignored. */
   update(subscriptionId: number, request: ViewRequest): void
+  /**
+   * Show an alert acknowledged (true) or not (false) at once, in every view, and hold that against
+   * server states that do not show it yet: until the server agrees, or 15 s (spec 000 §4).
+   */
+  setAlertAck(alertId: string, acknowledged: boolean): void
+  /** The ack's HTTP call failed: forget the pending ack, the server's value shows again. */
+  dropAlertAck(alertId: string): void
+  /**
+   * Called with the ids of pending acks the server did not confirm within 15 s (each expiry
+   * batch once). Returns a subscription id for `unsubscribe`.
+   */
+  watchAlertAckTimeouts(onTimeout: (alertIds: string[]) => void): number
   /** End any subscription or connection watch by its id and release its callback's proxy. */
   unsubscribe(subscriptionId: number): void
 }

@@ -7,9 +7,11 @@ import {
 } from '../shared/views/backups-incremental.ts'
 import type { NormalisedBackups } from '../shared/views/backups-normalize.ts'
 import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
+import { createAlertsOverviewView } from '../shared/views/alerts-overview.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
+import { readAlerts, readPendingAcks } from './alert-acks.ts'
 import type { StateStore } from './store.ts'
 import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
 
@@ -36,7 +38,8 @@ export const VIEW_KINDS: ViewRegistry = {
     ({ store }) => ({
       guests: store.getGuests(),
       nodes: store.getNodes(),
-      alerts: store.getCollection('activeAlerts'),
+      // Through the ack overlay: a row turns 'Ack' the moment the user acknowledges.
+      alerts: readAlerts(store),
       stamp: store.getGuestStamp(),
       live: store.getGuestColumns(),
       lastUpdate: store.getLastUpdate(),
@@ -90,5 +93,15 @@ export const VIEW_KINDS: ViewRegistry = {
       normalised: () => readNormalisedBackups(store),
     }),
     createBackupsViewPipeline,
+  ),
+  // Spec 001 §2 Alerts: overview. The overlay first: reading it settles which acks are pending.
+  alertsOverview: defineViewKind(
+    'alertsOverview',
+    ({ store, now }) => ({
+      alerts: readAlerts(store),
+      pending: readPendingAcks(store),
+      now: now(),
+    }),
+    createAlertsOverviewView,
   ),
 }

@@ -1,6 +1,7 @@
 // The worker's Comlink API: socket lifecycle, connection snapshots and the view subscriptions.
 // Runs inside the worker. Imports only src/shared and src/worker.
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
+import { createAlertAcks } from './alert-acks.ts'
 import { readDataReadiness } from './readiness.ts'
 import { invokeCallback, releaseCallback } from './callbacks.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
@@ -41,6 +42,14 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     { store, now: deps.now ?? Date.now },
     deliver,
   )
+  const ackWatchers = new Map<number, (alertIds: string[]) => void>()
+  // Straight to the views, not through the batched flush: the user's click shows at once.
+  const acks = createAlertAcks(store, socketDeps, {
+    onChange: () => views.flush(),
+    onTimeout: (alertIds) => {
+      for (const onTimeout of ackWatchers.values()) invokeCallback(onTimeout, alertIds, warn)
+    },
+  })
   let nextId = 1
   let lastSnapshot: ConnectionSnapshot | null = null
   let flushPending = false
@@ -125,9 +134,17 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       if (needsBackups(request)) socket.wantBackups()
       views.update(subscriptionId, request)
     },
+    setAlertAck: (alertId, acknowledged) => acks.set(alertId, acknowledged),
+    dropAlertAck: (alertId) => acks.drop(alertId),
+    watchAlertAckTimeouts(onTimeout) {
+      const id = nextId++
+      ackWatchers.set(id, onTimeout)
+      return id
+    },
     unsubscribe(subscriptionId) {
-      const watcher = watchers.get(subscriptionId)
+      const watcher = watchers.get(subscriptionId) ?? ackWatchers.get(subscriptionId)
       watchers.delete(subscriptionId)
+      ackWatchers.delete(subscriptionId)
       // Released after removal: the callback can no longer be called once its proxy is gone.
       releaseCallback(watcher ?? views.remove(subscriptionId), warn)
     },

@@ -27,6 +27,10 @@ import type {
   BackupsViewModel,
   BackupsViewRequest,
 } from '../../../src/shared/views/backups-types.ts'
+import type {
+  AlertsOverviewModel,
+  AlertsOverviewRequest,
+} from '../../../src/shared/views/alerts-overview-types.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
 /** The open subscriptions of each view kind, by id. */
@@ -65,15 +69,23 @@ export class FakeWorker implements WorkerPort {
   backups: BackupsViewModel | null = null
   /** Every backups request the UI sent, in order (subscribe and update). */
   backupsRequests: BackupsViewRequest[] = []
+  /** Latest alerts overview model; set it before rendering, or send a new one with pushAlerts. */
+  alertsOverview: AlertsOverviewModel | null = null
+  /** Every alerts overview request the UI sent, in order (subscribe and update). */
+  alertsRequests: AlertsOverviewRequest[] = []
+  /** Every setAlertAck and dropAlertAck call, in order. */
+  acks: { alertId: string; acknowledged: boolean | 'dropped' }[] = []
   /** Every id the UI unsubscribed, in order. */
   unsubscribed: number[] = []
   private nextId = 1
   private watchers: ((snapshot: ConnectionSnapshot) => void)[] = []
+  private ackWatchers = new Map<number, (alertIds: string[]) => void>()
   private listeners: Listeners = {
     guests: new Map(),
     nodeSummary: new Map(),
     storage: new Map(),
     backups: new Map(),
+    alertsOverview: new Map(),
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -104,13 +116,30 @@ export class FakeWorker implements WorkerPort {
     if (this.nodeSummary) this.listeners.nodeSummary.get(id)?.(this.nodeSummary)
     if (this.storage) this.listeners.storage.get(id)?.(this.storage)
     if (this.backups) this.listeners.backups.get(id)?.(this.backups)
+    if (this.alertsOverview) this.listeners.alertsOverview.get(id)?.(this.alertsOverview)
     return id
   }
   update(_id: number, request: ViewRequest): void {
     this.record(request)
   }
+  setAlertAck(alertId: string, acknowledged: boolean): void {
+    this.acks.push({ alertId, acknowledged })
+  }
+  dropAlertAck(alertId: string): void {
+    this.acks.push({ alertId, acknowledged: 'dropped' })
+  }
+  watchAlertAckTimeouts(onTimeout: (alertIds: string[]) => void): number {
+    const id = this.nextId++
+    this.ackWatchers.set(id, onTimeout)
+    return id
+  }
+  /** Tells every ack-timeout watcher that these pending acks expired. */
+  expireAcks(alertIds: string[]): void {
+    for (const onTimeout of this.ackWatchers.values()) onTimeout(alertIds)
+  }
   unsubscribe(id: number): void {
     this.unsubscribed.push(id)
+    this.ackWatchers.delete(id)
     for (const listeners of Object.values(this.listeners)) listeners.delete(id)
   }
 
@@ -118,6 +147,7 @@ export class FakeWorker implements WorkerPort {
     if (request.kind === 'guests') this.requests.push(request)
     else if (request.kind === 'nodeSummary') this.summaryRequests.push(request)
     else if (request.kind === 'storage') this.storageRequests.push(request)
+    else if (request.kind === 'alertsOverview') this.alertsRequests.push(request)
     else this.backupsRequests.push(request)
   }
 
@@ -148,6 +178,11 @@ export class FakeWorker implements WorkerPort {
   pushBackups(model: BackupsViewModel): void {
     this.backups = model
     for (const onModel of this.listeners.backups.values()) onModel(model)
+  }
+  /** Pushes an alerts overview model to every open alerts overview subscription. */
+  pushAlerts(model: AlertsOverviewModel): void {
+    this.alertsOverview = model
+    for (const onModel of this.listeners.alertsOverview.values()) onModel(model)
   }
   get lastRequest(): GuestViewRequest | undefined {
     return this.requests[this.requests.length - 1]

@@ -20,6 +20,7 @@ const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
     selectedNode: null,
   },
   backups: makeBackupsRequest(),
+  alertsOverview: { kind: 'alertsOverview', showAcknowledged: true },
 }
 /** A second request of each kind that changes what the view shows. */
 const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
@@ -27,6 +28,7 @@ const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
   nodeSummary: { kind: 'nodeSummary', tab: 'dashboard', sort: { key: 'name', direction: 'desc' } },
   storage: { ...REQUESTS.storage, search: 'no-such-pool' },
   backups: makeBackupsRequest({ search: 'no-such-backup' }),
+  alertsOverview: { kind: 'alertsOverview', showAcknowledged: false },
 }
 const KINDS = Object.keys(REQUESTS) as ViewKind[]
 
@@ -122,6 +124,7 @@ describe('the view protocol', () => {
       nodeSummary: 1,
       storage: 1,
       backups: 1,
+      alertsOverview: 1,
     })
   })
 
@@ -161,7 +164,7 @@ describe('the view protocol', () => {
     const onModel = vi.fn()
     // @ts-expect-error: 'alerts' is not a view kind yet; the types refuse it too.
     expect(() => api.subscribe({ kind: 'alerts' }, onModel)).toThrow(
-      "kind: unknown view kind 'alerts' (known: guests, nodeSummary, storage, backups).",
+      "kind: unknown view kind 'alerts' (known: guests, nodeSummary, storage, backups, alertsOverview).",
     )
     // @ts-expect-error: a request without a kind.
     expect(() => api.subscribe({}, onModel)).toThrow(/unknown view kind 'undefined'/)

@@ -1,0 +1,183 @@
+// The Alerts overview pipeline (spec 001 §2 Alerts: overview): count, order critical first then
+// newest first, hide acknowledged alerts on request, and format only the rows in the window.
+import type { Entity } from '../model/state.ts'
+import { memoizeStage } from './memo.ts'
+import type {
+  AlertsOverviewModel,
+  AlertsOverviewRequest,
+  AlertsOverviewRow,
+} from './alerts-overview-types.ts'
+
+/** What the view reads: active alerts with pending acks applied, and which acks are pending. */
+export interface AlertsOverviewInput {
+  alerts: readonly Entity[]
+  pending: ReadonlySet<string>
+  /** Epoch ms, used when the request does not carry `now`. */
+  now: number
+}
+
+export type AlertsOverviewResult = Omit<AlertsOverviewModel, 'version'>
+
+/** A memoized overview: equal inputs and request give the identical result object. */
+export interface AlertsOverviewView {
+  compute(input: AlertsOverviewInput, request: AlertsOverviewRequest): AlertsOverviewResult
+}
+
+const DEFAULT_WINDOW = { start: 0, count: 200 }
+const MINUTE_MS = 60_000
+
+/** Create a memoized overview view (one per subscription). */
+export function createAlertsOverviewView(): AlertsOverviewView {
+  const order = memoizeStage(orderAlerts)
+  const counts = memoizeStage(countAlerts)
+  const visible = memoizeStage(hideAcknowledged)
+  const format = memoizeStage(formatWindow)
+  const toResult = memoizeStage(
+    (
+      tally: { active: number; acknowledged: number },
+      shown: Uint32Array,
+      start: number,
+      rows: AlertsOverviewRow[],
+    ): AlertsOverviewResult => ({
+      kind: 'alertsOverview',
+      ...tally,
+      rowCount: shown.length,
+      start,
+      rows,
+    }),
+  )
+  return {
+    compute(input, request) {
+      const sorted = order(input.alerts)
+      const shown = visible(input.alerts, sorted, request.showAcknowledged)
+      const { start, count } = request.window ?? DEFAULT_WINDOW
+      // To the minute: the 'since' texts change no oftener, so an idle flush pushes nothing.
+      const now = request.now ?? Math.floor(input.now / MINUTE_MS) * MINUTE_MS
+      const rows = format(input.alerts, shown, start, count, input.pending, now)
+      return toResult(counts(input.alerts), shown, start, rows)
+    },
+  }
+}
+
+/** Positions of `alerts`: critical before warning, then newest start first, then arrival order. */
+export function orderAlerts(alerts: readonly Entity[]): Uint32Array {
+  const n = alerts.length
+  // Keys read once into typed arrays: the comparator runs n log n times at 100k alerts.
+  const key = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const alert = alerts[i]!
+    const start = typeof alert.startTime === 'string' ? Date.parse(alert.startTime) : NaN
+    // Unreadable start times sort last within their level.
+    const time = Number.isFinite(start) ? start : -1e14
+    // Level weight above any time gap, and the sum exact in a double (below 2^53).
+    key[i] = (alert.level === 'critical' ? 0 : 1) * 1e15 - time
+  }
+  const out = new Uint32Array(n)
+  for (let i = 0; i < n; i++) out[i] = i
+  out.sort((a, b) => key[a]! - key[b]! || a - b)
+  return out
+}
+
+function countAlerts(alerts: readonly Entity[]): { active: number; acknowledged: number } {
+  let acknowledged = 0
+  for (const alert of alerts) if (alert.acknowledged === true) acknowledged++
+  return { active: alerts.length - acknowledged, acknowledged }
+}
+
+function hideAcknowledged(
+  alerts: readonly Entity[],
+  order: Uint32Array,
+  showAcknowledged: boolean,
+): Uint32Array {
+  if (showAcknowledged) return order
+  return order.filter((i) => alerts[i]!.acknowledged !== true)
+}
+
+function formatWindow(
+  alerts: readonly Entity[],
+  shown: Uint32Array,
+  start: number,
+  count: number,
+  pending: ReadonlySet<string>,
+  now: number,
+): AlertsOverviewRow[] {
+  const from = Math.max(0, Math.min(start, shown.length))
+  const to = Math.min(shown.length, from + Math.max(0, count))
+  const rows: AlertsOverviewRow[] = []
+  for (let i = from; i < to; i++) rows.push(toOverviewRow(alerts[shown[i]!]!, pending, now))
+  return rows
+}
+
+/** One alert as the overview lists it. */
+export function toOverviewRow(
+  alert: Entity,
+  pending: ReadonlySet<string>,
+  now: number,
+): AlertsOverviewRow {
+  const type = text(alert.type)
+  const unit = unitOf(alert, type)
+  const startTime = text(alert.startTime)
+  return {
+    id: alert.id,
+    level: alert.level === 'critical' ? 'critical' : 'warning',
+    type,
+    resourceName: text(alert.resourceName) || text(alert.resourceId),
+    resourceId: text(alert.resourceId),
+    node: text(alert.node),
+    instance: text(alert.instance),
+    message: text(alert.message),
+    valueText: unit === null ? '' : formatValue(alert.value, unit),
+    thresholdText: unit === null ? '' : formatValue(alert.threshold, unit),
+    startTime,
+    sinceText: formatSince(Date.parse(startTime), now),
+    acknowledged: alert.acknowledged === true,
+    ackUser: text(alert.ackUser),
+    ackTime: text(alert.ackTime),
+    stale: alert.stale === true,
+    flapping: alert.flapping === true,
+    pending: pending.has(alert.id),
+  }
+}
+
+const PERCENT_TYPES: ReadonlySet<string> = new Set(['cpu', 'memory', 'disk', 'usage'])
+const RATE_TYPES: ReadonlySet<string> = new Set([
+  'diskRead',
+  'diskWrite',
+  'networkIn',
+  'networkOut',
+])
+
+/** The unit of a metric alert's value; null for state alerts, which have no value to show. */
+function unitOf(alert: Entity, type: string): string | null {
+  const metadata = alert.metadata
+  if (metadata && typeof metadata === 'object' && 'unit' in metadata) {
+    const unit = (metadata as { unit?: unknown }).unit
+    if (typeof unit === 'string') return unit
+  }
+  if (PERCENT_TYPES.has(type)) return '%'
+  if (RATE_TYPES.has(type)) return ' MB/s'
+  if (type === 'temperature') return '°C'
+  return null
+}
+
+function formatValue(value: unknown, unit: string): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return ''
+  // The server's metadata gives 'MB/s' bare; a rate reads better spaced from its number.
+  const suffix = unit === 'MB/s' ? ' MB/s' : unit
+  return `${value.toFixed(1)}${suffix}`
+}
+
+/** How long ago `startMs` was: 'just now', '5m ago', '2h 5m ago', '3d 4h ago'. */
+export function formatSince(startMs: number, now: number): string {
+  if (!Number.isFinite(startMs)) return ''
+  const minutes = Math.floor(Math.max(0, now - startMs) / MINUTE_MS)
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes}m ago`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return `${hours}h ${minutes % 60}m ago`
+  return `${Math.floor(hours / 24)}d ${hours % 24}h ago`
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : ''
+}

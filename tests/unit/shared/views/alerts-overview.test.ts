@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import type { Entity } from '../../../../src/shared/model/state.ts'
+import {
+  createAlertsOverviewView,
+  formatSince,
+  orderAlerts,
+} from '../../../../src/shared/views/alerts-overview.ts'
+import type { AlertsOverviewRequest } from '../../../../src/shared/views/alerts-overview-types.ts'
+
+const NOW = Date.UTC(2025, 0, 1, 12, 0, 0)
+const MIN = 60_000
+
+function alert(id: string, level: string, agoMin: number, change: Partial<Entity> = {}): Entity {
+  return {
+    id,
+    type: 'cpu',
+    level,
+    resourceId: `r-${id}`,
+    resourceName: `name-${id}`,
+    node: 'pve1',
+    instance: 'lab',
+    message: `VM cpu at 91.3%`,
+    value: 91.3,
+    threshold: 80,
+    startTime: new Date(NOW - agoMin * MIN).toISOString(),
+    acknowledged: false,
+    ...change,
+  }
+}
+
+const request = (change: Partial<AlertsOverviewRequest> = {}): AlertsOverviewRequest => ({
+  kind: 'alertsOverview',
+  showAcknowledged: true,
+  now: NOW,
+  ...change,
+})
+const NONE: ReadonlySet<string> = new Set()
+
+describe('alerts overview', () => {
+  const alerts = [
+    alert('w-old', 'warning', 90),
+    alert('c-old', 'critical', 60),
+    alert('w-new', 'warning', 5, { acknowledged: true, ackUser: 'admin' }),
+    alert('c-new', 'critical', 1),
+    alert('bad-time', 'critical', 0, { startTime: 'soon' }),
+  ]
+
+  it('orders critical first, then newest first, unreadable times last in their level', () => {
+    expect([...orderAlerts(alerts)].map((i) => alerts[i]!.id)).toEqual([
+      'c-new',
+      'c-old',
+      'bad-time',
+      'w-new',
+      'w-old',
+    ])
+  })
+
+  it('counts unacknowledged and acknowledged alerts and hides acknowledged rows on request', () => {
+    const view = createAlertsOverviewView()
+    const all = view.compute({ alerts, pending: NONE, now: NOW }, request())
+    expect(all).toMatchObject({ active: 4, acknowledged: 1, rowCount: 5 })
+    const hidden = view.compute(
+      { alerts, pending: NONE, now: NOW },
+      request({ showAcknowledged: false }),
+    )
+    expect(hidden).toMatchObject({ active: 4, acknowledged: 1, rowCount: 4 })
+    expect(hidden.rows.map((row) => row.id)).not.toContain('w-new')
+  })
+
+  it('formats only the window, with value, threshold and since texts', () => {
+    const view = createAlertsOverviewView()
+    const model = view.compute(
+      { alerts, pending: new Set(['c-old']), now: NOW },
+      request({ window: { start: 1, count: 2 } }),
+    )
+    expect(model.start).toBe(1)
+    expect(model.rows.map((row) => row.id)).toEqual(['c-old', 'bad-time'])
+    expect(model.rows[0]).toMatchObject({
+      level: 'critical',
+      valueText: '91.3%',
+      thresholdText: '80.0%',
+      sinceText: '1h 0m ago',
+      pending: true,
+      resourceName: 'name-c-old',
+    })
+    expect(model.rows[1]?.sinceText).toBe('')
+  })
+
+  it('shows no value for state alerts and uses the metadata unit when given', () => {
+    const view = createAlertsOverviewView()
+    const rows = view.compute(
+      {
+        alerts: [
+          alert('off', 'critical', 2, { type: 'powered-off', value: 0, threshold: 0 }),
+          alert('io', 'warning', 3, { type: 'diskWrite', value: 120.5, threshold: 100 }),
+          alert('t', 'warning', 4, { type: 'temperature', value: 82, metadata: { unit: '°C' } }),
+        ],
+        pending: NONE,
+        now: NOW,
+      },
+      request(),
+    ).rows
+    expect(rows.map((row) => row.valueText)).toEqual(['', '120.5 MB/s', '82.0°C'])
+  })
+
+  it('returns the same result for the same inputs, and the worker clock to the minute', () => {
+    const view = createAlertsOverviewView()
+    const input = { alerts, pending: NONE, now: NOW + 10_000 }
+    const first = view.compute(input, request({ now: undefined }))
+    expect(view.compute({ ...input, now: NOW + 50_000 }, request({ now: undefined }))).toBe(first)
+    expect(first.rows[0]?.sinceText).toBe('1m ago')
+  })
+
+  it('says how long ago in minutes, hours and days', () => {
+    expect(formatSince(NOW - 30_000, NOW)).toBe('just now')
+    expect(formatSince(NOW - 5 * MIN, NOW)).toBe('5m ago')
+    expect(formatSince(NOW - 125 * MIN, NOW)).toBe('2h 5m ago')
+    expect(formatSince(NOW - (3 * 24 + 4) * 60 * MIN, NOW)).toBe('3d 4h ago')
+  })
+})
