@@ -1,6 +1,7 @@
 import { proxy } from 'comlink'
 import { useEffect, useState, type ReactNode } from 'react'
 import type { ConnectionSnapshot } from '../../worker/api-types.ts'
+import { showToast } from '../components/toast-store.ts'
 import { socketUrl } from '../worker-client.ts'
 import { useWorker } from '../worker-context.ts'
 import {
@@ -8,6 +9,10 @@ import {
   INITIAL_CONNECTION,
   type ConnectionState,
 } from './connection-context.ts'
+
+/** Spec 000 §8: a pending alert ack the server did not confirm within 15 s (error toast, 10 s). */
+export const ACK_TIMEOUT_MESSAGE =
+  'Server did not confirm the alert acknowledgment in time. Re-syncing from latest data.'
 
 /**
  * Opens the worker's live socket (delta mode) while mounted and watches the connection once for
@@ -38,6 +43,15 @@ export function ConnectionProvider({ children }: { children: ReactNode }) {
     return () => {
       live = false
       // Watchers and views share one id space in the worker, so `unsubscribe` ends either.
+      void id.then((watcher) => api.unsubscribe(watcher))
+    }
+  }, [api])
+
+  useEffect(() => {
+    // Here, not on the Alerts page: an ack may time out after the user moved to another tab.
+    const onTimeout = () => showToast(ACK_TIMEOUT_MESSAGE, 'error')
+    const id = Promise.resolve(api.watchAlertAckTimeouts(proxy(onTimeout)))
+    return () => {
       void id.then((watcher) => api.unsubscribe(watcher))
     }
   }, [api])

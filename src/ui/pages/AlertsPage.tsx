@@ -1,4 +1,5 @@
 import { Redirect } from 'wouter'
+import { OverviewTab } from '../alerts/OverviewTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -32,7 +33,8 @@ export function AlertsPage({ tab }: { tab: string | undefined }) {
   return (
     <div>
       <SubTabs label="Alerts" tabs={NAV} active={`/alerts/${tab}`} />
-      <Placeholder title={`Alerts ${info.label}`} description={info.text} />
+      {tab === 'overview' && <OverviewTab />}
+      {tab !== 'overview' && <Placeholder title={`Alerts ${info.label}`} description={info.text} />}
     </div>
   )
 }

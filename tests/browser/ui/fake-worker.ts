@@ -179,6 +179,9 @@ export class FakeWorker implements WorkerPort {
     this.backups = model
     for (const onModel of this.listeners.backups.values()) onModel(model)
   }
+  get ackTimeoutWatchers(): number {
+    return this.ackWatchers.size
+  }
   /** Pushes an alerts overview model to every open alerts overview subscription. */
   pushAlerts(model: AlertsOverviewModel): void {
     this.alertsOverview = model

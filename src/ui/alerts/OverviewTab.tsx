@@ -1,0 +1,110 @@
+import { BellOff, CheckCircle2, Loader2 } from 'lucide-react'
+import { useCallback, useState } from 'react'
+import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
+import { EmptyState } from '../components/EmptyState.tsx'
+import { BUTTON } from '../components/button-classes.ts'
+import { useConnection } from '../hooks/useConnection.ts'
+import { useView } from '../hooks/useView.ts'
+import { AlertList } from './AlertList.tsx'
+import { useAlertAck } from './useAlertAck.ts'
+import { useOverviewCounters } from './useOverviewCounters.ts'
+
+const FIRST_WINDOW: ViewWindow = { start: 0, count: 40 }
+
+/** Alerts: overview (spec 001 §2): four counters and the active alerts with acknowledge. */
+export function OverviewTab() {
+  const [showAcknowledged, setShowAcknowledged] = useState(true)
+  const [viewWindow, setViewWindow] = useState(FIRST_WINDOW)
+  const onWindowChange = useCallback((next: ViewWindow) => setViewWindow(next), [])
+  const model = useView({ kind: 'alertsOverview', showAcknowledged, window: viewWindow })
+  const { hadData } = useConnection()
+  const loaded = model !== null && hadData
+  const { last24h, guestOverrides } = useOverviewCounters(
+    loaded ? `${model.active}/${model.acknowledged}` : null,
+  )
+  const { busy, toggle } = useAlertAck()
+  const total = model ? model.active + model.acknowledged : 0
+
+  return (
+    <div className="flex flex-col gap-4 p-3 sm:p-4">
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Counter label="Active Alerts" value={loaded ? model.active : null} tone="red" />
+        <Counter label="Acknowledged" value={loaded ? model.acknowledged : null} tone="blue" />
+        <Counter label="Last 24 Hours" value={last24h} tone="gray" />
+        <Counter label="Guest Overrides" value={guestOverrides} tone="gray" />
+      </dl>
+      <section aria-labelledby="active-alerts-title" className="flex min-h-0 flex-col gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2
+            id="active-alerts-title"
+            className="text-sm font-semibold text-gray-900 dark:text-gray-100"
+          >
+            Active Alerts
+          </h2>
+          <button
+            type="button"
+            aria-pressed={showAcknowledged}
+            onClick={() => {
+              setShowAcknowledged((shown) => !shown)
+              setViewWindow(FIRST_WINDOW)
+            }}
+            className={`${BUTTON.secondary} px-2 py-1 text-xs`}
+          >
+            {showAcknowledged ? 'Hide acknowledged' : 'Show acknowledged'}
+          </button>
+        </div>
+        {!loaded ? (
+          <EmptyState
+            live
+            icon={<Loader2 className="size-6 animate-spin" aria-hidden />}
+            title="Loading alerts..."
+          />
+        ) : total === 0 ? (
+          <EmptyState
+            icon={<CheckCircle2 className="size-8 text-emerald-500" aria-hidden />}
+            title="No active alerts"
+            description="Alerts will appear here when thresholds are exceeded"
+          />
+        ) : model.rowCount === 0 ? (
+          <EmptyState
+            icon={<BellOff className="size-8" aria-hidden />}
+            title="No unacknowledged alerts"
+          />
+        ) : (
+          <AlertList
+            model={model}
+            viewWindow={viewWindow}
+            onWindowChange={onWindowChange}
+            busy={busy}
+            onToggle={toggle}
+          />
+        )}
+      </section>
+    </div>
+  )
+}
+
+const TONE = {
+  red: 'text-red-600 dark:text-red-400',
+  blue: 'text-blue-600 dark:text-blue-400',
+  gray: 'text-gray-900 dark:text-gray-100',
+} as const
+
+function Counter({
+  label,
+  value,
+  tone,
+}: {
+  label: string
+  value: number | null
+  tone: keyof typeof TONE
+}) {
+  return (
+    <div className="rounded-lg border border-gray-200 bg-white px-4 py-3 dark:border-gray-800 dark:bg-gray-900">
+      <dt className="text-xs font-medium text-gray-600 dark:text-gray-400">{label}</dt>
+      <dd className={`mt-1 text-2xl font-semibold tabular-nums ${TONE[tone]}`}>
+        {value === null ? '–' : value.toLocaleString('en')}
+      </dd>
+    </div>
+  )
+}

@@ -1,0 +1,244 @@
+// Alerts: overview (spec 001 §2, §4 Alert, §8 toasts; spec 000 §4 optimistic acks, §8 ack timeout
+// toast) against a fake worker API (the worker's overlay and view are tested in
+// tests/unit/worker/alert-ack*.test.ts) and window.fetch stubbed by render.tsx's stubServer: this
+// harness has no loopback server; the real routes are tested in tests/unit/server.
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { page } from 'vitest/browser'
+import type {
+  AlertsOverviewModel,
+  AlertsOverviewRow,
+} from '../../../src/shared/views/alerts-overview-types.ts'
+import { ACK_BUTTON_HOLD_MS } from '../../../src/ui/alerts/useAlertAck.ts'
+import { toastState } from '../../../src/ui/components/toast-store.ts'
+import { ACK_TIMEOUT_MESSAGE } from '../../../src/ui/hooks/ConnectionProvider.tsx'
+import { callsTo } from './auth-harness.ts'
+import { FakeWorker } from './fake-worker.ts'
+import { cleanup, renderApp, stubServer } from './render.tsx'
+
+beforeEach(async () => {
+  await page.viewport(1280, 800)
+  sessionStorage.clear()
+})
+afterEach(() => {
+  cleanup()
+  vi.restoreAllMocks()
+})
+
+function row(id: string, change: Partial<AlertsOverviewRow> = {}): AlertsOverviewRow {
+  return {
+    id,
+    level: 'critical',
+    type: 'cpu',
+    resourceName: `vm-${id}`,
+    resourceId: `lab-pve1-${id}`,
+    node: 'pve1',
+    instance: 'lab',
+    message: 'VM cpu at 95.0%',
+    valueText: '95.0%',
+    thresholdText: '80.0%',
+    startTime: '2025-01-01T11:55:00Z',
+    sinceText: '5m ago',
+    acknowledged: false,
+    ackUser: '',
+    ackTime: '',
+    stale: false,
+    flapping: false,
+    pending: false,
+    ...change,
+  }
+}
+
+function model(rows: AlertsOverviewRow[], change: Partial<AlertsOverviewModel> = {}) {
+  const acknowledged = rows.filter((r) => r.acknowledged).length
+  return {
+    kind: 'alertsOverview',
+    version: 1,
+    active: rows.length - acknowledged,
+    acknowledged,
+    rowCount: rows.length,
+    start: 0,
+    rows,
+    ...change,
+  } satisfies AlertsOverviewModel
+}
+
+const CONFIG_OVERRIDES = {
+  'lab-pve1-101': { cpu: { trigger: 90, clear: 85 } },
+  'lab-pve2-20031': { disabled: true },
+  'lab-pve1': { cpu: { trigger: 95, clear: 90 } },
+  'lab-pve1-local': { usage: { trigger: 95, clear: 90 } },
+  'pbs-main': { cpu: { trigger: 95, clear: 90 } },
+}
+
+/** The alert routes the tab calls; `ack` answers the acknowledge and unacknowledge posts. */
+function alertServer(ack: () => Response = () => Response.json({ success: true })) {
+  return stubServer({
+    route: (url, init) => {
+      const path = new URL(url, window.location.href).pathname
+      if (path === '/api/alerts/config') return Response.json({ overrides: CONFIG_OVERRIDES })
+      if (path === '/api/alerts/history/summary') {
+        return Response.json({ total: 40, last24h: 7, buckets: [] })
+      }
+      if (init?.method === 'POST' && /^\/api\/alerts\/[^/]+\/(un)?acknowledge$/.test(path)) {
+        return ack()
+      }
+      return undefined
+    },
+  })
+}
+
+/** Holds the button's 1.5 s re-enable timers so the test fires them (no waiting on the clock). */
+function holdAckTimers(): Array<() => void> {
+  const held: Array<() => void> = []
+  const real = window.setTimeout.bind(window)
+  vi.spyOn(window, 'setTimeout').mockImplementation(((
+    handler: TimerHandler,
+    ms?: number,
+    ...args: unknown[]
+  ) => {
+    if (ms === ACK_BUTTON_HOLD_MS && typeof handler === 'function') {
+      held.push(() => void (handler as () => void)())
+      return 0
+    }
+    return real(handler, ms, ...args)
+  }) as typeof window.setTimeout)
+  return held
+}
+
+const toastOf = (text: string) => toastState.toasts.find((t) => t.message === text)
+
+test('shows a loading state, not "No active alerts", before the first model', async () => {
+  alertServer()
+  renderApp(new FakeWorker(), '/alerts/overview')
+  await expect.element(page.getByText('Loading alerts...')).toBeVisible()
+  expect(document.body.textContent).not.toContain('No active alerts')
+})
+
+test('with no alerts says so, and explains when alerts appear', async () => {
+  alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([])
+  renderApp(api, '/alerts/overview')
+  await expect.element(page.getByText('No active alerts', { exact: true })).toBeVisible()
+  await expect
+    .element(page.getByText('Alerts will appear here when thresholds are exceeded'))
+    .toBeVisible()
+})
+
+test('shows the four counters: from the worker, the history summary and the config', async () => {
+  const fetchMock = alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1'), row('a2'), row('a3', { acknowledged: true })])
+  renderApp(api, '/alerts/overview')
+  const counter = (label: string) =>
+    [...document.querySelectorAll('dt')].find((dt) => dt.textContent === label)?.parentElement
+  await expect.poll(() => counter('Active Alerts')?.textContent).toBe('Active Alerts2')
+  expect(counter('Acknowledged')?.textContent).toBe('Acknowledged1')
+  await expect.poll(() => counter('Last 24 Hours')?.textContent).toBe('Last 24 Hours7')
+  // Two guests of the five override keys (a node, a storage and a PBS server are not).
+  await expect.poll(() => counter('Guest Overrides')?.textContent).toBe('Guest Overrides2')
+  expect(callsTo(fetchMock, 'GET', '/api/alerts/history/summary')).toHaveLength(1)
+})
+
+test('lists alerts with level, resource, node, message, start and markers', async () => {
+  alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([
+    row('a1', { stale: true }),
+    row('a2', { level: 'warning', flapping: true, acknowledged: true, ackUser: 'admin' }),
+  ])
+  renderApp(api, '/alerts/overview')
+  const table = page.getByRole('table', { name: 'Active alerts' })
+  await expect.element(table).toBeVisible()
+  expect(
+    page
+      .getByRole('columnheader')
+      .elements()
+      .map((h) => h.textContent),
+  ).toEqual(['Level', 'Resource', 'Message', 'Started', 'Action'])
+  const first = document.querySelector('[data-alert-id="a1"]')!
+  expect(first.textContent).toContain('critical')
+  expect(first.textContent).toContain('vm-a1')
+  expect(first.textContent).toContain('pve1')
+  expect(first.textContent).toContain('VM cpu at 95.0%')
+  expect(first.textContent).toContain('5m ago')
+  expect(first.textContent).toContain('Stale')
+  const second = document.querySelector('[data-alert-id="a2"]')!
+  expect(second.textContent).toContain('Flapping')
+  expect(second.textContent).toContain('Ack')
+  expect(second.querySelector('button')?.textContent).toBe('Unacknowledge')
+})
+
+test('hides acknowledged alerts on request, and says when none are left', async () => {
+  alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1', { acknowledged: true })])
+  renderApp(api, '/alerts/overview')
+  await page.getByRole('button', { name: 'Hide acknowledged' }).click()
+  await expect.poll(() => api.alertsRequests.at(-1)?.showAcknowledged).toBe(false)
+  api.pushAlerts(model([], { acknowledged: 1, active: 0, version: 2 }))
+  await expect.element(page.getByText('No unacknowledged alerts')).toBeVisible()
+  await expect.element(page.getByRole('button', { name: 'Show acknowledged' })).toBeVisible()
+})
+
+test('acknowledge: applied in the worker at once, Processing... then re-enabled, success toast', async () => {
+  const fetchMock = alertServer()
+  const held = holdAckTimers()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('lab/pve1 101-cpu')])
+  renderApp(api, '/alerts/overview')
+  await page.getByRole('button', { name: /^Acknowledge vm-lab/ }).click()
+  const button = page.getByRole('button', { name: 'Processing...' })
+  await expect.element(button).toBeDisabled()
+  expect(api.acks).toEqual([{ alertId: 'lab/pve1 101-cpu', acknowledged: true }])
+  await expect.poll(() => toastOf('Alert acknowledged')?.type).toBe('success')
+  const calls = callsTo(fetchMock, 'POST', '/api/alerts/lab%2Fpve1%20101-cpu/acknowledge')
+  expect(calls).toHaveLength(1)
+  expect(calls[0]![1]!.body).toBe('{}')
+  expect(held).toHaveLength(1)
+  held[0]!()
+  await expect.element(page.getByRole('button', { name: /^Acknowledge vm-lab/ })).toBeEnabled()
+})
+
+test('a failed acknowledge drops the pending ack and says so', async () => {
+  alertServer(() => Response.json({ error: 'database is locked' }, { status: 500 }))
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1')])
+  renderApp(api, '/alerts/overview')
+  await page.getByRole('button', { name: /^Acknowledge vm-a1/ }).click()
+  await expect.poll(() => toastOf('Failed to acknowledge alert')?.type).toBe('error')
+  expect(api.acks).toEqual([
+    { alertId: 'a1', acknowledged: true },
+    { alertId: 'a1', acknowledged: 'dropped' },
+  ])
+})
+
+test('unacknowledge posts to /unacknowledge; success and failure toasts', async () => {
+  let fail = false
+  const fetchMock = alertServer(() =>
+    fail ? new Response('nope', { status: 502 }) : Response.json({ success: true }),
+  )
+  const held = holdAckTimers()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1', { acknowledged: true })])
+  renderApp(api, '/alerts/overview')
+  await page.getByRole('button', { name: /^Unacknowledge vm-a1/ }).click()
+  await expect.poll(() => toastOf('Alert restored')?.type).toBe('success')
+  expect(callsTo(fetchMock, 'POST', '/api/alerts/a1/unacknowledge')).toHaveLength(1)
+  expect(api.acks).toEqual([{ alertId: 'a1', acknowledged: false }])
+  fail = true
+  held[0]!()
+  await page.getByRole('button', { name: /^Unacknowledge vm-a1/ }).click()
+  await expect.poll(() => toastOf('Failed to restore alert')?.type).toBe('error')
+})
+
+test('an ack the server did not confirm shows the error toast on any tab', async () => {
+  alertServer()
+  const api = new FakeWorker()
+  renderApp(api, '/alerts/thresholds')
+  await expect.element(page.getByRole('heading', { name: /Thresholds/ })).toBeVisible()
+  await expect.poll(() => api.ackTimeoutWatchers).toBe(1)
+  api.expireAcks(['a1'])
+  await expect.element(page.getByText(ACK_TIMEOUT_MESSAGE)).toBeVisible()
+  expect(toastOf(ACK_TIMEOUT_MESSAGE)?.type).toBe('error')
+})
