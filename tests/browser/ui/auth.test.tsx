@@ -308,7 +308,7 @@ describe('logout (spec 001 §4)', () => {
     localStorage.setItem(PREFS_KEY, '{"dashboardViewMode":"vm"}')
     const api = worker()
     const { location } = renderApp(api, '/alerts/overview')
-    await expect.element(page.getByText('Alerts Overview: coming soon')).toBeVisible()
+    await expect.element(page.getByText('Loading alerts...')).toBeVisible()
     await page.getByRole('button', { name: 'Logout' }).click()
     await loginShown()
 

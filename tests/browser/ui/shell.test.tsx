@@ -68,11 +68,11 @@ describe('routes', () => {
 
   test('/alerts and unknown alerts paths redirect to /alerts/overview', async () => {
     const first = renderApp(dashboardWorker(), '/alerts')
-    await expect.element(page.getByText('Alerts Overview: coming soon')).toBeVisible()
+    await expect.element(page.getByText('Loading alerts...')).toBeVisible()
     expect(first.location.history).toEqual(['/alerts/overview'])
     cleanup()
     const second = renderApp(dashboardWorker(), '/alerts/whatever/deep')
-    await expect.element(page.getByText('Alerts Overview: coming soon')).toBeVisible()
+    await expect.element(page.getByText('Loading alerts...')).toBeVisible()
     expect(second.location.history).toEqual(['/alerts/overview'])
   })
 
