@@ -126,6 +126,8 @@ async function startBenchSimulator(size: number): Promise<BenchSimulator> {
     basePort: 0,
     pbsInstances: 0,
     cephOsdDownAtStart: false,
+    // The scheduled node outage would turn some cycles into failover cycles.
+    alertScenarios: false,
   })
   return sim
 }

@@ -12,6 +12,7 @@ import { buildCeph, startWithOsdDown } from './ceph.ts'
 import { createBackupState, emptyBackupState } from './backups.ts'
 import { seedBackupHistory } from './backup-history.ts'
 import { createTaskState } from './tasks.ts'
+import { SCENARIO_RUNNING_SHARE, planScenario } from './alert-scenarios.ts'
 
 const GIB = 1024 ** 3
 const DAY = 86_400
@@ -26,6 +27,8 @@ export interface EstateShape {
   guestsPerNode: number
   /** One OSD starts down (see SimulatorOptions.cephOsdDownAtStart). */
   cephOsdDownAtStart?: boolean
+  /** The demo's scripted alert conditions (see SimulatorOptions.alertScenarios). */
+  alertScenarios?: boolean
 }
 
 /** Builds every cluster of the estate at simulated time `nowMs`. */
@@ -73,6 +76,7 @@ function buildCluster(shape: EstateShape, index: number, nowMs: number): SimClus
     ceph: undefined,
     backups: emptyBackupState(),
     tasks: createTaskState(nodeCount, seed),
+    scenario: undefined,
   }
   const level = rng.pick(['', 'c', 'c', 'b', 's', 'p'])
   const profile = rng.int(0, 100)
@@ -83,9 +87,13 @@ function buildCluster(shape: EstateShape, index: number, nowMs: number): SimClus
       buildNode(rng, name, n, index * nodeCount + n, level, profile, plannedMem, nowSec),
     )
   }
+  const scenarios = shape.alertScenarios ?? false
+  // Calm hosts: no node hovers at the 85 % memory trigger, so node alerts mean something.
+  if (scenarios) for (const node of cluster.nodes) calmNode(node)
   buildInfrastructure(cluster, shape, nowSec)
-  addGuests(cluster, shape.guestsPerNode, nowSec)
+  addGuests(cluster, shape.guestsPerNode, nowSec, scenarios ? SCENARIO_RUNNING_SHARE : 0.8)
   for (const guest of cluster.guests) cluster.byVmid.set(guest.vmid, guest)
+  if (scenarios) cluster.scenario = planScenario(cluster, nowMs)
   cluster.buildVmidLimit = cluster.nextVmid
   cluster.backups = createBackupState(cluster, nowSec)
   seedBackupHistory(cluster, HISTORY_DAYS)
@@ -148,7 +156,17 @@ function buildNode(
   }
 }
 
-function addGuests(cluster: SimClusterModel, perNode: number, nowSec: number): void {
+function calmNode(node: SimNode): void {
+  node.memTarget = Math.min(node.memTarget, 0.75)
+  node.memFrac = node.memTarget
+}
+
+function addGuests(
+  cluster: SimClusterModel,
+  perNode: number,
+  nowSec: number,
+  runningShare: number,
+): void {
   const { rng, nodes } = cluster
   const total = nodes.length * perNode
   // Interleave nodes across the vmid sequence, as years of creating guests on whichever node had room do.
@@ -161,7 +179,7 @@ function addGuests(cluster: SimClusterModel, perNode: number, nowSec: number): v
   for (let i = templates; i < slots.length; i++) {
     const node = slots[i] ?? 0
     const bootAt = nodes[node]?.bootAt ?? nowSec
-    const running = rng.chance(0.8)
+    const running = rng.chance(runningShare)
     // Most guests are as old as their node's boot; some were (re)started since.
     const startedAt = rng.chance(0.7) ? bootAt + rng.int(20, 300) : rng.int(bootAt, nowSec - 60)
     const identity = inventGuest(rng, cluster.nameCounters, 0.6)

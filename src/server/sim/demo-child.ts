@@ -16,6 +16,8 @@ export interface DemoSimOptions {
   pbsInstances: number
   /** One Ceph OSD down for the first 20 minutes (default true: the demo shows a warning). */
   cephOsdDownAtStart?: boolean
+  /** Scripted alert conditions (SimulatorOptions.alertScenarios; default true: the demo's alerts). */
+  alertScenarios?: boolean
 }
 
 /** One simulated endpoint to register as a configured node. */
@@ -55,6 +57,7 @@ export async function startDemoSimulators(
     host: '127.0.0.1',
     // The demo shows a Ceph warning from the start (it heals after 20 minutes).
     cephOsdDownAtStart: options.cephOsdDownAtStart ?? true,
+    alertScenarios: options.alertScenarios ?? true,
     ...(options.basePort
       ? { ports: Array.from({ length: options.clusters }, (_, i) => options.basePort + i) }
       : {}),

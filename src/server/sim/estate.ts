@@ -8,6 +8,7 @@ import { updateMetrics } from './metrics.ts'
 import { applyEvents, setNodeState } from './events.ts'
 import { advanceBackups } from './backups.ts'
 import { advanceCeph } from './ceph.ts'
+import { applyScenarioMetrics, applyScenarioNodes } from './alert-scenarios.ts'
 
 /** The model of every cluster plus the operations that change it. */
 export interface Estate {
@@ -28,7 +29,10 @@ export function createEstate(shape: EstateShape, clockMs: () => number, stepMs: 
     return total
   }
   // A zero-length step fills in cpu/mem/load so the very first response already looks live.
-  for (const cluster of clusters) updateMetrics(cluster, lastMs, 0)
+  for (const cluster of clusters) {
+    updateMetrics(cluster, lastMs, 0)
+    applyScenarioMetrics(cluster, lastMs)
+  }
 
   return {
     clusters,
@@ -40,7 +44,10 @@ export function createEstate(shape: EstateShape, clockMs: () => number, stepMs: 
       const scale = { clusters: clusters.length, guests: countGuests() }
       for (const cluster of clusters) {
         applyEvents(cluster, lastMs, dtSec, scale)
+        // The scripted outage after the random events, the scripted gauges after the random ones.
+        applyScenarioNodes(cluster, lastMs)
         updateMetrics(cluster, lastMs, dtSec)
+        applyScenarioMetrics(cluster, lastMs)
         advanceBackups(cluster, lastMs)
         advanceCeph(cluster, lastMs, dtSec)
         cluster.lastTickMs = lastMs
@@ -53,7 +60,10 @@ export function createEstate(shape: EstateShape, clockMs: () => number, stepMs: 
       if (cluster === undefined || index < 0)
         throw new Error(`Unknown node ${clusterName}/${nodeName}`)
       setNodeState(cluster, index, online, lastMs)
-      if (online) updateMetrics(cluster, lastMs, 0)
+      if (online) {
+        updateMetrics(cluster, lastMs, 0)
+        applyScenarioMetrics(cluster, lastMs)
+      }
       cluster.revision++
     },
     guestCount: countGuests,

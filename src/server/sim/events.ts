@@ -16,6 +16,9 @@ const ESTATE_MEAN_SEC = {
   guestLock: 45,
 } as const
 
+// With scenarios, the share of power events on a running guest that stop it (the rest reboot).
+const STOP_SHARE = 0.04
+
 // Smaller estates get proportionally fewer guest events, so 200 guests do not churn like 2,000.
 const REFERENCE_GUESTS = 2000
 
@@ -86,8 +89,10 @@ function recoverNodes(cluster: SimClusterModel, nowMs: number): void {
 
 function startOutage(cluster: SimClusterModel, nowMs: number): void {
   // The API answers from node 1, and a single-node host that goes down takes its API with it,
-  // so random outages only hit other members, one at a time.
+  // so random outages only hit other members, one at a time. A cluster with a scheduled outage
+  // (alert-scenarios.ts) gets no random ones: its demo story stays the same on every run.
   if (cluster.nodes.length < 2 || cluster.nodes.some((n) => !n.online)) return
+  if (cluster.scenario?.outage !== undefined) return
   const index = cluster.rng.int(1, cluster.nodes.length - 1)
   setNodeState(cluster, index, false, nowMs)
   const node = cluster.nodes[index]
@@ -126,8 +131,15 @@ function addGuest(cluster: SimClusterModel, nowMs: number): void {
 
 function removeGuest(cluster: SimClusterModel, nowMs: number): void {
   // PVE only destroys stopped guests; try a few random picks rather than scanning 100k guests.
-  const victim = pickGuest(cluster, (g) => !g.running && g.template === 0 && g.lock === undefined)
+  // With scenarios so few are stopped that the picks would mostly miss and the estate would grow,
+  // so a running guest is shut down first, as an administrator retiring it does.
+  const calm = cluster.scenario !== undefined
+  const victim = pickGuest(
+    cluster,
+    (g) => (calm || !g.running) && g.template === 0 && g.lock === undefined,
+  )
   if (victim === undefined) return
+  if (victim.running) recordPower(cluster, victim, 'shutdown', nowMs)
   cluster.guests.splice(cluster.guests.indexOf(victim), 1)
   cluster.byVmid.delete(victim.vmid)
   cluster.profiles.delete(victim.vmid)
@@ -139,7 +151,10 @@ function toggleGuest(cluster: SimClusterModel, nowMs: number): void {
   const guest = pickGuest(cluster, (g) => g.template === 0 && g.lock === undefined)
   if (guest === undefined) return
   const nowSec = Math.floor(nowMs / 1000)
-  if (!guest.running || rng.chance(0.3)) {
+  // With scenarios most running picks reboot rather than stop, so the stopped share stays near
+  // 1.5 % (starts, destroys and these stops balance there) instead of drifting towards 10 %.
+  const calm = cluster.scenario !== undefined
+  if (!guest.running || rng.chance(0.3) || (calm && !rng.chance(STOP_SHARE))) {
     // Start, or reboot a running guest: counters restart from zero either way.
     recordPower(cluster, guest, guest.running ? 'reboot' : 'start', nowMs)
     restartGuest(guest, nowSec, rng)
@@ -184,7 +199,8 @@ function stopGuest(guest: SimGuest): void {
   if (guest.hastate === 'started') guest.hastate = 'stopped'
 }
 
-// Guests on offline nodes are frozen, so events never touch them.
+// Guests on offline nodes are frozen, and scenario guests follow their script, so events never
+// touch either.
 function pickGuest(
   cluster: SimClusterModel,
   accept: (g: SimGuest) => boolean,
@@ -193,7 +209,8 @@ function pickGuest(
   if (guests.length === 0) return undefined
   for (let attempt = 0; attempt < 8; attempt++) {
     const g = guests[Math.floor(rng.next() * guests.length)]
-    if (g !== undefined && (nodes[g.node]?.online ?? false) && accept(g)) return g
+    if (g === undefined || !(nodes[g.node]?.online ?? false)) continue
+    if (cluster.scenario?.protectedVmids.has(g.vmid) !== true && accept(g)) return g
   }
   return undefined
 }

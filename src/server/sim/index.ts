@@ -44,6 +44,14 @@ export interface SimulatorOptions {
    * with OSD_DOWN and degraded PGs from the first poll (the demo; default false).
    */
   cephOsdDownAtStart?: boolean
+  /**
+   * The demo's alert scenarios (alert-schedule.ts): a few guests per cluster spike CPU or leak
+   * memory on a cycle, one guest per cluster stays stopped, about 1.5 % of guests are stopped
+   * instead of a fifth, one storage stays above 85 %, node 2 of the first cluster goes down for
+   * 3 minutes every hour (first at minute 4-5), and everything else stays under the default
+   * alert thresholds (default false).
+   */
+  alertScenarios?: boolean
 }
 
 /** One member's own endpoint. */
@@ -114,6 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     nodesPerCluster: Math.max(1, options.nodesPerCluster ?? 3),
     guestsPerNode: Math.max(0, options.guestsPerNode ?? 225),
     cephOsdDownAtStart: options.cephOsdDownAtStart ?? false,
+    alertScenarios: options.alertScenarios ?? false,
   }
   const certificate = await loadCertificate()
   const estate = createEstate(shape, clock, tickMs > 0 ? tickMs : DEFAULT_TICK_MS)

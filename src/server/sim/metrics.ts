@@ -5,6 +5,11 @@ import type { Rng } from './prng.ts'
 import type { SimClusterModel, SimGuest, SimNode } from './model.ts'
 
 const DAY_SEC = 86_400
+// Calm estates (alert scenarios): memory shows at most 82 % and CPU bends below 75 %, under the
+// default triggers (85 %, 80 %) and their clear levels.
+const CALM_MEMORY = 0.82
+const CALM_CPU_KNEE = 0.55
+const CALM_CPU_ROOM = 0.2
 
 /** Advances every gauge and counter of a cluster by `dtSec` simulated seconds ending at `nowMs`. */
 export function updateMetrics(cluster: SimClusterModel, nowMs: number, dtSec: number): void {
@@ -13,14 +18,18 @@ export function updateMetrics(cluster: SimClusterModel, nowMs: number, dtSec: nu
   const backupWindow = hour < 4
   // Working-hours bump: peaks mid-afternoon UTC, trough before dawn.
   const diurnal = Math.sin(((hour - 9) / 24) * 2 * Math.PI)
+  // With the demo's alert scenarios the rest of the estate stays below the default thresholds, so
+  // the alerts shown are the scripted few (and rare runaways), not a share of 100,000 guests.
+  const calm = cluster.scenario !== undefined
+  const memCeiling = calm ? CALM_MEMORY : 1
   for (const node of cluster.nodes) {
-    if (node.online) updateNode(rng, node, diurnal, backupWindow, dtSec)
+    if (node.online) updateNode(rng, node, diurnal, backupWindow, dtSec, memCeiling)
   }
   const nodes = cluster.nodes
   for (const guest of cluster.guests) {
     // Guests of an offline node keep their last values: nobody is reporting for them.
     if (!(nodes[guest.node]?.online ?? false)) continue
-    if (guest.running) updateRunningGuest(rng, guest, nowMs, diurnal, backupWindow, dtSec)
+    if (guest.running) updateRunningGuest(rng, guest, nowMs, diurnal, backupWindow, dtSec, calm)
     else if (guest.cpu !== 0 || guest.mem !== 0) {
       guest.cpu = 0
       guest.mem = 0
@@ -36,6 +45,7 @@ function updateNode(
   diurnal: number,
   backupWindow: boolean,
   dtSec: number,
+  memCeiling: number,
 ): void {
   let cpu = node.cpuBase * (1 + 0.6 * diurnal) + rng.normal() * 0.015
   if (backupWindow) cpu += rng.range(0.1, 0.3)
@@ -44,7 +54,7 @@ function updateNode(
   node.memFrac = clamp(
     node.memFrac + (node.memTarget - node.memFrac) * 0.02 + rng.normal() * 0.004,
     0.2,
-    0.97,
+    Math.min(0.97, memCeiling),
   )
   // Root filesystem fills very slowly (logs, ISOs), and is cleaned now and then.
   node.rootUsed = Math.min(
@@ -74,6 +84,7 @@ function updateRunningGuest(
   diurnal: number,
   backupWindow: boolean,
   dtSec: number,
+  calm: boolean,
 ): void {
   const nowSec = nowMs / 1000
   // Runaways: rare, last a few minutes, pin the guest near 100%.
@@ -84,10 +95,12 @@ function updateRunningGuest(
     g.cpu = clamp(rng.range(0.95, 1.02), 0, 1.02)
   } else {
     const wave = 1 + 0.35 * Math.sin(g.cpuPhase + (nowSec / DAY_SEC) * 2 * Math.PI) + 0.2 * diurnal
-    g.cpu = clamp(g.cpuBase * wave * Math.exp(0.35 * rng.normal()), 0, 1)
+    const cpu = g.cpuBase * wave * Math.exp(0.35 * rng.normal())
+    g.cpu = clamp(calm ? bendCpu(cpu) : cpu, 0, 1)
   }
   g.memFrac = clamp(g.memFrac + (g.memTarget - g.memFrac) * 0.01 + rng.normal() * 0.003, 0.02, 1)
-  g.mem = Math.round(g.maxmem * g.memFrac)
+  // Scaled rather than capped, so Windows guests (targets of 90-100 %) do not all sit at one line.
+  g.mem = Math.round(g.maxmem * g.memFrac * (calm ? CALM_MEMORY : 1))
   if (dtSec <= 0) return
   // Bursty traffic: usually near the median rate, sometimes ten times it.
   const netBurst = rng.next() < 0.05 ? 10 : Math.exp(0.5 * rng.normal())
@@ -124,6 +137,12 @@ function wanderStorages(cluster: SimClusterModel, rng: Rng, dtSec: number): void
       s.used[i] = Math.round(clamp(used, total * 0.05, total * 0.97))
     }
   }
+}
+
+// Linear up to the knee, then a soft approach to knee + room: busy guests stay busy, never alerting.
+function bendCpu(cpu: number): number {
+  if (cpu <= CALM_CPU_KNEE) return cpu
+  return CALM_CPU_KNEE + CALM_CPU_ROOM * (1 - Math.exp(-(cpu - CALM_CPU_KNEE) / CALM_CPU_ROOM))
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -7,6 +7,7 @@ import type { GuestProfile } from './guest-profile.ts'
 import type { BackupState } from './backups.ts'
 import type { TaskState } from './tasks.ts'
 import type { SimCeph } from './ceph.ts'
+import type { SimScenario } from './alert-scenarios.ts'
 
 /** PVE guest kinds as they appear in `type`. */
 export type GuestType = 'qemu' | 'lxc'
@@ -210,4 +211,6 @@ export interface SimClusterModel {
   ceph: SimCeph | undefined
   backups: BackupState
   tasks: TaskState
+  /** The demo's scripted alert conditions; undefined unless built with `alertScenarios`. */
+  scenario: SimScenario | undefined
 }
