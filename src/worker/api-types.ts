@@ -1,4 +1,9 @@
 // The worker's Comlink API as the UI sees it. Imports only src/shared.
+import type { AlertConfig } from '../shared/model/alerts.ts'
+import type {
+  AlertThresholdsViewModel,
+  AlertThresholdsViewRequest,
+} from '../shared/views/alert-thresholds-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
@@ -13,6 +18,7 @@ export interface ViewKinds {
   nodeSummary: { request: NodeSummaryRequest; model: NodeSummaryModel }
   storage: { request: StorageViewRequest; model: StorageViewModel }
   backups: { request: BackupsViewRequest; model: BackupsViewModel }
+  alertThresholds: { request: AlertThresholdsViewRequest; model: AlertThresholdsViewModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds
@@ -79,6 +85,12 @@ export interface WorkerApi {
   ): number
   /** Change a subscription's request (same kind) and push its model at once; unknown ids are ignored. */
   update(subscriptionId: number, request: ViewRequest): void
+  /**
+   * The working alert config the Thresholds views compute from, with an increasing version (the
+   * models echo it). Sent once per config change, not with every request: typing in the search
+   * box must not clone thousands of overrides. Recomputes the open views at once.
+   */
+  setAlertConfig(config: AlertConfig, version: number): void
   /** End any subscription or connection watch by its id and release its callback's proxy. */
   unsubscribe(subscriptionId: number): void
 }

@@ -1,6 +1,7 @@
 // The worker's Comlink API: socket lifecycle, connection snapshots and the view subscriptions.
 // Runs inside the worker. Imports only src/shared and src/worker.
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
+import { setAlertConfigSource } from './alert-config-source.ts'
 import { readDataReadiness } from './readiness.ts'
 import { invokeCallback, releaseCallback } from './callbacks.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
@@ -124,6 +125,9 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     update(subscriptionId, request) {
       if (needsBackups(request)) socket.wantBackups()
       views.update(subscriptionId, request)
+    },
+    setAlertConfig(config, version) {
+      if (setAlertConfigSource(store, config, version)) views.flush()
     },
     unsubscribe(subscriptionId) {
       const watcher = watchers.get(subscriptionId)

@@ -27,6 +27,8 @@ import type {
   BackupsViewModel,
   BackupsViewRequest,
 } from '../../../src/shared/views/backups-types.ts'
+import type { AlertThresholdsViewRequest } from '../../../src/shared/views/alert-thresholds-types.ts'
+import type { AlertConfig } from '../../../src/shared/model/alerts.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
 /** The open subscriptions of each view kind, by id. */
@@ -65,6 +67,10 @@ export class FakeWorker implements WorkerPort {
   backups: BackupsViewModel | null = null
   /** Every backups request the UI sent, in order (subscribe and update). */
   backupsRequests: BackupsViewRequest[] = []
+  /** Every alert thresholds request the UI sent, in order (subscribe and update). */
+  thresholdRequests: AlertThresholdsViewRequest[] = []
+  /** Every config the UI sent with setAlertConfig, with its version. */
+  alertConfigs: { config: AlertConfig; version: number }[] = []
   /** Every id the UI unsubscribed, in order. */
   unsubscribed: number[] = []
   private nextId = 1
@@ -74,6 +80,7 @@ export class FakeWorker implements WorkerPort {
     nodeSummary: new Map(),
     storage: new Map(),
     backups: new Map(),
+    alertThresholds: new Map(),
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -106,6 +113,9 @@ export class FakeWorker implements WorkerPort {
     if (this.backups) this.listeners.backups.get(id)?.(this.backups)
     return id
   }
+  setAlertConfig(config: AlertConfig, version: number): void {
+    this.alertConfigs.push({ config, version })
+  }
   update(_id: number, request: ViewRequest): void {
     this.record(request)
   }
@@ -118,6 +128,7 @@ export class FakeWorker implements WorkerPort {
     if (request.kind === 'guests') this.requests.push(request)
     else if (request.kind === 'nodeSummary') this.summaryRequests.push(request)
     else if (request.kind === 'storage') this.storageRequests.push(request)
+    else if (request.kind === 'alertThresholds') this.thresholdRequests.push(request)
     else this.backupsRequests.push(request)
   }
 

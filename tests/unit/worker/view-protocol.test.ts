@@ -20,6 +20,12 @@ const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
     selectedNode: null,
   },
   backups: makeBackupsRequest(),
+  alertThresholds: {
+    kind: 'alertThresholds',
+    section: 'guests',
+    search: '',
+    window: { start: 0, count: 50 },
+  },
 }
 /** A second request of each kind that changes what the view shows. */
 const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
@@ -27,6 +33,7 @@ const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
   nodeSummary: { kind: 'nodeSummary', tab: 'dashboard', sort: { key: 'name', direction: 'desc' } },
   storage: { ...REQUESTS.storage, search: 'no-such-pool' },
   backups: makeBackupsRequest({ search: 'no-such-backup' }),
+  alertThresholds: { ...REQUESTS.alertThresholds, search: 'no-such-guest' },
 }
 const KINDS = Object.keys(REQUESTS) as ViewKind[]
 
@@ -117,12 +124,7 @@ describe('the view protocol', () => {
     }
     send({ upsert: { nodes: [makeNode('pve2')], vms: [makeGuest(103)] } })
     flush()
-    expect(Object.fromEntries(pushed)).toEqual({
-      guests: 1,
-      nodeSummary: 1,
-      storage: 1,
-      backups: 1,
-    })
+    expect(Object.fromEntries(pushed)).toEqual(Object.fromEntries(KINDS.map((kind) => [kind, 1])))
   })
 
   it('releases the callback proxy on unsubscribe, once, and calls it no more', () => {
@@ -159,9 +161,9 @@ describe('the view protocol', () => {
 
   it('refuses an unknown kind with an error that names it and the known kinds', () => {
     const onModel = vi.fn()
-    // @ts-expect-error: 'alerts' is not a view kind yet; the types refuse it too.
-    expect(() => api.subscribe({ kind: 'alerts' }, onModel)).toThrow(
-      "kind: unknown view kind 'alerts' (known: guests, nodeSummary, storage, backups).",
+    // @ts-expect-error: 'no-such-kind' is not a view kind; the types refuse it too.
+    expect(() => api.subscribe({ kind: 'no-such-kind' }, onModel)).toThrow(
+      `kind: unknown view kind 'no-such-kind' (known: ${KINDS.join(', ')}).`,
     )
     // @ts-expect-error: a request without a kind.
     expect(() => api.subscribe({}, onModel)).toThrow(/unknown view kind 'undefined'/)
