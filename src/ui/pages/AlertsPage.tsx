@@ -1,4 +1,7 @@
 import { Redirect } from 'wouter'
+import { CustomRulesTab } from '../alerts/CustomRulesTab.tsx'
+import { ThresholdsTab } from '../alerts/ThresholdsTab.tsx'
+import { UnsavedBar } from '../alerts/UnsavedBar.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -32,7 +35,14 @@ export function AlertsPage({ tab }: { tab: string | undefined }) {
   return (
     <div>
       <SubTabs label="Alerts" tabs={NAV} active={`/alerts/${tab}`} />
-      <Placeholder title={`Alerts ${info.label}`} description={info.text} />
+      {tab === 'thresholds' ? (
+        <ThresholdsTab />
+      ) : tab === 'custom-rules' ? (
+        <CustomRulesTab />
+      ) : (
+        <Placeholder title={`Alerts ${info.label}`} description={info.text} />
+      )}
+      {tab !== 'overview' && tab !== 'history' && <UnsavedBar />}
     </div>
   )
 }
