@@ -142,7 +142,14 @@ export function createAlertThresholdsView(): AlertThresholdsViewPipeline {
       const { config, version } = input.config
       const { start, count } = request.window
       if (request.section !== 'guests') {
-        const section = small(request.section, input, search, config, alertCounts)
+        const source =
+          request.section === 'nodes'
+            ? input.nodes
+            : request.section === 'pbs'
+              ? input.pbs
+              : input.storage
+        // The section's own collection, not the input object: a guest delta rebuilds nothing here.
+        const section = small(request.section, source, search, config, alertCounts)
         const slice = smallWindow(section.rows, start, count)
         return toModel(
           request.section,
@@ -178,17 +185,18 @@ export function createAlertThresholdsView(): AlertThresholdsViewPipeline {
 
 function buildSmallSection(
   section: Exclude<AlertThresholdsViewRequest['section'], 'guests'>,
-  input: AlertThresholdsViewInput,
+  source: readonly (PveNode | PbsInstance | Storage)[],
   search: ThresholdSearch,
   config: AlertConfig | null,
   alertCounts: ReadonlyMap<string, number>,
 ): SmallSection {
+  // The caller passes the collection of `section`.
   const resources: ResourceIdentity[] =
     section === 'nodes'
-      ? input.nodes.map(describeNode)
+      ? (source as readonly PveNode[]).map(describeNode)
       : section === 'pbs'
-        ? input.pbs.map(describePbs)
-        : input.storage.map(describeStorage)
+        ? (source as readonly PbsInstance[]).map(describePbs)
+        : (source as readonly Storage[]).map(describeStorage)
   const kind: ThresholdResourceKind =
     section === 'nodes' ? 'node' : section === 'pbs' ? 'pbs' : 'storage'
   const defaults = defaultTriggers(config, kind)

@@ -249,3 +249,13 @@ describe('alert thresholds view', () => {
     expect(resources(model.rows)[0]).toMatchObject({ thresholds: {}, hasOverride: false })
   })
 })
+
+describe('alert thresholds view memoization', () => {
+  it('keeps the node section when only guests changed', () => {
+    const view = createAlertThresholdsView()
+    const data = input()
+    const first = view.compute(data, request('nodes'))
+    const guests = [...data.guests, makeGuest(300, { name: 'new' })]
+    expect(view.compute({ ...data, guests }, request('nodes'))).toBe(first)
+  })
+})
