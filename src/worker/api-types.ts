@@ -3,6 +3,11 @@ import type {
   AlertsOverviewModel,
   AlertsOverviewRequest,
 } from '../shared/views/alerts-overview-types.ts'
+import type { AlertConfig } from '../shared/model/alerts.ts'
+import type {
+  AlertThresholdsViewModel,
+  AlertThresholdsViewRequest,
+} from '../shared/views/alert-thresholds-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
@@ -18,6 +23,7 @@ export interface ViewKinds {
   storage: { request: StorageViewRequest; model: StorageViewModel }
   backups: { request: BackupsViewRequest; model: BackupsViewModel }
   alertsOverview: { request: AlertsOverviewRequest; model: AlertsOverviewModel }
+  alertThresholds: { request: AlertThresholdsViewRequest; model: AlertThresholdsViewModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds
@@ -96,6 +102,12 @@ export interface WorkerApi {
    * batch once). Returns a subscription id for `unsubscribe`.
    */
   watchAlertAckTimeouts(onTimeout: (alertIds: string[]) => void): number
+  /**
+   * The working alert config the Thresholds views compute from, with an increasing version (the
+   * models echo it). Sent once per config change, not with every request: typing in the search
+   * box must not clone thousands of overrides. Recomputes the open views at once.
+   */
+  setAlertConfig(config: AlertConfig, version: number): void
   /** End any subscription or connection watch by its id and release its callback's proxy. */
   unsubscribe(subscriptionId: number): void
 }

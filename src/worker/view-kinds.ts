@@ -6,12 +6,14 @@ import {
   type BackupNormaliser,
 } from '../shared/views/backups-incremental.ts'
 import type { NormalisedBackups } from '../shared/views/backups-normalize.ts'
+import { createAlertThresholdsView } from '../shared/views/alert-thresholds-view.ts'
 import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
 import { createAlertsOverviewView } from '../shared/views/alerts-overview.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
 import { readAlerts, readPendingAcks } from './alert-acks.ts'
+import { readAlertConfigSource } from './alert-config-source.ts'
 import type { StateStore } from './store.ts'
 import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
 
@@ -103,5 +105,19 @@ export const VIEW_KINDS: ViewRegistry = {
       now: now(),
     }),
     createAlertsOverviewView,
+  ),
+  // Spec 001 §2 Alerts: thresholds. The working config comes from setAlertConfig, not the request.
+  alertThresholds: defineViewKind(
+    'alertThresholds',
+    ({ store }) => ({
+      nodes: store.getNodes(),
+      guests: store.getGuests(),
+      stamp: store.getGuestStamp(),
+      pbs: store.getCollection('pbs'),
+      storage: store.getCollection('storage'),
+      alerts: readAlerts(store),
+      config: readAlertConfigSource(store),
+    }),
+    createAlertThresholdsView,
   ),
 }

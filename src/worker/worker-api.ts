@@ -2,6 +2,7 @@
 // Runs inside the worker. Imports only src/shared and src/worker.
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
 import { createAlertAcks } from './alert-acks.ts'
+import { setAlertConfigSource } from './alert-config-source.ts'
 import { readDataReadiness } from './readiness.ts'
 import { invokeCallback, releaseCallback } from './callbacks.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
@@ -140,6 +141,9 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       const id = nextId++
       ackWatchers.set(id, onTimeout)
       return id
+    },
+    setAlertConfig(config, version) {
+      if (setAlertConfigSource(store, config, version)) views.flush()
     },
     unsubscribe(subscriptionId) {
       const watcher = watchers.get(subscriptionId) ?? ackWatchers.get(subscriptionId)

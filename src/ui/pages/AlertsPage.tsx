@@ -1,5 +1,8 @@
 import { Redirect } from 'wouter'
 import { OverviewTab } from '../alerts/OverviewTab.tsx'
+import { CustomRulesTab } from '../alerts/CustomRulesTab.tsx'
+import { ThresholdsTab } from '../alerts/ThresholdsTab.tsx'
+import { UnsavedBar } from '../alerts/UnsavedBar.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -33,8 +36,16 @@ export function AlertsPage({ tab }: { tab: string | undefined }) {
   return (
     <div>
       <SubTabs label="Alerts" tabs={NAV} active={`/alerts/${tab}`} />
-      {tab === 'overview' && <OverviewTab />}
-      {tab !== 'overview' && <Placeholder title={`Alerts ${info.label}`} description={info.text} />}
+      {tab === 'overview' ? (
+        <OverviewTab />
+      ) : tab === 'thresholds' ? (
+        <ThresholdsTab />
+      ) : tab === 'custom-rules' ? (
+        <CustomRulesTab />
+      ) : (
+        <Placeholder title={`Alerts ${info.label}`} description={info.text} />
+      )}
+      {tab !== 'overview' && tab !== 'history' && <UnsavedBar />}
     </div>
   )
 }

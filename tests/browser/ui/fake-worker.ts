@@ -31,6 +31,8 @@ import type {
   AlertsOverviewModel,
   AlertsOverviewRequest,
 } from '../../../src/shared/views/alerts-overview-types.ts'
+import type { AlertThresholdsViewRequest } from '../../../src/shared/views/alert-thresholds-types.ts'
+import type { AlertConfig } from '../../../src/shared/model/alerts.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
 /** The open subscriptions of each view kind, by id. */
@@ -75,6 +77,10 @@ export class FakeWorker implements WorkerPort {
   alertsRequests: AlertsOverviewRequest[] = []
   /** Every setAlertAck and dropAlertAck call, in order. */
   acks: { alertId: string; acknowledged: boolean | 'dropped' }[] = []
+  /** Every alert thresholds request the UI sent, in order (subscribe and update). */
+  thresholdRequests: AlertThresholdsViewRequest[] = []
+  /** Every config the UI sent with setAlertConfig, with its version. */
+  alertConfigs: { config: AlertConfig; version: number }[] = []
   /** Every id the UI unsubscribed, in order. */
   unsubscribed: number[] = []
   private nextId = 1
@@ -86,6 +92,7 @@ export class FakeWorker implements WorkerPort {
     storage: new Map(),
     backups: new Map(),
     alertsOverview: new Map(),
+    alertThresholds: new Map(),
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -119,6 +126,9 @@ export class FakeWorker implements WorkerPort {
     if (this.alertsOverview) this.listeners.alertsOverview.get(id)?.(this.alertsOverview)
     return id
   }
+  setAlertConfig(config: AlertConfig, version: number): void {
+    this.alertConfigs.push({ config, version })
+  }
   update(_id: number, request: ViewRequest): void {
     this.record(request)
   }
@@ -148,6 +158,7 @@ export class FakeWorker implements WorkerPort {
     else if (request.kind === 'nodeSummary') this.summaryRequests.push(request)
     else if (request.kind === 'storage') this.storageRequests.push(request)
     else if (request.kind === 'alertsOverview') this.alertsRequests.push(request)
+    else if (request.kind === 'alertThresholds') this.thresholdRequests.push(request)
     else this.backupsRequests.push(request)
   }
 

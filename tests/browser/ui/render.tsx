@@ -6,6 +6,7 @@ import '../../../src/ui/styles.css'
 import { App } from '../../../src/ui/App.tsx'
 import { JUST_LOGGED_OUT_KEY, resetAuth } from '../../../src/ui/auth/auth-store.ts'
 import { resetSecurityStatus } from '../../../src/ui/auth/security-status.ts'
+import { resetAlertConfigStore } from '../../../src/ui/alerts/config-store.ts'
 import { clearToasts } from '../../../src/ui/components/toast-store.ts'
 import { AUTH_BANNER_DISMISSED_KEY } from '../../../src/ui/shell/AuthDisabledBanner.tsx'
 import { defaultDashboardState, uiState } from '../../../src/ui/state.ts'
@@ -95,6 +96,7 @@ export function unmountAll(): void {
   // A reload starts the auth flow from scratch; sessionStorage (the flags) survives it.
   resetAuth()
   resetSecurityStatus()
+  resetAlertConfigStore()
   clearToasts()
 }
 

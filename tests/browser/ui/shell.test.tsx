@@ -7,6 +7,7 @@ import { THEME_KEY, initialDark, setDark } from '../../../src/ui/state.ts'
 import { clockTime } from '../../../src/ui/lib/time.ts'
 import { CONNECTED, FakeWorker, guestRow, viewModel } from './fake-worker.ts'
 import { cleanup, renderApp, stubServer } from './render.tsx'
+import { makeAlertConfig } from '../../fixtures/alerts/alert-config.ts'
 
 beforeEach(async () => {
   await page.viewport(1280, 800)
@@ -80,8 +81,12 @@ describe('routes', () => {
     renderApp(dashboardWorker(), '/alerts/destinations')
     await expect.element(page.getByText('Alerts Notifications: coming soon')).toBeVisible()
     cleanup()
+    stubServer({
+      route: (url) =>
+        url.endsWith('/api/alerts/config') ? Response.json(makeAlertConfig()) : undefined,
+    })
     renderApp(dashboardWorker(), '/alerts/custom-rules')
-    await expect.element(page.getByText('No custom rules yet.')).toBeVisible()
+    await expect.element(page.getByText('No custom rules', { exact: true })).toBeVisible()
   })
 
   test('backups waits for its view and an unknown path shows not found', async () => {

@@ -21,6 +21,12 @@ const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
   },
   backups: makeBackupsRequest(),
   alertsOverview: { kind: 'alertsOverview', showAcknowledged: true },
+  alertThresholds: {
+    kind: 'alertThresholds',
+    section: 'guests',
+    search: '',
+    window: { start: 0, count: 50 },
+  },
 }
 /** A second request of each kind that changes what the view shows. */
 const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
@@ -29,6 +35,7 @@ const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
   storage: { ...REQUESTS.storage, search: 'no-such-pool' },
   backups: makeBackupsRequest({ search: 'no-such-backup' }),
   alertsOverview: { kind: 'alertsOverview', showAcknowledged: false },
+  alertThresholds: { ...REQUESTS.alertThresholds, search: 'no-such-guest' },
 }
 const KINDS = Object.keys(REQUESTS) as ViewKind[]
 
@@ -119,13 +126,7 @@ describe('the view protocol', () => {
     }
     send({ upsert: { nodes: [makeNode('pve2')], vms: [makeGuest(103)] } })
     flush()
-    expect(Object.fromEntries(pushed)).toEqual({
-      guests: 1,
-      nodeSummary: 1,
-      storage: 1,
-      backups: 1,
-      alertsOverview: 1,
-    })
+    expect(Object.fromEntries(pushed)).toEqual(Object.fromEntries(KINDS.map((kind) => [kind, 1])))
   })
 
   it('releases the callback proxy on unsubscribe, once, and calls it no more', () => {
@@ -162,9 +163,9 @@ describe('the view protocol', () => {
 
   it('refuses an unknown kind with an error that names it and the known kinds', () => {
     const onModel = vi.fn()
-    // @ts-expect-error: 'alerts' is not a view kind yet; the types refuse it too.
-    expect(() => api.subscribe({ kind: 'alerts' }, onModel)).toThrow(
-      "kind: unknown view kind 'alerts' (known: guests, nodeSummary, storage, backups, alertsOverview).",
+    // @ts-expect-error: 'no-such-kind' is not a view kind; the types refuse it too.
+    expect(() => api.subscribe({ kind: 'no-such-kind' }, onModel)).toThrow(
+      `kind: unknown view kind 'no-such-kind' (known: ${KINDS.join(', ')}).`,
     )
     // @ts-expect-error: a request without a kind.
     expect(() => api.subscribe({}, onModel)).toThrow(/unknown view kind 'undefined'/)

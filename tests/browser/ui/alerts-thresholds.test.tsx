@@ -1,0 +1,232 @@
+// The Thresholds and Custom rules tabs in Chromium, over the real worker API and view pipeline run
+// in the page (createWorkerApi with a filled store; no socket is opened). HTTP is a stubbed fetch,
+// as in the other UI tests (render.tsx stubServer): the real /api/alerts/config route is tested in
+// tests/unit/server.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { page, userEvent } from 'vitest/browser'
+import type { AlertConfig } from '../../../src/shared/model/alerts.ts'
+import { resetAlertConfigStore } from '../../../src/ui/alerts/config-store.ts'
+import { thresholdEditState } from '../../../src/ui/alerts/threshold-edit-state.ts'
+import { Toasts } from '../../../src/ui/components/Toasts.tsx'
+import { AlertsPage } from '../../../src/ui/pages/AlertsPage.tsx'
+import { WorkerContext } from '../../../src/ui/worker-context.ts'
+import { createStateStore } from '../../../src/worker/store.ts'
+import { createWorkerApi } from '../../../src/worker/worker-api.ts'
+import { makeAlertConfig } from '../../fixtures/alerts/alert-config.ts'
+import { makeGuest, makeNode } from '../../unit/shared/views/guest-fixtures.ts'
+import { cleanup, render, stubServer } from './render.tsx'
+
+let serverConfig: AlertConfig
+let puts: AlertConfig[]
+let gets: number
+let putAnswer: () => Response
+
+function mount(tab: 'thresholds' | 'custom-rules' = 'thresholds', config = makeAlertConfig()) {
+  serverConfig = config
+  puts = []
+  gets = 0
+  putAnswer = () => Response.json({ status: 'success' })
+  stubServer({
+    route: (url, init) => {
+      if (!url.endsWith('/api/alerts/config')) return undefined
+      if (init?.method === 'PUT') {
+        const body = JSON.parse(String(init.body)) as AlertConfig
+        puts.push(body)
+        const answer = putAnswer()
+        if (answer.ok) serverConfig = body
+        return answer
+      }
+      gets++
+      return Response.json(serverConfig)
+    },
+  })
+  const store = createStateStore()
+  store.applyFull({
+    nodes: [makeNode('pve1')],
+    vms: [makeGuest(101, { name: 'web' }), makeGuest(102, { name: 'mail' })],
+    containers: [makeGuest(200, { name: 'dns', type: 'lxc' })],
+  })
+  const api = createWorkerApi({ store })
+  render(
+    <WorkerContext.Provider value={api}>
+      <AlertsPage tab={tab} />
+      <Toasts />
+    </WorkerContext.Provider>,
+    { width: 1400, height: 900 },
+  )
+}
+
+const unsavedBar = () => page.getByRole('region', { name: 'Unsaved changes' })
+const searchBox = () => page.getByRole('searchbox', { name: 'Search resources' })
+
+beforeEach(async () => {
+  await page.viewport(1400, 900)
+})
+
+afterEach(() => {
+  cleanup()
+  resetAlertConfigStore()
+  thresholdEditState.edit = null
+})
+
+describe('Thresholds tab', () => {
+  it('edits a guest row, saves it into the working config and sends it with Save Changes', async () => {
+    mount()
+    await page.getByRole('button', { name: 'Edit thresholds for web' }).click()
+    const memory = page.getByRole('textbox', { name: 'Memory % for web' })
+    await expect.element(memory).toHaveValue('85')
+    await memory.fill('95')
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+    await page.getByRole('button', { name: 'Save thresholds for web' }).click()
+    await expect.element(unsavedBar()).toBeVisible()
+    const row = page.getByRole('row').filter({ hasText: 'web' })
+    await expect.element(row.getByText('95')).toBeVisible()
+    await expect.element(row.getByText('Custom')).toBeVisible()
+
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(page.getByText('Configuration saved successfully!')).toBeVisible()
+    expect(puts).toHaveLength(1)
+    expect(puts[0]!.overrides).toEqual({ 'lab-pve1-101': { memory: { trigger: 95, clear: 90 } } })
+    // The rest of the config goes back as it came: a full PUT.
+    expect({ ...puts[0]!, overrides: {} }).toEqual(makeAlertConfig())
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+  })
+
+  it('discards the edits by reloading the config from the server', async () => {
+    mount()
+    await page.getByRole('switch', { name: 'Alerts for mail', exact: true }).click()
+    await expect.element(unsavedBar()).toBeVisible()
+    await expect
+      .element(page.getByRole('switch', { name: 'Alerts for mail', exact: true }))
+      .toHaveAttribute('aria-checked', 'false')
+    expect(gets).toBe(1)
+    await unsavedBar().getByRole('button', { name: 'Discard' }).click()
+    await expect.element(page.getByText('Changes discarded')).toBeVisible()
+    expect(gets).toBe(2)
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+    await expect
+      .element(page.getByRole('switch', { name: 'Alerts for mail', exact: true }))
+      .toHaveAttribute('aria-checked', 'true')
+  })
+
+  it("shows the server's message when a save is refused, and stays unsaved", async () => {
+    mount()
+    await page.getByRole('switch', { name: 'Connectivity alerts for pve1' }).click()
+    putAnswer = () =>
+      Response.json(
+        { error: 'guestDefaults.cpu.trigger: must be between -1 and 100' },
+        { status: 400 },
+      )
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect
+      .element(
+        page.getByText(
+          'Failed to save configuration: guestDefaults.cpu.trigger: must be between -1 and 100',
+        ),
+      )
+      .toBeVisible()
+    expect(puts[0]!.overrides).toEqual({ 'lab-pve1': { disableConnectivity: true } })
+    await expect.element(unsavedBar()).toBeVisible()
+  })
+
+  it('clamps threshold inputs by the rules of spec 001 §5', async () => {
+    mount()
+    await page.getByRole('button', { name: 'Edit thresholds for web' }).click()
+    const cpu = page.getByRole('textbox', { name: 'CPU % for web' })
+    await cpu.fill('250')
+    await userEvent.tab()
+    await expect.element(cpu).toHaveValue('100')
+    await cpu.fill('abc')
+    await userEvent.tab()
+    await expect.element(cpu).toHaveValue('0')
+    await cpu.fill('-5')
+    await userEvent.tab()
+    await expect.element(cpu).toHaveValue('-1')
+    const read = page.getByRole('textbox', { name: 'Disk R MB/s for web' })
+    await read.fill('20000')
+    await userEvent.tab()
+    await expect.element(read).toHaveValue('10000')
+    await page.getByRole('button', { name: 'Save thresholds for web' }).click()
+    // -1 switches the alert off; the table says so.
+    const row = page.getByRole('row').filter({ hasText: 'web' })
+    await expect.element(row.getByText('Off').first()).toBeVisible()
+
+    const temperature = page.getByRole('textbox', { name: 'Nodes Temp °C' })
+    await temperature.fill('190')
+    await userEvent.tab()
+    await expect.element(temperature).toHaveValue('150')
+    await expect.element(unsavedBar()).toBeVisible()
+  })
+
+  it('resets the global defaults with 150 and 200 for the guest I/O', async () => {
+    mount()
+    await page.getByRole('button', { name: 'Reset to defaults' }).click()
+    await expect
+      .element(page.getByRole('textbox', { name: 'VMs & Containers Disk R MB/s' }))
+      .toHaveValue('150')
+    await expect
+      .element(page.getByRole('textbox', { name: 'VMs & Containers Net In MB/s' }))
+      .toHaveValue('200')
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+    expect(puts[0]!.guestDefaults.networkOut).toEqual({ trigger: 200, clear: 195 })
+    expect(puts[0]!.timeThresholds).toEqual({ guest: 10, node: 15, storage: 30, pbs: 30 })
+  })
+
+  it('focuses the search when a character is typed anywhere, filters, and clears on Escape', async () => {
+    mount()
+    await expect.element(page.getByText('dns')).toBeVisible()
+    await userEvent.keyboard('m')
+    await expect.element(searchBox()).toHaveFocus()
+    await userEvent.keyboard('ail')
+    await expect.element(searchBox()).toHaveValue('mail')
+    await expect.element(page.getByText('dns')).not.toBeInTheDocument()
+    await expect.element(page.getByRole('row').filter({ hasText: 'mail' })).toBeVisible()
+    await userEvent.keyboard('{Escape}')
+    await expect.element(searchBox()).toHaveValue('')
+    await expect.element(page.getByText('dns')).toBeVisible()
+  })
+})
+
+describe('Custom rules tab', () => {
+  const rule = (id: string, name: string, priority: number) => ({
+    id,
+    name,
+    description: `${name} guests`,
+    enabled: true,
+    priority,
+    filterConditions: {
+      logicalOperator: 'AND' as const,
+      filters: [
+        { type: 'text' as const, field: 'tags', value: 'db', rawText: 'tags:db' },
+        { type: 'metric' as const, field: 'cpu', operator: '>', value: 50, rawText: 'cpu>50' },
+      ],
+    },
+    thresholds: { cpu: { trigger: 90, clear: 85 } },
+    notifications: {},
+  })
+
+  it('says there are no rules and how they are made', async () => {
+    mount('custom-rules')
+    await expect.element(page.getByText('No custom rules')).toBeVisible()
+    await expect.element(page.getByText(/customRules/)).toBeVisible()
+  })
+
+  it('lists rules; toggling and deleting mark the config unsaved', async () => {
+    mount(
+      'custom-rules',
+      makeAlertConfig({ customRules: [rule('r1', 'db', 10), rule('r2', 'web', 100)] }),
+    )
+    const items = page.getByRole('listitem')
+    await expect.element(items.first()).toHaveTextContent(/web/)
+    await expect.element(page.getByText('tags:db AND cpu>50').first()).toBeVisible()
+    await expect.element(page.getByText('CPU % 90').first()).toBeVisible()
+    await page.getByRole('switch', { name: 'Enable rule db' }).click()
+    await expect.element(unsavedBar()).toBeVisible()
+    await page.getByRole('button', { name: 'Delete rule web' }).click()
+    await expect.element(page.getByText('web guests')).not.toBeInTheDocument()
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+    expect(puts[0]!.customRules.map((item) => [item.id, item.enabled])).toEqual([['r1', false]])
+  })
+})
