@@ -1,4 +1,5 @@
 // The worker's Comlink API as the UI sees it. Imports only src/shared.
+import type { AlertHistoryModel, AlertHistoryRequest } from '../shared/views/alert-history-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
@@ -13,6 +14,7 @@ export interface ViewKinds {
   nodeSummary: { request: NodeSummaryRequest; model: NodeSummaryModel }
   storage: { request: StorageViewRequest; model: StorageViewModel }
   backups: { request: BackupsViewRequest; model: BackupsViewModel }
+  alertHistory: { request: AlertHistoryRequest; model: AlertHistoryModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds

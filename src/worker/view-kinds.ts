@@ -10,6 +10,7 @@ import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
+import { createAlertHistoryKind } from './alert-history-kind.ts'
 import type { StateStore } from './store.ts'
 import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
 
@@ -91,4 +92,6 @@ export const VIEW_KINDS: ViewRegistry = {
     }),
     createBackupsViewPipeline,
   ),
+  // Spec 001 §2 Alerts history: fetched from the server, which filters and pages the rows.
+  alertHistory: createAlertHistoryKind(),
 }
