@@ -74,6 +74,7 @@ export class FakeWorker implements WorkerPort {
     nodeSummary: new Map(),
     storage: new Map(),
     backups: new Map(),
+    alertHistory: new Map(),
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -118,7 +119,7 @@ export class FakeWorker implements WorkerPort {
     if (request.kind === 'guests') this.requests.push(request)
     else if (request.kind === 'nodeSummary') this.summaryRequests.push(request)
     else if (request.kind === 'storage') this.storageRequests.push(request)
-    else this.backupsRequests.push(request)
+    else if (request.kind === 'backups') this.backupsRequests.push(request)
   }
 
   /** Sends a new connection snapshot to every watcher. */

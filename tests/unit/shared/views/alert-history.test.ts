@@ -1,6 +1,5 @@
 // Pure helpers of the alert history tab (spec 001 §2, §3, §9).
 import { describe, expect, it } from 'vitest'
-import type { HistoryAlert } from '../../../../src/shared/model/alerts.ts'
 import {
   MAX_HISTORY_BUCKETS,
   bucketLabel,
@@ -14,34 +13,9 @@ import {
   planHistoryBuckets,
   severityLabel,
 } from '../../../../src/shared/views/alert-history.ts'
+import { HOUR, NOW, historyRow } from './alert-history-fixtures.ts'
 
-const HOUR = 3_600_000
 const DAY = 24 * HOUR
-const NOW = Date.UTC(2025, 10, 5, 10, 30) // 2025-11-05 10:30 UTC
-
-export function historyRow(patch: Partial<HistoryAlert> = {}): HistoryAlert {
-  return {
-    historyId: 1,
-    id: 'lab-pve1-101-cpu',
-    type: 'cpu',
-    level: 'warning',
-    resourceId: 'lab-pve1-101',
-    resourceName: 'web',
-    node: 'pve1',
-    instance: 'lab',
-    message: 'VM cpu at 91.3%',
-    value: 91.3,
-    threshold: 80,
-    peak: 93,
-    startTime: new Date(NOW - HOUR).toISOString(),
-    lastSeen: new Date(NOW).toISOString(),
-    acknowledged: false,
-    duration: 5 * 60_000,
-    status: 'active',
-    resourceType: 'VM',
-    ...patch,
-  }
-}
 
 describe('bucket plans', () => {
   it('gives 24 one-hour buckets for the last 24 hours', () => {
