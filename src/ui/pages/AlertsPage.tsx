@@ -1,4 +1,5 @@
 import { Redirect } from 'wouter'
+import { HistoryTab } from '../alerts/HistoryTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -32,7 +33,11 @@ export function AlertsPage({ tab }: { tab: string | undefined }) {
   return (
     <div>
       <SubTabs label="Alerts" tabs={NAV} active={`/alerts/${tab}`} />
-      <Placeholder title={`Alerts ${info.label}`} description={info.text} />
+      {tab === 'history' ? (
+        <HistoryTab />
+      ) : (
+        <Placeholder title={`Alerts ${info.label}`} description={info.text} />
+      )}
     </div>
   )
 }
