@@ -9,6 +9,7 @@ import type {
 } from '../../../src/shared/views/alert-history-types.ts'
 import {
   bucketLabel,
+  dayLabel,
   formatHistoryRow,
   groupHistoryByDay,
 } from '../../../src/shared/views/alert-history.ts'
@@ -151,6 +152,21 @@ describe('alerts history tab', () => {
     }
     await expect.element(page.getByText('VM cpu at 91%')).toBeVisible()
     await expect.element(page.getByRole('cell', { name: 'Resolved' })).toBeVisible()
+  })
+
+  test('shows cards without column headers on a phone', async () => {
+    await page.viewport(390, 800)
+    const api = new HistoryWorker()
+    stubServer()
+    stopPrefs = startPrefs()
+    renderApp(api, '/alerts/history', { width: 390, height: 780 })
+    await expect.element(page.getByText('VM cpu at 91%')).toBeVisible()
+    expect(page.getByRole('columnheader').query()).toBeNull()
+    // The newest row's day, whatever the clock says now (an hour ago may be yesterday).
+    const newest = dayLabel(NOW - HOUR, Date.now(), ZONE)
+    await expect
+      .poll(() => document.querySelector('[data-kind="day"] [role="cell"]')?.textContent)
+      .toBe(newest)
   })
 
   test('the filters change the request and the time and severity are saved locally', async () => {
