@@ -5,6 +5,7 @@
 // of the default view, no second request). The value is a few hundred bytes of JSON.
 import { subscribe } from 'valtio'
 import { checkPrefs, defaultPrefs, type Prefs } from '../shared/prefs/schema.ts'
+import { historyState } from './alerts/history-state.ts'
 import { backupsState } from './backups/backups-state.ts'
 import { uiState } from './state.ts'
 import { storageState } from './storage/storage-state.ts'
@@ -33,6 +34,8 @@ function prefsFromState(base: Prefs): Prefs {
     backupsSortDirection: backupsState.sort.direction,
     backupsUseRelativeTime: backupsState.useRelativeTime,
     backupsSearchHistory: [...backupsState.searchHistory],
+    alertHistoryRange: historyState.range,
+    alertHistorySeverity: historyState.severity,
   }
 }
 
@@ -52,6 +55,8 @@ export function applyPrefs(prefs: Prefs): void {
   backupsState.sort = { key: prefs.backupsSortKey, direction: prefs.backupsSortDirection }
   backupsState.useRelativeTime = prefs.backupsUseRelativeTime
   backupsState.searchHistory = prefs.backupsSearchHistory
+  historyState.range = prefs.alertHistoryRange
+  historyState.severity = prefs.alertHistorySeverity
 }
 
 /**
@@ -111,10 +116,12 @@ export function startPrefs(storage: Storage | null = safeLocalStorage()): () => 
   const stopUi = subscribe(uiState, save)
   const stopStorage = subscribe(storageState, save)
   const stopBackups = subscribe(backupsState, save)
+  const stopHistory = subscribe(historyState, save)
   return () => {
     stopUi()
     stopStorage()
     stopBackups()
+    stopHistory()
   }
 }
 

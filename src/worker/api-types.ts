@@ -8,6 +8,7 @@ import type {
   AlertThresholdsViewModel,
   AlertThresholdsViewRequest,
 } from '../shared/views/alert-thresholds-types.ts'
+import type { AlertHistoryModel, AlertHistoryRequest } from '../shared/views/alert-history-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
@@ -24,6 +25,7 @@ export interface ViewKinds {
   backups: { request: BackupsViewRequest; model: BackupsViewModel }
   alertsOverview: { request: AlertsOverviewRequest; model: AlertsOverviewModel }
   alertThresholds: { request: AlertThresholdsViewRequest; model: AlertThresholdsViewModel }
+  alertHistory: { request: AlertHistoryRequest; model: AlertHistoryModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds

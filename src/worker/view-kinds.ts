@@ -14,6 +14,7 @@ import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
 import { readAlerts, readPendingAcks } from './alert-acks.ts'
 import { readAlertConfigSource } from './alert-config-source.ts'
+import { createAlertHistoryKind } from './alert-history-kind.ts'
 import type { StateStore } from './store.ts'
 import { defineViewKind, type ViewRegistry } from './view-subscriptions.ts'
 
@@ -120,4 +121,6 @@ export const VIEW_KINDS: ViewRegistry = {
     }),
     createAlertThresholdsView,
   ),
+  // Spec 001 §2 Alerts history: fetched from the server, which filters and pages the rows.
+  alertHistory: createAlertHistoryKind(),
 }

@@ -23,6 +23,8 @@ export interface OpenView {
   update(request: ViewRequest): boolean
   /** Recompute after a data change; pushes only when the result changed. */
   refresh(): void
+  /** Stop timers and requests of its own (kinds that fetch); it is never pushed again. */
+  close?(): void
 }
 
 /** How a view kind opens a subscription: its first model is pushed before `open` returns. */
@@ -144,6 +146,7 @@ export function createViewSubscriptions(
     remove(id) {
       const sub = subs.get(id)
       subs.delete(id)
+      sub?.view.close?.()
       return sub?.onModel
     },
     flush() {

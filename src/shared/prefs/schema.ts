@@ -49,6 +49,10 @@ export const BACKUPS_SORT_KEYS = [
   'type',
   'owner',
 ] as const
+/** Alert history time filter (spec 001 §2); mirrors src/shared/views/alert-history-types.ts. */
+export const ALERT_HISTORY_RANGES = ['24h', '7d', '30d', 'all'] as const
+/** Alert history severity filter; mirrors src/shared/views/alert-history-types.ts. */
+export const ALERT_HISTORY_SEVERITIES = ['all', 'critical', 'warning'] as const
 /** Sort directions. */
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const
 
@@ -112,6 +116,8 @@ export const PREF_FIELDS = {
   backupsSortKey: oneOf(BACKUPS_SORT_KEYS, 'backupTime'),
   backupsSortDirection: oneOf(SORT_DIRECTIONS, 'desc'),
   backupsUseRelativeTime: flag(false),
+  alertHistoryRange: oneOf(ALERT_HISTORY_RANGES, '7d'),
+  alertHistorySeverity: oneOf(ALERT_HISTORY_SEVERITIES, 'all'),
 } as const
 
 /** Name of a persisted preference. */

@@ -3,6 +3,7 @@ import { OverviewTab } from '../alerts/OverviewTab.tsx'
 import { CustomRulesTab } from '../alerts/CustomRulesTab.tsx'
 import { ThresholdsTab } from '../alerts/ThresholdsTab.tsx'
 import { UnsavedBar } from '../alerts/UnsavedBar.tsx'
+import { HistoryTab } from '../alerts/HistoryTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -42,6 +43,8 @@ export function AlertsPage({ tab }: { tab: string | undefined }) {
         <ThresholdsTab />
       ) : tab === 'custom-rules' ? (
         <CustomRulesTab />
+      ) : tab === 'history' ? (
+        <HistoryTab />
       ) : (
         <Placeholder title={`Alerts ${info.label}`} description={info.text} />
       )}

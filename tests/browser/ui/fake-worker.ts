@@ -93,6 +93,7 @@ export class FakeWorker implements WorkerPort {
     backups: new Map(),
     alertsOverview: new Map(),
     alertThresholds: new Map(),
+    alertHistory: new Map(),
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -159,7 +160,7 @@ export class FakeWorker implements WorkerPort {
     else if (request.kind === 'storage') this.storageRequests.push(request)
     else if (request.kind === 'alertsOverview') this.alertsRequests.push(request)
     else if (request.kind === 'alertThresholds') this.thresholdRequests.push(request)
-    else this.backupsRequests.push(request)
+    else if (request.kind === 'backups') this.backupsRequests.push(request)
   }
 
   /** Sends a new connection snapshot to every watcher. */

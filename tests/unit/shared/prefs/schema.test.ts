@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
+  ALERT_HISTORY_RANGES,
+  ALERT_HISTORY_SEVERITIES,
   BACKUPS_SORT_KEYS,
   DASHBOARD_GROUPING_MODES,
   DASHBOARD_SORT_KEYS,
@@ -26,6 +28,10 @@ import {
   STORAGE_VIEW_MODES as STORAGE_VIEW_LAYOUTS,
 } from '../../../../src/shared/views/storage-types.ts'
 import { BACKUP_SORT_KEYS } from '../../../../src/shared/views/backups-types.ts'
+import {
+  HISTORY_RANGES,
+  HISTORY_SEVERITIES,
+} from '../../../../src/shared/views/alert-history-types.ts'
 
 const DEFAULTS: Prefs = {
   dashboardViewMode: 'all',
@@ -43,6 +49,8 @@ const DEFAULTS: Prefs = {
   backupsSortKey: 'backupTime',
   backupsSortDirection: 'desc',
   backupsUseRelativeTime: false,
+  alertHistoryRange: '7d',
+  alertHistorySeverity: 'all',
 }
 
 /** A valid non-default value for every field. */
@@ -62,6 +70,8 @@ const CUSTOM: Prefs = {
   backupsSortKey: 'size',
   backupsSortDirection: 'asc',
   backupsUseRelativeTime: true,
+  alertHistoryRange: '30d',
+  alertHistorySeverity: 'critical',
 }
 
 /** Values each field must refuse. */
@@ -91,6 +101,8 @@ const INVALID: Record<PrefKey, unknown[]> = {
   backupsSortKey: ['time', 'BackupTime', 'valueOf', 0, null],
   backupsSortDirection: ['up', 'Desc', null],
   backupsUseRelativeTime: ['true', 1, null],
+  alertHistoryRange: ['7', '1y', 'All', 7, null],
+  alertHistorySeverity: ['info', 'Critical', '', 0, null],
 }
 
 describe('allowed values', () => {
@@ -103,6 +115,8 @@ describe('allowed values', () => {
     expect(STORAGE_VIEW_MODES).toEqual(STORAGE_VIEW_LAYOUTS)
     expect(STORAGE_SORT_KEYS).toEqual(STORAGE_VIEW_SORT_KEYS)
     expect(BACKUPS_SORT_KEYS).toEqual(BACKUP_SORT_KEYS)
+    expect(ALERT_HISTORY_RANGES).toEqual(HISTORY_RANGES)
+    expect(ALERT_HISTORY_SEVERITIES).toEqual(HISTORY_SEVERITIES)
   })
 
   it('defaults to the spec Reset view with the filter bar shown and empty histories', () => {
