@@ -151,7 +151,14 @@ export class EngineRun {
 
   private tryResolve(existing: Alert, o: Observation): void {
     const record = (this.flapOut ?? this.prev.flapping).get(o.id)
-    if (this.config.flapping.enabled && this.isPoll && (!record || record.heldUntil <= this.cond)) {
+    if (record && record.heldUntil > 0 && record.heldUntil <= this.cond) {
+      // The hold is over and the condition is gone: resolve, and start counting afresh.
+      if (!this.flapOut) this.flapOut = new Map(this.prev.flapping)
+      this.flapOut.set(o.id, { changes: [], heldUntil: 0 })
+      this.resolve(existing, 'resolved')
+      return
+    }
+    if (this.config.flapping.enabled && this.isPoll && !record?.heldUntil) {
       // Would this resolution make the id flap? Then hold it instead.
       const changes = this.recentChanges(record)
       if (changes.length + 1 > this.config.flapping.threshold) {
