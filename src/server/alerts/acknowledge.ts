@@ -3,6 +3,7 @@
 import type { Alert, ResolvedAlert } from '../../shared/model/alerts.ts'
 import type { EngineState, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX } from './engine-types.ts'
+import { withoutMarks } from './engine-run.ts'
 
 export interface AlertActionResult {
   next: EngineState
@@ -80,8 +81,7 @@ export function clearAlerts(
       continue
     }
     ;(active ??= new Map(engine.active)).delete(id)
-    const { stale: _stale, flapping: _flapping, ...rest } = alert
-    const resolved: ResolvedAlert = { ...rest, resolvedTime, endReason: 'cleared' }
+    const resolved: ResolvedAlert = { ...withoutMarks(alert), resolvedTime, endReason: 'cleared' }
     cleared.unshift(resolved)
     transitions.push({ kind: 'resolved', alert: resolved, at: now, reason: 'cleared' })
     results.push({ alertId: id, success: true })

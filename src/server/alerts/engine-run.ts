@@ -58,25 +58,52 @@ export interface Observation {
   metadata: AlertMetadata
 }
 
-const byResourceCache = new WeakMap<ReadonlyMap<string, Alert>, Map<string, Alert[]>>()
+/** Active alerts grouped by resource id, and the vmids of the guests among those resources. */
+export interface ResourceIndex {
+  byResource: Map<string, Alert[]>
+  /**
+   * A guest can have alerts only if its vmid is here: a number lookup instead of hashing every
+   * guest's id string (the 100k-guest loop's main cost). null when some guest alert's resource id
+   * does not end in its vmid: then every guest is looked up by id.
+   */
+  guestVmids: Set<number> | null
+}
 
-/** Active alerts grouped by resource id, built once per active map. */
-export function indexByResource(active: ReadonlyMap<string, Alert>): Map<string, Alert[]> {
-  let index = byResourceCache.get(active)
-  if (!index) {
-    index = new Map()
-    for (const alert of active.values()) {
-      const list = index.get(alert.resourceId)
-      if (list) list.push(alert)
-      else index.set(alert.resourceId, [alert])
+/** The alert without its stale / flapping marks (object rest is slow; most alerts have neither). */
+export function withoutMarks(alert: Alert): Alert {
+  if (alert.stale === undefined && alert.flapping === undefined) return alert
+  const { stale: _stale, flapping: _flapping, ...rest } = alert
+  return rest
+}
+
+const indexCache = new WeakMap<ReadonlyMap<string, Alert>, ResourceIndex>()
+
+/** The resource index of an active map, built once per map. */
+export function indexByResource(active: ReadonlyMap<string, Alert>): ResourceIndex {
+  let index = indexCache.get(active)
+  if (index) return index
+  const byResource = new Map<string, Alert[]>()
+  let guestVmids: Set<number> | null = new Set()
+  for (const alert of active.values()) {
+    const list = byResource.get(alert.resourceId)
+    if (list) list.push(alert)
+    else byResource.set(alert.resourceId, [alert])
+    const type = alert.metadata?.resourceType
+    if (guestVmids && type !== 'Node' && type !== 'PBS' && type !== 'Storage' && type !== 'Disk') {
+      const id = alert.resourceId
+      const vmid = Number(id.slice(id.lastIndexOf('-') + 1))
+      if (Number.isInteger(vmid) && id.lastIndexOf('-') >= 0) guestVmids.add(vmid)
+      else guestVmids = null
     }
-    byResourceCache.set(active, index)
   }
+  index = { byResource, guestVmids }
+  indexCache.set(active, index)
   return index
 }
 
 export class EngineRun {
   readonly byResource: Map<string, Alert[]>
+  readonly guestVmids: Set<number> | null
   readonly touched = new Set<string>()
   readonly transitions: Transition[] = []
   readonly resolved: ResolvedAlert[] = []
@@ -99,7 +126,9 @@ export class EngineRun {
     /** False when this poll was evaluated before (a config save). */
     readonly isPoll: boolean,
   ) {
-    this.byResource = indexByResource(prev.active)
+    const index = indexByResource(prev.active)
+    this.byResource = index.byResource
+    this.guestVmids = index.guestVmids
     this.condIso = new Date(cond).toISOString()
     this.nowIso = now === cond ? this.condIso : new Date(now).toISOString()
     this.refreshTick =
@@ -139,8 +168,11 @@ export class EngineRun {
     this.touched.add(alert.id)
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.delete(alert.id)
-    const { stale: _stale, flapping: _flapping, ...rest } = alert
-    const resolved: ResolvedAlert = { ...rest, resolvedTime: this.nowIso, endReason: reason }
+    const resolved: ResolvedAlert = {
+      ...withoutMarks(alert),
+      resolvedTime: this.nowIso,
+      endReason: reason,
+    }
     this.resolved.push(resolved)
     this.transitions.push({ kind: 'resolved', alert: resolved, at: this.now, reason })
     if (reason !== 'resolved') return
@@ -213,9 +245,8 @@ export class EngineRun {
       (existing.flapping === true) === isFlapping &&
       existing.metadata?.clearThreshold === o.metadata.clearThreshold
     if (same && (!this.refreshTick || existing.lastSeen === this.condIso)) return
-    const { stale: _stale, flapping: _flapping, ...rest } = existing
     const next: Alert = {
-      ...rest,
+      ...withoutMarks(existing),
       level: o.level,
       value: o.value,
       threshold: o.threshold,

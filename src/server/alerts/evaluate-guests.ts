@@ -46,6 +46,21 @@ function exceeds(guest: Guest, t: GuestThresholds): boolean {
   return false
 }
 
+/** An open alert of this type (a filesystem one or not) among the guest's alerts. */
+function hasOpen(
+  existing: readonly Alert[] | undefined,
+  type: string,
+  filesystem: boolean,
+): boolean {
+  if (!existing) return false
+  for (let i = 0; i < existing.length; i++) {
+    const alert = existing[i]!
+    if (alert.type === type && (alert.metadata?.mountpoint !== undefined) === filesystem)
+      return true
+  }
+  return false
+}
+
 function placeOf(guest: Guest): Place {
   return {
     resourceId: guest.id,
@@ -66,25 +81,34 @@ export function evaluateGuests(
 ): void {
   const byResource = run.byResource
   const anyAlerts = byResource.size > 0
+  const vmids = run.guestVmids
   for (let i = 0; i < guests.length; i++) {
     const guest = guests[i]!
-    const existing = anyAlerts ? byResource.get(guest.id) : undefined
+    const existing =
+      anyAlerts && (vmids === null || vmids.has(guest.vmid)) ? byResource.get(guest.id) : undefined
     const status = guest.status
-    if (status === 'unknown' || fresh.isStale(guest.instance, guest.node)) {
-      // Missing or stale data never resolves: keep the alerts as they were.
-      if (existing) for (const alert of existing) run.holdStale(alert)
-      continue
-    }
+    // The common case first: a guest without trouble and without alerts costs no more than this.
     if (status === 'running') {
       const t = resolver.guest(guest)
       if (!existing && (t.disabled || !exceeds(guest, t))) continue
-      evaluateRunning(run, guest, t, existing)
-    } else {
-      const poweredOff = status === 'stopped' && guest.template !== true
-      if (!existing && !poweredOff) continue
-      evaluateNotRunning(run, guest, resolver.guest(guest), existing, poweredOff)
+      if (isStale(fresh, guest)) holdAll(run, existing)
+      else evaluateRunning(run, guest, t, existing)
+      continue
     }
+    const poweredOff = status === 'stopped' && guest.template !== true
+    if (!existing && !poweredOff) continue
+    if (isStale(fresh, guest)) holdAll(run, existing)
+    else evaluateNotRunning(run, guest, resolver.guest(guest), existing, poweredOff)
   }
+}
+
+/** Missing or stale data never resolves: the guest's status is unknown or its source is down. */
+function isStale(fresh: Freshness, guest: Guest): boolean {
+  return guest.status === 'unknown' || fresh.isStale(guest.instance, guest.node)
+}
+
+function holdAll(run: EngineRun, existing: readonly Alert[] | undefined): void {
+  if (existing) for (const alert of existing) run.holdStale(alert)
 }
 
 function evaluateNotRunning(
@@ -131,6 +155,8 @@ function evaluateRunning(
   for (const metric of GUEST_METRICS) {
     const value = readValue(guest, metric)
     if (value < 0) continue
+    // Ids are built only for a crossing or an open alert of that kind.
+    if (value < t.triggers[metric] && !hasOpen(existing, metric, false)) continue
     const id = metricAlertId(guest.id, metric)
     if (value < t.triggers[metric] && !active.has(id)) continue
     run.observe(metricObservation(place, id, metric, value, t.pairs[metric]))
@@ -141,6 +167,7 @@ function evaluateRunning(
       const disk = disks[i]!
       const value = filesystemUsage(disk)
       if (value < 0) continue
+      if (value < t.triggers.disk && !hasOpen(existing, 'disk', true)) continue
       const id = filesystemAlertId(guest.id, filesystemKey(disk, i))
       if (value < t.triggers.disk && !active.has(id)) continue
       const extra = {

@@ -36,11 +36,14 @@ function settle(run: EngineRun, existing: readonly Alert[] | undefined, stateGon
 function observeMetric(
   run: EngineRun,
   place: Place,
+  existing: readonly Alert[] | undefined,
   metric: AlertMetric,
   value: number,
   pair: { trigger: number; clear: number } | null,
 ): void {
   if (!(value >= 0)) return
+  // The id string is built only for a crossing or a resource with alerts.
+  if ((!pair || value < pair.trigger) && !existing) return
   const id = metricAlertId(place.resourceId, metric)
   if ((!pair || value < pair.trigger) && !run.prev.active.has(id)) return
   run.observe(metricObservation(place, id, metric, value, pair))
@@ -85,7 +88,7 @@ export function evaluateNodes(
     }
     if (!down) {
       for (const metric of NODE_METRICS) {
-        observeMetric(run, place, metric, nodeValue(node, metric), t.pairs[metric])
+        observeMetric(run, place, existing, metric, nodeValue(node, metric), t.pairs[metric])
       }
     }
     settle(run, existing, false)
@@ -123,8 +126,8 @@ export function evaluatePbs(
     }
     if (!down) {
       // PBS reports cpu and memory in percent already.
-      observeMetric(run, place, 'cpu', pbs.cpu, t.pairs.cpu)
-      observeMetric(run, place, 'memory', pbs.memory, t.pairs.memory)
+      observeMetric(run, place, existing, 'cpu', pbs.cpu, t.pairs.cpu)
+      observeMetric(run, place, existing, 'memory', pbs.memory, t.pairs.memory)
     }
     settle(run, existing, false)
   }
@@ -167,7 +170,7 @@ export function evaluateStorage(
     run.observe(
       stateObservation(place, offlineId, 'offline', unavailable, 'warning', message, false),
     )
-    if (usable) observeMetric(run, place, 'usage', storage.usage, t.pairs.usage)
+    if (usable) observeMetric(run, place, existing, 'usage', storage.usage, t.pairs.usage)
     if (pool) observeZfs(run, place, storage.id, pool)
     settle(run, existing, pool !== undefined)
   }

@@ -25,10 +25,17 @@ describe('acknowledgement helpers', () => {
       ackUser: 'ops',
       ackTime: new Date(T0 + 5).toISOString(),
     })
-    expect(acknowledge(d.engine, ['lab-pve1-2-cpu'], undefined, T0).next.active.get('lab-pve1-2-cpu')?.ackUser).toBe('admin')
+    expect(
+      acknowledge(d.engine, ['lab-pve1-2-cpu'], undefined, T0).next.active.get('lab-pve1-2-cpu')
+        ?.ackUser,
+    ).toBe('admin')
     d.engine = result.next
     d.poll(makeState({ vms: [makeGuest(1, { cpu: 0.92 }), makeGuest(2, { cpu: 0.9 })] }))
-    expect(d.active('lab-pve1-1-cpu')).toMatchObject({ acknowledged: true, ackUser: 'ops', value: 92 })
+    expect(d.active('lab-pve1-1-cpu')).toMatchObject({
+      acknowledged: true,
+      ackUser: 'ops',
+      value: 92,
+    })
   })
 
   it('unacknowledges, clearing ackTime and ackUser', () => {
@@ -42,12 +49,15 @@ describe('acknowledgement helpers', () => {
   it('clears alerts as resolved with reason cleared, into recentlyResolved', () => {
     const d = withAlerts()
     const result = clearAlerts(d.engine, ['lab-pve1-2-cpu', 'gone'], T0 + 1)
-    expect(result.transitions.map((t) => [t.kind, t.alert.id, t.kind === 'resolved' && t.reason])).toEqual([
-      ['resolved', 'lab-pve1-2-cpu', 'cleared'],
-    ])
+    expect(
+      result.transitions.map((t) => [t.kind, t.alert.id, t.kind === 'resolved' && t.reason]),
+    ).toEqual([['resolved', 'lab-pve1-2-cpu', 'cleared']])
     expect(result.results[1]).toMatchObject({ alertId: 'gone', success: false })
     expect([...result.next.active.keys()]).toEqual(['lab-pve1-1-cpu'])
-    expect(result.next.recentlyResolved[0]).toMatchObject({ id: 'lab-pve1-2-cpu', endReason: 'cleared' })
+    expect(result.next.recentlyResolved[0]).toMatchObject({
+      id: 'lab-pve1-2-cpu',
+      endReason: 'cleared',
+    })
     expect(clearAlerts(d.engine, ['gone'], T0).next).toBe(d.engine)
   })
 })

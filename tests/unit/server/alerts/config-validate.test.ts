@@ -105,7 +105,11 @@ describe('parseAlertConfig', () => {
     ['schedule.quietHours.timezone', 'Mars/Olympus', 'must be an IANA time zone'],
     ['overrides.lab-pve1.temperature.trigger', 300, 'must be between -1 and 200'],
     ['overrides.lab-pve1.disabled', 1, 'must be true or false'],
-    ['customRules.0.filterConditions.filters.0.rawText', 'x'.repeat(501), 'must be at most 500 characters'],
+    [
+      'customRules.0.filterConditions.filters.0.rawText',
+      'x'.repeat(501),
+      'must be at most 500 characters',
+    ],
     ['customRules.0.filterConditions.logicalOperator', 'XOR', 'must be AND or OR'],
     ['customRules.0.thresholds.cpu.trigger', 120, 'must be between -1 and 100'],
     ['customRules.0.priority', 1.5, 'must be a whole number'],

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { evaluate } from '../../../../src/server/alerts/evaluate.ts'
-import { Driver, instantConfig, kinds, makeGuest, makeNode, makeState, T0 } from './engine-fixture.ts'
+import {
+  Driver,
+  instantConfig,
+  kinds,
+  makeGuest,
+  makeNode,
+  makeState,
+  T0,
+} from './engine-fixture.ts'
 
 const hot = (vmid = 1, cpu = 0.9) => makeGuest(vmid, { cpu })
 
@@ -62,7 +70,9 @@ describe('disabling', () => {
 
   it('removes every alert of a resource whose override is disabled', () => {
     const d = new Driver()
-    const state = makeState({ vms: [makeGuest(1, { cpu: 0.9, memory: { usage: 95, used: 1, total: 1 } })] })
+    const state = makeState({
+      vms: [makeGuest(1, { cpu: 0.9, memory: { usage: 95, used: 1, total: 1 } })],
+    })
     d.poll(state)
     const config = structuredClone(d.config)
     config.overrides['lab-pve1-1'] = { disabled: true }
@@ -134,8 +144,18 @@ describe('truth rules', () => {
     d.poll(makeState({ vms: [hot(1), hot(2)] }), T0)
     d.poll(makeState({ vms: [hot(1), hot(2)] }), T0 + 30_000)
     expect(d.ids()).toEqual(['lab-pve1-1-cpu', 'lab-pve1-2-cpu'])
-    d.poll(makeState({ vms: [makeGuest(1, { status: 'stopped', cpu: 0.9 }), makeGuest(2, { status: 'paused', cpu: 0.9 })] }))
-    expect(kinds(d.last)).toEqual(['resolved:lab-pve1-1-cpu:stopped', 'resolved:lab-pve1-2-cpu:stopped'])
+    d.poll(
+      makeState({
+        vms: [
+          makeGuest(1, { status: 'stopped', cpu: 0.9 }),
+          makeGuest(2, { status: 'paused', cpu: 0.9 }),
+        ],
+      }),
+    )
+    expect(kinds(d.last)).toEqual([
+      'resolved:lab-pve1-1-cpu:stopped',
+      'resolved:lab-pve1-2-cpu:stopped',
+    ])
     expect([...d.engine.pending.keys()]).toEqual(['guest-powered-off-lab-pve1-1'])
   })
 
@@ -144,7 +164,12 @@ describe('truth rules', () => {
     const state = makeState({ vms: [hot(1, 0.9), hot(2, 0.85)] })
     d.poll(state)
     d.engine = { ...d.engine, active: new Map(d.engine.active) }
-    const acked = { ...d.active('lab-pve1-1-cpu')!, acknowledged: true, ackUser: 'ops', ackTime: 'x' }
+    const acked = {
+      ...d.active('lab-pve1-1-cpu')!,
+      acknowledged: true,
+      ackUser: 'ops',
+      ackTime: 'x',
+    }
     ;(d.engine.active as Map<string, typeof acked>).set(acked.id, acked)
     const before = d.engine
     const config = structuredClone(d.config)
@@ -180,10 +205,19 @@ describe('truth rules', () => {
     const d = new Driver()
     d.poll(makeState({ vms: [hot(1, 0.85)] }))
     const active = new Map(d.engine.active)
-    active.set('lab-pve1-1-cpu', { ...active.get('lab-pve1-1-cpu')!, acknowledged: true, ackUser: 'ops', ackTime: 't' })
+    active.set('lab-pve1-1-cpu', {
+      ...active.get('lab-pve1-1-cpu')!,
+      acknowledged: true,
+      ackUser: 'ops',
+      ackTime: 't',
+    })
     d.engine = { ...d.engine, active }
     d.poll(makeState({ vms: [hot(1, 0.95)] }))
-    expect(d.active('lab-pve1-1-cpu')).toMatchObject({ acknowledged: true, ackUser: 'ops', level: 'critical' })
+    expect(d.active('lab-pve1-1-cpu')).toMatchObject({
+      acknowledged: true,
+      ackUser: 'ops',
+      level: 'critical',
+    })
     d.poll(makeState({ vms: [hot(1, 0.1)] }))
     d.poll(makeState({ vms: [hot(1, 0.9)] }), d.time + 10 * 60_000)
     expect(d.active('lab-pve1-1-cpu')?.acknowledged).toBe(false)
@@ -191,7 +225,12 @@ describe('truth rules', () => {
 
   it('(e) derives ids from identity and condition only', () => {
     const a = evaluate(makeState({ vms: [hot(1, 0.9)] }), instantConfig(), T0, new Driver().engine)
-    const b = evaluate(makeState({ vms: [hot(1, 0.99)] }, T0 + 99_000), instantConfig(), T0 + 99_000, new Driver().engine)
+    const b = evaluate(
+      makeState({ vms: [hot(1, 0.99)] }, T0 + 99_000),
+      instantConfig(),
+      T0 + 99_000,
+      new Driver().engine,
+    )
     expect([...a.next.active.keys()]).toEqual([...b.next.active.keys()])
   })
 })
@@ -211,7 +250,9 @@ describe('flapping and re-fire suppression', () => {
     expect(d.poll(downState)).toEqual([])
     expect(d.active('lab-pve1-1-cpu')?.flapping).toBe(true)
     for (let i = 0; i < 5; i++) expect(d.poll(i % 2 ? downState : up)).toEqual([])
-    expect(kinds(d.poll(downState, d.time + 5 * 60_000))).toEqual(['resolved:lab-pve1-1-cpu:resolved'])
+    expect(kinds(d.poll(downState, d.time + 5 * 60_000))).toEqual([
+      'resolved:lab-pve1-1-cpu:resolved',
+    ])
   })
 
   it('keeps a near-identical re-crossing soon after resolution pending until the window ends; a worse one fires', () => {
@@ -224,9 +265,9 @@ describe('flapping and re-fire suppression', () => {
       'fired:lab-pve1-2-cpu',
     ])
     expect(d.engine.pending.has('lab-pve1-1-cpu')).toBe(true)
-    expect(kinds(d.poll(makeState({ vms: [hot(1, 0.86), hot(2, 0.9)] }), t - 10_000 + 5 * 60_000))).toEqual([
-      'fired:lab-pve1-1-cpu',
-    ])
+    expect(
+      kinds(d.poll(makeState({ vms: [hot(1, 0.86), hot(2, 0.9)] }), t - 10_000 + 5 * 60_000)),
+    ).toEqual(['fired:lab-pve1-1-cpu'])
     expect(d.active('lab-pve1-1-cpu')?.startTime).toBe(new Date(t).toISOString())
   })
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { PbsInstance, PhysicalDisk, Storage } from '../../../../src/shared/model/state.ts'
-import { Driver, instantConfig, kinds, makeGuest, makeNode, makeState, MB } from './engine-fixture.ts'
+import {
+  Driver,
+  instantConfig,
+  kinds,
+  makeGuest,
+  makeNode,
+  makeState,
+  MB,
+} from './engine-fixture.ts'
 
 const storage = (patch: Partial<Storage> = {}): Storage => ({
   id: 'lab-pve1-tank',
@@ -85,11 +93,13 @@ describe('guest metric alerts', () => {
     d.poll(makeState({ containers: [makeGuest(201, { type: 'lxc', cpu: 0.85 })] }))
     expect(d.active('lab-pve1-201-cpu')?.level).toBe('warning')
     expect(d.active('lab-pve1-201-cpu')?.message).toBe('Container cpu at 85.0%')
-    expect(kinds(d.poll(makeState({ containers: [makeGuest(201, { type: 'lxc', cpu: 0.9 })] })))).toEqual(
-      ['escalated:lab-pve1-201-cpu'],
-    )
+    expect(
+      kinds(d.poll(makeState({ containers: [makeGuest(201, { type: 'lxc', cpu: 0.9 })] }))),
+    ).toEqual(['escalated:lab-pve1-201-cpu'])
     expect(d.active('lab-pve1-201-cpu')?.level).toBe('critical')
-    expect(d.poll(makeState({ containers: [makeGuest(201, { type: 'lxc', cpu: 0.82 })] }))).toEqual([])
+    expect(d.poll(makeState({ containers: [makeGuest(201, { type: 'lxc', cpu: 0.82 })] }))).toEqual(
+      [],
+    )
     expect(d.active('lab-pve1-201-cpu')).toMatchObject({ level: 'warning', peak: 90 })
   })
 
@@ -101,7 +111,10 @@ describe('guest metric alerts', () => {
     expect(kinds(d.poll(makeState({ vms: [makeGuest(1, { cpu: 0.75 })] })))).toEqual([
       'resolved:lab-pve1-1-cpu:resolved',
     ])
-    expect(d.engine.recentlyResolved[0]).toMatchObject({ id: 'lab-pve1-1-cpu', endReason: 'resolved' })
+    expect(d.engine.recentlyResolved[0]).toMatchObject({
+      id: 'lab-pve1-1-cpu',
+      endReason: 'resolved',
+    })
   })
 
   it('skips a disk usage of -1 and measures guest I/O in MB/s only when its trigger is on', () => {
@@ -180,7 +193,12 @@ describe('node, PBS and storage alerts', () => {
       temperature: { available: true, cpuMax: 82 },
     })
     d.poll(makeState({ nodes: [node] }))
-    expect(d.ids()).toEqual(['lab-pve1-cpu', 'lab-pve1-disk', 'lab-pve1-memory', 'lab-pve1-temperature'])
+    expect(d.ids()).toEqual([
+      'lab-pve1-cpu',
+      'lab-pve1-disk',
+      'lab-pve1-memory',
+      'lab-pve1-temperature',
+    ])
     expect(d.active('lab-pve1-cpu')?.message).toBe('Node cpu at 83.0%')
     expect(d.active('lab-pve1-temperature')).toMatchObject({
       message: 'Node temperature at 82.0°C',
@@ -210,7 +228,12 @@ describe('node, PBS and storage alerts', () => {
 
   it('uses nodeDefaults for PBS cpu/memory (already percent) and raises PBS offline', () => {
     const d = new Driver()
-    d.poll(makeState({ pbs: [pbs({ cpu: 81, memory: 20 })], connectionHealth: { lab: true, 'pbs-vault': true } }))
+    d.poll(
+      makeState({
+        pbs: [pbs({ cpu: 81, memory: 20 })],
+        connectionHealth: { lab: true, 'pbs-vault': true },
+      }),
+    )
     expect(d.active('pbs-vault-cpu')).toMatchObject({
       message: 'PBS cpu at 81.0%',
       node: 'https://vault:8007',
@@ -255,8 +278,22 @@ describe('node, PBS and storage alerts', () => {
       writeErrors: 2,
       checksumErrors: 1,
       devices: [
-        { name: 'sda', state: 'ONLINE', readErrors: 0, writeErrors: 0, checksumErrors: 0, errors: 0 },
-        { name: 'sdb', state: 'FAULTED', readErrors: 3, writeErrors: 0, checksumErrors: 0, errors: 3 },
+        {
+          name: 'sda',
+          state: 'ONLINE',
+          readErrors: 0,
+          writeErrors: 0,
+          checksumErrors: 0,
+          errors: 0,
+        },
+        {
+          name: 'sdb',
+          state: 'FAULTED',
+          readErrors: 3,
+          writeErrors: 0,
+          checksumErrors: 0,
+          errors: 3,
+        },
       ],
     }
     d.poll(makeState({ storage: [storage({ zfsPool })] }))

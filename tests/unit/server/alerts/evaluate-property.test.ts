@@ -12,22 +12,30 @@ describe('evaluate (property)', () => {
   it('never resolves above clear, never resolves what did not fire, and a config save changes nothing', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.integer({ min: 0, max: 100 }), { minLength: GUESTS, maxLength: GUESTS }), {
-          minLength: 1,
-          maxLength: 40,
-        }),
+        fc.array(
+          fc.array(fc.integer({ min: 0, max: 100 }), { minLength: GUESTS, maxLength: GUESTS }),
+          {
+            minLength: 1,
+            maxLength: 40,
+          },
+        ),
         fc.constantFrom(0, 10, 30),
         fc.boolean(),
         fc.integer({ min: 50, max: 95 }),
         (series, delay, flapping, trigger) => {
-          const config = instantConfig({ timeThresholds: { guest: delay, node: 0, storage: 0, pbs: 0 } })
+          const config = instantConfig({
+            timeThresholds: { guest: delay, node: 0, storage: 0, pbs: 0 },
+          })
           config.flapping = { ...config.flapping, enabled: flapping, threshold: 3 }
           config.guestDefaults.cpu = { trigger, clear: trigger - 5 }
           let engine: EngineState = createEngineState()
           const fired = new Set<string>()
           series.forEach((cpus, poll) => {
             const at = T0 + poll * 10_000
-            const state = makeState({ vms: cpus.map((cpu, i) => makeGuest(i, { cpu: cpu / 100 })) }, at)
+            const state = makeState(
+              { vms: cpus.map((cpu, i) => makeGuest(i, { cpu: cpu / 100 })) },
+              at,
+            )
             const result = evaluate(state, config, at, engine)
             for (const t of result.transitions) {
               if (t.kind === 'fired') fired.add(t.alert.id)

@@ -4,7 +4,13 @@ import { getThresholdResolver } from '../../../../src/shared/views/alert-thresho
 import { createDefaultAlertConfig } from '../../../../src/server/alerts/config-defaults.ts'
 import { makeGuest } from '../../server/alerts/engine-fixture.ts'
 
-const rule = (id: string, priority: number, rawText: string[], cpu: number, op: 'AND' | 'OR' = 'AND'): AlertRule => ({
+const rule = (
+  id: string,
+  priority: number,
+  rawText: string[],
+  cpu: number,
+  op: 'AND' | 'OR' = 'AND',
+): AlertRule => ({
   id,
   name: id,
   description: '',
@@ -23,7 +29,10 @@ describe('effective alert thresholds', () => {
     const resolver = getThresholdResolver(createDefaultAlertConfig())
     const a = resolver.guest(makeGuest(1))
     expect(a).toBe(resolver.guest(makeGuest(2)))
-    expect(a).toMatchObject({ source: 'default', pairs: { cpu: { trigger: 80, clear: 75 }, diskRead: null } })
+    expect(a).toMatchObject({
+      source: 'default',
+      pairs: { cpu: { trigger: 80, clear: 75 }, diskRead: null },
+    })
     expect(a.triggers.diskRead).toBe(Infinity)
   })
 
@@ -38,7 +47,11 @@ describe('effective alert thresholds', () => {
     config.overrides['lab-pve1-3'] = { cpu: { trigger: 60, clear: 0 } }
     const resolver = getThresholdResolver(config)
     const db = { tags: ['db'] }
-    expect(resolver.guest(makeGuest(1, db))).toMatchObject({ source: 'rule', ruleId: 'high', pairs: { cpu: { trigger: 95, clear: 90 } } })
+    expect(resolver.guest(makeGuest(1, db))).toMatchObject({
+      source: 'rule',
+      ruleId: 'high',
+      pairs: { cpu: { trigger: 95, clear: 90 } },
+    })
     expect(resolver.guest(makeGuest(2, db)).ruleId).toBe('low')
     expect(resolver.guest(makeGuest(2)).source).toBe('default')
     expect(resolver.guest(makeGuest(3, db))).toMatchObject({
@@ -50,7 +63,10 @@ describe('effective alert thresholds', () => {
 
   it('combines a rule’s filters with OR, and a rule without filters matches nothing', () => {
     const config = createDefaultAlertConfig()
-    config.customRules = [rule('either', 5, ['tags:web', 'cpu>50'], 99, 'OR'), rule('empty', 9, [], 10)]
+    config.customRules = [
+      rule('either', 5, ['tags:web', 'cpu>50'], 99, 'OR'),
+      rule('empty', 9, [], 10),
+    ]
     const resolver = getThresholdResolver(config)
     expect(resolver.guest(makeGuest(1, { cpu: 0.6 })).ruleId).toBe('either')
     expect(resolver.guest(makeGuest(1, { tags: ['web'] })).ruleId).toBe('either')
@@ -59,10 +75,19 @@ describe('effective alert thresholds', () => {
 
   it('uses nodeDefaults for PBS unless its pbs-<name> override says otherwise', () => {
     const config = createDefaultAlertConfig()
-    config.overrides['pbs-vault'] = { memory: { trigger: 95, clear: 90 }, disableConnectivity: true }
+    config.overrides['pbs-vault'] = {
+      memory: { trigger: 95, clear: 90 },
+      disableConnectivity: true,
+    }
     const resolver = getThresholdResolver(config)
-    expect(resolver.pbs('pbs-other').pairs).toEqual({ cpu: { trigger: 80, clear: 75 }, memory: { trigger: 85, clear: 80 } })
-    expect(resolver.pbs('pbs-vault')).toMatchObject({ disableConnectivity: true, pairs: { memory: { trigger: 95 } } })
+    expect(resolver.pbs('pbs-other').pairs).toEqual({
+      cpu: { trigger: 80, clear: 75 },
+      memory: { trigger: 85, clear: 80 },
+    })
+    expect(resolver.pbs('pbs-vault')).toMatchObject({
+      disableConnectivity: true,
+      pairs: { memory: { trigger: 95 } },
+    })
     expect(resolver.storage('s').pairs.usage).toEqual({ trigger: 85, clear: 80 })
     expect(resolver.node('n').pairs.temperature).toEqual({ trigger: 80, clear: 75 })
   })
