@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
+import { benchAlerts } from './alerts.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
@@ -69,6 +70,12 @@ if (wanted('backups')) {
   backups.push(...[...SIZES, 1_000_000].flatMap((size) => benchBackupsDelta(size)))
   printTable('Backups view (size = backup records): normalise + filter + group + chart', backups)
   results.backups = backups
+}
+if (wanted('alerts')) {
+  // Issue 14's target: one evaluation under 20 ms at 100k guests.
+  const alerts = SIZES.flatMap((size) => benchAlerts(size))
+  printTable('Alert engine: evaluate() per poll (every guest: 7 metrics + 2 filesystems)', alerts)
+  results.alerts = alerts
 }
 
 if (wanted('collector')) {

@@ -1,0 +1,95 @@
+// Builders of the observations the per-kind evaluators hand to EngineRun.observe. Called only for
+// resources with trouble (a value at or over a trigger, or an alert already open).
+import type {
+  AlertMetadata,
+  AlertMetric,
+  AlertResourceType,
+  ResourceClass,
+  ThresholdPair,
+} from '../../shared/model/alerts.ts'
+import { metricMessage, metricUnit } from './alert-ids.ts'
+import type { Observation } from './engine-run.ts'
+
+/** Where an alert is: the resource's identity fields every alert carries. */
+export interface Place {
+  resourceId: string
+  resourceName: string
+  node: string
+  instance: string
+  resourceType: AlertResourceType
+  klass: ResourceClass
+}
+
+/** Points above the trigger at which a metric alert is critical (wire-protocol.md §5.2). */
+export const CRITICAL_MARGIN = 10
+
+/** A metric observation; `pair` null means the metric is off (resolves an open alert). */
+export function metricObservation(
+  place: Place,
+  id: string,
+  metric: AlertMetric,
+  value: number,
+  pair: ThresholdPair | null,
+  extra?: { mountpoint?: string; device?: string },
+): Observation {
+  const trigger = pair ? pair.trigger : Infinity
+  const metadata: AlertMetadata = {
+    resourceType: place.resourceType,
+    ...(pair ? { clearThreshold: pair.clear } : {}),
+    unit: metricUnit(metric),
+    ...(extra?.mountpoint !== undefined ? { mountpoint: extra.mountpoint } : {}),
+    ...(extra?.device !== undefined ? { device: extra.device } : {}),
+  }
+  return {
+    id,
+    klass: place.klass,
+    delayKey: metric,
+    disabled: pair === null,
+    on: value >= trigger,
+    off: pair ? value <= pair.clear : true,
+    value,
+    threshold: pair ? pair.trigger : 0,
+    ...(pair ? { clear: pair.clear } : {}),
+    level: value >= trigger + CRITICAL_MARGIN ? 'critical' : 'warning',
+    metric: true,
+    type: metric,
+    resourceId: place.resourceId,
+    resourceName: place.resourceName,
+    node: place.node,
+    instance: place.instance,
+    message: metricMessage(place.resourceType, metric, value, extra?.mountpoint),
+    metadata,
+  }
+}
+
+/** A state observation (offline, powered off, disk health, ZFS): on or off, no value. */
+export function stateObservation(
+  place: Place,
+  id: string,
+  type: Observation['type'],
+  on: boolean,
+  level: Observation['level'],
+  message: string,
+  disabled: boolean,
+  metadata?: Partial<AlertMetadata>,
+): Observation {
+  return {
+    id,
+    klass: place.klass,
+    delayKey: type,
+    disabled,
+    on,
+    off: !on,
+    value: 0,
+    threshold: 0,
+    level,
+    metric: false,
+    type,
+    resourceId: place.resourceId,
+    resourceName: place.resourceName,
+    node: place.node,
+    instance: place.instance,
+    message,
+    metadata: { resourceType: place.resourceType, ...metadata },
+  }
+}
