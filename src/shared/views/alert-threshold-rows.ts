@@ -13,6 +13,7 @@ import {
 import type { PbsInstance } from '../model/backups.ts'
 import type { Entity, Guest, PveNode } from '../model/state.ts'
 import type { Storage } from '../model/storage.ts'
+import { getThresholdResolver } from './alert-thresholds.ts'
 import type {
   ThresholdResourceKind,
   ThresholdResourceRow,
@@ -59,14 +60,31 @@ export function defaultTriggers(
 }
 
 /**
- * Effective triggers: the override's value where it sets one, else the default.
- * TODO(merge): use src/shared/views/alert-thresholds.ts (it also applies custom rules to guests).
+ * Effective triggers: the override's value where it sets one, else the matching custom rule's
+ * (guests), else the default: the engine's precedence (alert-thresholds.ts).
  */
 function effectiveTriggers(
   defaults: Partial<Record<AlertMetric, number>>,
+  rule: Partial<Record<AlertMetric, number>> | undefined,
   override: Partial<Record<AlertMetric, number>>,
 ): Partial<Record<AlertMetric, number>> {
-  return { ...defaults, ...override }
+  return rule ? { ...defaults, ...rule, ...override } : { ...defaults, ...override }
+}
+
+/** The triggers a guest's highest-priority matching custom rule sets; undefined without one. */
+export function ruleTriggers(
+  config: AlertConfig | null,
+  guest: Guest,
+): Partial<Record<AlertMetric, number>> | undefined {
+  if (!config || !config.customRules.some((rule) => rule.enabled)) return undefined
+  const resolved = getThresholdResolver(config).guest(guest)
+  const rule = config.customRules.find((r) => r.id === resolved.ruleId)
+  if (!rule) return undefined
+  const out: Partial<Record<AlertMetric, number>> = {}
+  for (const [metric, pair] of Object.entries(rule.thresholds)) {
+    if (pair) out[metric as AlertMetric] = pair.trigger
+  }
+  return out
 }
 
 /** The override's triggers on the metrics that apply to `kind`. */
@@ -104,6 +122,7 @@ export function toThresholdRow(
   config: AlertConfig | null,
   defaults: Partial<Record<AlertMetric, number>>,
   alertCounts: ReadonlyMap<string, number>,
+  rule?: Partial<Record<AlertMetric, number>>,
 ): ThresholdResourceRow {
   const raw = config?.overrides[resource.id]
   const override = overrideTriggers(raw, resource.type)
@@ -117,7 +136,7 @@ export function toThresholdRow(
     kind: 'resource',
     key: `${resource.type}:${resource.id}`,
     ...resource,
-    thresholds: effectiveTriggers(defaults, override),
+    thresholds: effectiveTriggers(defaults, rule, override),
     defaults,
     override,
     notApplicable: NOT_APPLICABLE[resource.type],

@@ -15,6 +15,7 @@ import {
   describeNode,
   describePbs,
   describeStorage,
+  ruleTriggers,
   toThresholdRow,
   type ResourceIdentity,
 } from './alert-threshold-rows.ts'
@@ -242,7 +243,11 @@ function formatGuestWindow(
   for (let i = from; i < end; i++) {
     const entry = entries[i]!
     if (entry < 0) rows.push(layout.groups[-entry - 1]!)
-    else rows.push(toThresholdRow(describeGuest(guests[entry]!), config, defaults, alertCounts))
+    else {
+      const guest = guests[entry]!
+      const rule = ruleTriggers(config, guest)
+      rows.push(toThresholdRow(describeGuest(guest), config, defaults, alertCounts, rule))
+    }
   }
   return { start: from, rows }
 }

@@ -157,6 +157,44 @@ describe('alert thresholds view', () => {
     expect(storage[0]).toMatchObject({ disabled: true, hasOverride: true })
   })
 
+  it('shows a matching custom rule under an override and over the defaults (guests)', () => {
+    const rule = {
+      id: 'r1',
+      name: 'databases',
+      description: '',
+      enabled: true,
+      priority: 10,
+      filterConditions: {
+        logicalOperator: 'AND' as const,
+        filters: [{ type: 'text' as const, field: 'name', value: 'db', rawText: 'name:db' }],
+      },
+      thresholds: { cpu: { trigger: 95, clear: 90 }, memory: { trigger: 70, clear: 65 } },
+      notifications: {},
+    }
+    const config = makeAlertConfig({
+      customRules: [rule],
+      overrides: { 'lab-pve1-100': { memory: { trigger: 99, clear: 94 } } },
+    })
+    const rows = resources(
+      createAlertThresholdsView().compute(
+        input({ config: { config, version: 3 } }),
+        request('guests'),
+      ).rows,
+    )
+    const byId = new Map(rows.map((row) => [row.id, row]))
+    // 'db' matches the rule: cpu from the rule, memory from its override.
+    expect(byId.get('lab-pve1-100')!.thresholds).toMatchObject({ cpu: 95, memory: 99, disk: 90 })
+    expect(byId.get('lab-pve1-101')!.thresholds).toMatchObject({ cpu: 80, memory: 85 })
+    const disabled = makeAlertConfig({ customRules: [{ ...rule, enabled: false }] })
+    const plain = resources(
+      createAlertThresholdsView().compute(
+        input({ config: { config: disabled, version: 4 } }),
+        request('guests'),
+      ).rows,
+    )
+    expect(plain.find((row) => row.id === 'lab-pve1-100')!.thresholds).toMatchObject({ cpu: 80 })
+  })
+
   it('groups guests by node, online nodes first, vmid order inside a group', () => {
     const model = createAlertThresholdsView().compute(input(), request('guests'))
     expect(model.rows.map((row) => (row.kind === 'group' ? `#${row.label}` : row.name))).toEqual([
