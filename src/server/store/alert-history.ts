@@ -263,7 +263,7 @@ export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
     summary(filter, bucketMs, now) {
       const where = whereOf(filter)
       const grouped = statement(
-        `SELECT (start_time - @since) / @bucketMs AS b, COUNT(*) AS count,
+        `SELECT CAST((start_time - @since) / @bucketMs AS INTEGER) AS b, COUNT(*) AS count,
            SUM(level = 'critical') AS critical
          FROM alert_history ${where.sql} GROUP BY b`,
       ).all({ ...where.params, bucketMs }) as Array<{ b: number; count: number; critical: number }>
