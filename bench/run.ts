@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
+import { benchAlertHistory } from './alert-history.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
@@ -69,6 +70,12 @@ if (wanted('backups')) {
   backups.push(...[...SIZES, 1_000_000].flatMap((size) => benchBackupsDelta(size)))
   printTable('Backups view (size = backup records): normalise + filter + group + chart', backups)
   results.backups = backups
+}
+if (wanted('alert-history')) {
+  // Issue 14: the history screen's queries over 1,000,000 stored occurrences.
+  const history = benchAlertHistory(1_000_000)
+  printTable('Alert history (size = rows): filtered page with total, summary buckets', history)
+  results.alertHistory = history
 }
 
 if (wanted('collector')) {
