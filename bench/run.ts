@@ -9,6 +9,7 @@ import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
 import { benchAlerts } from './alerts.ts'
+import { benchAlertHistory } from './alert-history.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
@@ -76,6 +77,12 @@ if (wanted('alerts')) {
   const alerts = SIZES.flatMap((size) => benchAlerts(size))
   printTable('Alert engine: evaluate() per poll (every guest: 7 metrics + 2 filesystems)', alerts)
   results.alerts = alerts
+}
+if (wanted('alert-history')) {
+  // Issue 14: the history screen's queries over 1,000,000 stored occurrences.
+  const history = benchAlertHistory(1_000_000)
+  printTable('Alert history (size = rows): filtered page with total, summary buckets', history)
+  results.alertHistory = history
 }
 
 if (wanted('collector')) {

@@ -7,6 +7,8 @@ import { installAuth } from './auth/install.ts'
 import { createOidc } from './auth/oidc.ts'
 import { createPoller, type Poller } from './collect/poller.ts'
 import { createHub, type Hub } from './hub/hub.ts'
+import { createAlertService, type AlertService } from './alerts/service.ts'
+import { registerAlertRoutes } from './http/alerts.ts'
 import { registerAuthRoutes } from './http/auth.ts'
 import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
@@ -26,6 +28,8 @@ import { registerSpa } from './http/spa.ts'
 import { createLiveState, type LiveState } from './live/live-state.ts'
 import { createNodeService, type NodeService } from './nodes/node-service.ts'
 import { openDatabase, type Db } from './store/db.ts'
+import { createAlertHistoryRepo } from './store/alert-history.ts'
+import { createAlertsRepo } from './store/alerts-repo.ts'
 import { createMetadataRepo } from './store/metadata-repo.ts'
 import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
@@ -40,6 +44,7 @@ export interface App {
   poller: Poller
   db: Db
   auth: AuthService
+  alerts: AlertService
   /** Every route registered (method, url pattern), in registration order. */
   routes: ReadonlyArray<{ method: string; url: string }>
   /** Start polling (and the poll timer). */
@@ -76,11 +81,27 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // The live state reports the hub's client count, and the hub subscribes to the live state.
   const hubRef: { current?: Hub } = {}
+  // The alert service decorates every published state and republishes after a mutation.
+  const liveRef: { current?: LiveState } = {}
+  const alerts = createAlertService({
+    repo: createAlertsRepo(db),
+    history: createAlertHistoryRepo(db),
+    now,
+    broadcast: (type, data) => hubRef.current?.broadcast(type, data),
+    republish: () => {
+      liveRef.current?.republish().catch((err: unknown) => {
+        http.log.error({ err }, 'republishing the alerts failed')
+      })
+    },
+    log: http.log,
+  })
   const live = createLiveState({
     now,
     version: config.version,
     clientCount: () => hubRef.current?.clientCount() ?? 0,
+    decorate: (next, at, poll) => alerts.decorate(next, at, poll),
   })
+  liveRef.current = live
   const poller = createPoller({
     intervalMs: config.pollIntervalMs,
     now,
@@ -154,6 +175,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     onImported: () => nodes.reload(),
   })
   registerNodeRoutes(http, nodes)
+  registerAlertRoutes(http, { alerts, audit: auth.audit, now })
   registerSetupScriptRoutes(http, { now })
   const discovery = createDiscoveryService({
     settings: createSystemSettingsRepo(db),
@@ -176,9 +198,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     poller,
     db,
     auth,
+    alerts,
     routes,
-    startPolling: () => poller.start(),
+    startPolling: () => {
+      alerts.start()
+      poller.start()
+    },
     async close() {
+      alerts.close()
       hub.close()
       await poller.stop()
       await http.close()

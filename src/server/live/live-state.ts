@@ -28,6 +28,11 @@ export interface LiveState {
    * at a time, in order; a poll that arrives while one is being diffed waits for it.
    */
   applyCollected(collected: CollectedState): Promise<Publication>
+  /**
+   * Publish the current state again through `decorate` (poll false), without a poll: a change
+   * of derived data (an acknowledgment) reaches the clients at once. Queued like a poll.
+   */
+  republish(): Promise<Publication>
   /** The metrics-frame slot of a guest in the current state, undefined when it has none. */
   guestSlot(id: string): number | undefined
   subscribe(listener: (publication: Publication) => void): () => void
@@ -37,6 +42,11 @@ export interface LiveStateDeps {
   now: () => number
   version: string
   clientCount: () => number
+  /**
+   * Fills the derived collections (activeAlerts, recentlyResolved) of a state about to be
+   * published, in place; `poll` is true for a poll result, false for a republish.
+   */
+  decorate?: (next: State, now: number, poll: boolean) => void
 }
 
 /** Create the live state holder. */
@@ -78,6 +88,11 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
         version: deps.version,
       },
     }
+    deps.decorate?.(next, now, true)
+    return publish(prev, next)
+  }
+
+  const publish = async (prev: State, next: State): Promise<Publication> => {
     const changes = await runSliced(diffStateSteps(prev, next, slots))
     if (!changes.delta && !changes.metrics) return publication
     publication = createPublication(next, publication.seq + 1, changes)
@@ -85,13 +100,22 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
     return publication
   }
 
+  const enqueue = (work: () => Promise<Publication>): Promise<Publication> => {
+    const done = queue.then(work)
+    queue = done.catch(() => undefined)
+    return done
+  }
+
   return {
     current: () => publication,
-    applyCollected(collected) {
-      const done = queue.then(() => apply(collected))
-      queue = done.catch(() => undefined)
-      return done
-    },
+    applyCollected: (collected) => enqueue(() => apply(collected)),
+    republish: () =>
+      enqueue(() => {
+        const prev = publication.state
+        const next = { ...prev }
+        deps.decorate?.(next, deps.now(), false)
+        return publish(prev, next)
+      }),
     guestSlot: (id) => slots.of.get(id),
     subscribe(listener) {
       listeners.add(listener)

@@ -91,6 +91,48 @@ const MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL
    );
    ALTER TABLE sessions ADD COLUMN method TEXT NOT NULL DEFAULT 'password'`,
+  // Alerts (issue 14): the config as one JSON row, the active alerts (JSON, ack included) and one
+  // history row per occurrence. Times in epoch ms. `search` is the lower-cased text the history
+  // search matches (id, type, resource, node, message), so a filter is one instr() per row; the
+  // time index covers level and search, so counting a filtered range never reads the table, and
+  // a narrow one serves the summary's counts over months without the search text.
+  `CREATE TABLE alert_config (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     json TEXT NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE active_alerts (
+     id TEXT PRIMARY KEY,
+     json TEXT NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE alert_history (
+     history_id INTEGER PRIMARY KEY AUTOINCREMENT,
+     alert_id TEXT NOT NULL,
+     type TEXT NOT NULL,
+     level TEXT NOT NULL CHECK (level IN ('warning', 'critical')),
+     resource_id TEXT NOT NULL,
+     resource_name TEXT NOT NULL,
+     node TEXT NOT NULL,
+     instance TEXT NOT NULL,
+     message TEXT NOT NULL,
+     value REAL NOT NULL,
+     threshold REAL NOT NULL,
+     peak REAL NOT NULL,
+     start_time INTEGER NOT NULL,
+     end_time INTEGER,
+     last_seen INTEGER NOT NULL,
+     acknowledged INTEGER NOT NULL DEFAULT 0,
+     ack_time INTEGER,
+     ack_user TEXT,
+     end_reason TEXT,
+     resource_type TEXT NOT NULL DEFAULT '',
+     search TEXT NOT NULL
+   );
+   CREATE INDEX alert_history_start ON alert_history (start_time, level, search);
+   CREATE INDEX alert_history_start_level ON alert_history (start_time, level);
+   CREATE INDEX alert_history_resource_start ON alert_history (resource_id, start_time);
+   CREATE INDEX alert_history_open ON alert_history (alert_id) WHERE end_time IS NULL`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

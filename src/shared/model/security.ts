@@ -18,6 +18,7 @@ export const AUDIT_EVENT_TYPES = [
   'oidc_failure',
   'oidc_config_changed',
   'account_unlocked',
+  'alert_history_cleared',
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 
