@@ -104,7 +104,7 @@ export function HistoryTab() {
   }
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-2">
+    <div className="flex min-h-0 flex-1 flex-col gap-2 p-3 sm:p-4">
       <FilterBar searchRef={searchRef} />
       <div className="flex flex-wrap items-center gap-2 text-xs text-gray-600 dark:text-gray-400">
         <span role="status" className="tabular-nums">

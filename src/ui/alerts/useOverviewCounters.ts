@@ -45,13 +45,23 @@ export function useOverviewCounters(activeKey: string | null): {
     }
   }, [])
 
+  // An answer is kept unless the page went away: a change of `activeKey` while a read is in
+  // flight must not drop it (on a busy estate the key changes every poll, and nothing would land).
+  const mounted = useRef(true)
+  useEffect(() => {
+    mounted.current = true
+    return () => {
+      mounted.current = false
+    }
+  }, [])
+
   useEffect(() => {
     if (activeKey === null) return
-    let live = true
     const read = () => {
       lastFetch.current = Date.now()
       apiJson<AlertHistorySummary>('/api/alerts/history/summary').then(
-        (summary) => live && typeof summary?.last24h === 'number' && setLast24h(summary.last24h),
+        (summary) =>
+          mounted.current && typeof summary?.last24h === 'number' && setLast24h(summary.last24h),
         (error: unknown) => console.warn('GET /api/alerts/history/summary failed', error),
       )
     }
@@ -59,15 +69,10 @@ export function useOverviewCounters(activeKey: string | null): {
     const wait = lastFetch.current + SUMMARY_REFRESH_MS - Date.now()
     if (wait <= 0) {
       read()
-      return () => {
-        live = false
-      }
+      return
     }
     const timer = setTimeout(read, wait)
-    return () => {
-      live = false
-      clearTimeout(timer)
-    }
+    return () => clearTimeout(timer)
   }, [activeKey])
 
   return { last24h, guestOverrides }

@@ -140,6 +140,31 @@ test('shows the four counters: from the worker, the history summary and the conf
   expect(callsTo(fetchMock, 'GET', '/api/alerts/history/summary')).toHaveLength(1)
 })
 
+test('keeps the Last 24 Hours answer when the alerts changed while it was on its way', async () => {
+  let answer: (response: Response) => void = () => {}
+  const held = new Promise<Response>((resolve) => (answer = resolve))
+  stubServer({
+    route: (url) => {
+      const path = new URL(url, window.location.href).pathname
+      if (path === '/api/alerts/config') return Response.json({ overrides: {} })
+      if (path === '/api/alerts/history/summary') return held
+      return undefined
+    },
+  })
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1')])
+  renderApp(api, '/alerts/overview')
+  const counter = () =>
+    [...document.querySelectorAll('dt')].find((dt) => dt.textContent === 'Last 24 Hours')
+      ?.parentElement?.textContent
+  await expect.poll(() => counter()).toBe('Last 24 Hours–')
+  // A busy estate: the active set changes before the summary answers.
+  api.pushAlerts(model([row('a1'), row('a2')]))
+  await expect.poll(() => counter()).toBe('Last 24 Hours–')
+  answer(Response.json({ total: 12, last24h: 12, buckets: [] }))
+  await expect.poll(() => counter()).toBe('Last 24 Hours12')
+})
+
 test('lists alerts with level, resource, node, message, start and markers', async () => {
   alertServer()
   const api = new FakeWorker()
