@@ -111,7 +111,8 @@ function toHistoryAlert(row: Row, now: number): HistoryAlert {
     lastSeen: new Date(row.last_seen).toISOString(),
     acknowledged: row.acknowledged === 1,
     duration: Math.max(0, (row.end_time ?? now) - row.start_time),
-    status: ended ? 'resolved' : row.acknowledged === 1 ? 'acknowledged' : 'active',
+    // Spec 001 §4: a resolved alert shows in history as resolved or acknowledged.
+    status: row.acknowledged === 1 ? 'acknowledged' : ended ? 'resolved' : 'active',
     resourceType: HISTORY_TYPES[row.resource_type] ?? 'Unknown',
   }
   if (row.resource_type) {

@@ -68,12 +68,15 @@ export const RANGE_LABELS: Record<HistoryRange, string> = {
   all: 'All Time',
 }
 
-/** Derived status: ended rows are resolved, otherwise acknowledged or active. */
+/**
+ * Derived status (spec 001 §3, §4: a resolved alert shows in history "as resolved or
+ * acknowledged"): acknowledged wins, then ended rows are resolved, the rest active.
+ */
 export function deriveHistoryStatus(
   row: Pick<HistoryAlert, 'endTime' | 'acknowledged'> & { status?: string },
 ): HistoryStatus {
-  if (row.endTime || row.status === 'resolved') return 'resolved'
-  return row.acknowledged ? 'acknowledged' : 'active'
+  if (row.acknowledged) return 'acknowledged'
+  return row.endTime || row.status === 'resolved' ? 'resolved' : 'active'
 }
 
 const STATUS_LABELS: Record<HistoryStatus, string> = {
@@ -232,7 +235,11 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
     alertType: String(row.type),
     durationText: formatAlertDuration(row.duration),
     status,
-    statusText: statusLabel(status),
+    // An acknowledged row says whether it is still going on: the status alone cannot.
+    statusText:
+      status === 'acknowledged' && row.endTime
+        ? `${statusLabel(status)} (resolved)`
+        : statusLabel(status),
     node: row.node || '-',
   }
 }

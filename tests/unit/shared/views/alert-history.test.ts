@@ -82,13 +82,23 @@ describe('day grouping', () => {
 })
 
 describe('derived fields', () => {
-  it('derives the status from the end time and the acknowledgement', () => {
+  it('derives the status: acknowledged wins (spec 001 §4), then ended rows are resolved', () => {
     expect(deriveHistoryStatus({ acknowledged: false })).toBe('active')
     expect(deriveHistoryStatus({ acknowledged: true })).toBe('acknowledged')
     expect(deriveHistoryStatus({ acknowledged: true, endTime: '2025-11-05T10:00:00Z' })).toBe(
+      'acknowledged',
+    )
+    expect(deriveHistoryStatus({ acknowledged: false, endTime: '2025-11-05T10:00:00Z' })).toBe(
       'resolved',
     )
     expect(deriveHistoryStatus({ acknowledged: false, status: 'resolved' })).toBe('resolved')
+  })
+
+  it('says of an acknowledged row whether it has ended', () => {
+    const row = historyRow({ acknowledged: true, endTime: '2025-11-05T10:00:00Z' })
+    expect(formatHistoryRow(row, 'UTC').statusText).toBe('Acknowledged (resolved)')
+    const { endTime: _ended, ...open } = row
+    expect(formatHistoryRow(open, 'UTC').statusText).toBe('Acknowledged')
   })
 
   it('derives the resource type from the row, its metadata, then its type or id', () => {
