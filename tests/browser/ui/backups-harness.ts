@@ -1,6 +1,7 @@
 // The Backups tab's test harness: a fake worker whose backups view is the real pure pipeline
 // (src/shared/views/backups-view.ts), the data, and the page's locators. The worker side is tested
 // in tests/unit.
+import { vi } from 'vitest'
 import { page } from 'vitest/browser'
 import type { NodeSummaryModel } from '../../../src/shared/views/node-summary-types.ts'
 import type {
@@ -27,6 +28,17 @@ import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
 
 export const GIB = 1024 ** 3
+/**
+ * Today at 12:00 local time: the fixtures sit hours before now and are expected under 'Today',
+ * which a run shortly after midnight would break. Only Date is faked (timers stay real), and the
+ * clock is frozen: nothing here measures elapsed time.
+ */
+function middayToday(): number {
+  const day = new Date()
+  day.setHours(12, 0, 0, 0)
+  return day.getTime()
+}
+vi.useFakeTimers({ toFake: ['Date'], now: middayToday() })
 export const NOW = Date.now()
 export const HOUR = 3600
 export const now = Math.floor(NOW / 1000)
