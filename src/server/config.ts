@@ -18,6 +18,11 @@ export interface DemoConfig {
   tickMs: number
   /** Simulated Proxmox Backup Servers (DEMO_PBS). */
   pbsInstances: number
+  /**
+   * The demo's scripted alert conditions (DEMO_ALERT_SCENARIOS, default true). Off, the estate has
+   * PVE's usual mix (about a fifth of guests stopped) and random trouble only.
+   */
+  alertScenarios: boolean
 }
 
 export interface ServerConfig {
@@ -123,6 +128,8 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
           basePort: readInt(env, 'DEMO_SIM_PORT', 0, 0, 65535),
           tickMs: readInt(env, 'DEMO_TICK_MS', 10_000, 0, 3_600_000),
           pbsInstances: readInt(env, 'DEMO_PBS', 1, 0, 10),
+          alertScenarios:
+            env.DEMO_ALERT_SCENARIOS === undefined || readBool(env, 'DEMO_ALERT_SCENARIOS'),
         }
       : null,
   }

@@ -8,8 +8,10 @@ import { createServerProcess, type ServerProcess } from './server-process.ts'
 let server: ServerProcess
 
 test.beforeAll(async () => {
-  // A small estate: 2 clusters x 2 nodes x 30 guests.
+  // A small estate: 2 clusters x 2 nodes x 30 guests, with PVE's usual share of stopped guests
+  // (the filters need stopped VMs and containers to show), not the alert demo's few.
   server = await createServerProcess({
+    DEMO_ALERT_SCENARIOS: 'false',
     DEMO_CLUSTERS: '2',
     DEMO_NODES_PER_CLUSTER: '2',
     DEMO_GUESTS_PER_NODE: '30',

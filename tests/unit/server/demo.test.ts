@@ -13,6 +13,7 @@ const SMALL = {
   basePort: 0,
   tickMs: 0,
   pbsInstances: 1,
+  alertScenarios: true,
 }
 
 let cleanup: Array<() => Promise<void>> = []

@@ -136,6 +136,7 @@ describe('demo mode', () => {
         basePort: 0,
         tickMs: 0,
         pbsInstances: 0,
+        alertScenarios: false,
       },
     })
     try {
