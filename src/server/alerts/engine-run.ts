@@ -27,7 +27,7 @@ import type {
 } from '../../shared/model/alerts.ts'
 import type { EngineState, FlapRecord, PendingCondition, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX, RECENTLY_RESOLVED_MS } from './engine-types.ts'
-import { indexByResource, withoutMarks } from './resource-index.ts'
+import { deriveIndex, indexByResource, withoutMarks } from './resource-index.ts'
 
 export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000
 const MINUTE = 60_000
@@ -62,6 +62,7 @@ export interface Observation {
 export class EngineRun {
   readonly byResource: Map<string, Alert[]>
   readonly guestVmids: Set<number> | null
+  readonly guestFlags: Uint8Array | null
   readonly touched = new Set<string>()
   readonly transitions: Transition[] = []
   readonly resolved: ResolvedAlert[] = []
@@ -74,6 +75,14 @@ export class EngineRun {
   private pendingChanged = false
   private flapOut: Map<string, FlapRecord> | null = null
   private resolvedOut: Map<string, { at: number; value: number }> | null = null
+  /** Resources whose alerts were set or deleted, and alerts new to the active map (in order). */
+  private changedResources: Set<string> | null = null
+  private added: Alert[] = []
+  /** An id was deleted and set again: its place in the map moved, so the index is rebuilt. */
+  private reAdded = false
+  /** The last ISO string formatted other than condIso / nowIso (pending starts repeat). */
+  private isoTime = Number.NaN
+  private isoText = ''
 
   constructor(
     readonly prev: EngineState,
@@ -87,6 +96,7 @@ export class EngineRun {
     const index = indexByResource(prev.active)
     this.byResource = index.byResource
     this.guestVmids = index.guestVmids
+    this.guestFlags = index.guestFlags
     this.condIso = new Date(cond).toISOString()
     this.nowIso = now === cond ? this.condIso : new Date(now).toISOString()
     this.refreshTick =
@@ -126,6 +136,7 @@ export class EngineRun {
     this.touched.add(alert.id)
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.delete(alert.id)
+    ;(this.changedResources ??= new Set()).add(alert.resourceId)
     const resolved: ResolvedAlert = {
       ...withoutMarks(alert),
       resolvedTime: this.nowIso,
@@ -150,8 +161,7 @@ export class EngineRun {
     }
     if (this.config.flapping.enabled && this.isPoll && !record?.heldUntil) {
       // Would this resolution make the id flap? Then hold it instead.
-      const changes = this.recentChanges(record)
-      if (changes.length + 1 > this.config.flapping.threshold) {
+      if (this.countRecent(record) + 1 > this.config.flapping.threshold) {
         this.recordChange(o.id)
         this.update(existing, { ...o, level: existing.level }, true)
         return
@@ -166,24 +176,44 @@ export class EngineRun {
 
   private fire(o: Observation, since: number): void {
     const held = this.config.flapping.enabled && this.isPoll && this.recordChange(o.id)
-    const alert: Alert = {
-      id: o.id,
-      type: o.type,
-      level: o.level,
-      resourceId: o.resourceId,
-      resourceName: o.resourceName,
-      node: o.node,
-      instance: o.instance,
-      message: o.message,
-      value: o.value,
-      threshold: o.threshold,
-      peak: o.value,
-      startTime: new Date(since).toISOString(),
-      lastSeen: this.condIso,
-      acknowledged: false,
-      ...(held ? { flapping: true } : {}),
-      metadata: o.metadata,
-    }
+    const startTime = this.iso(since)
+    // Two literals rather than a conditional spread (slow per call); the same key order.
+    const alert: Alert = held
+      ? {
+          id: o.id,
+          type: o.type,
+          level: o.level,
+          resourceId: o.resourceId,
+          resourceName: o.resourceName,
+          node: o.node,
+          instance: o.instance,
+          message: o.message,
+          value: o.value,
+          threshold: o.threshold,
+          peak: o.value,
+          startTime,
+          lastSeen: this.condIso,
+          acknowledged: false,
+          flapping: true,
+          metadata: o.metadata,
+        }
+      : {
+          id: o.id,
+          type: o.type,
+          level: o.level,
+          resourceId: o.resourceId,
+          resourceName: o.resourceName,
+          node: o.node,
+          instance: o.instance,
+          message: o.message,
+          value: o.value,
+          threshold: o.threshold,
+          peak: o.value,
+          startTime,
+          lastSeen: this.condIso,
+          acknowledged: false,
+          metadata: o.metadata,
+        }
     this.touched.add(o.id)
     this.set(alert)
     this.transitions.push({ kind: 'fired', alert, at: this.now })
@@ -211,9 +241,9 @@ export class EngineRun {
       message: o.message,
       peak,
       lastSeen: this.condIso,
-      ...(isFlapping ? { flapping: true } : {}),
       metadata: o.metadata,
     }
+    if (isFlapping) next.flapping = true // after the spread's keys, as a conditional spread put it
     this.set(next)
     if (existing.level === 'warning' && o.level === 'critical') {
       this.transitions.push({ kind: 'escalated', alert: next, at: this.now })
@@ -222,7 +252,24 @@ export class EngineRun {
 
   private set(alert: Alert): void {
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
-    this.activeOut.set(alert.id, alert)
+    const out = this.activeOut
+    if (!out.has(alert.id)) {
+      if (this.prev.active.has(alert.id)) this.reAdded = true
+      else this.added.push(alert)
+    }
+    out.set(alert.id, alert)
+    ;(this.changedResources ??= new Set()).add(alert.resourceId)
+  }
+
+  /** An ISO time string, formatted once per evaluation for the poll's and the evaluation's time. */
+  private iso(time: number): string {
+    if (time === this.cond) return this.condIso
+    if (time === this.now) return this.nowIso
+    if (time !== this.isoTime) {
+      this.isoTime = time
+      this.isoText = new Date(time).toISOString()
+    }
+    return this.isoText
   }
 
   private keepPending(id: string, pending: PendingCondition): void {
@@ -252,10 +299,14 @@ export class EngineRun {
     return o.value < last.value + this.config.minimumDelta
   }
 
-  private recentChanges(record: FlapRecord | undefined): readonly number[] {
-    if (!record) return []
+  /** How many of the record's changes fall within the flapping window. */
+  private countRecent(record: FlapRecord | undefined): number {
+    if (!record) return 0
     const from = this.cond - this.config.flapping.window * MINUTE
-    return record.changes.filter((t) => t > from)
+    const changes = record.changes
+    let count = 0
+    for (let i = 0; i < changes.length; i++) if (changes[i]! > from) count++
+    return count
   }
 
   /** Record a fire or resolve of `id`; true when the id is (now) held as flapping. */
@@ -264,7 +315,11 @@ export class EngineRun {
     if (!flap.enabled) return false
     if (!this.flapOut) this.flapOut = new Map(this.prev.flapping)
     const record = this.flapOut.get(id)
-    const changes = [...this.recentChanges(record), this.cond]
+    // One array per change: the recent changes and this one (no filter-then-spread copy).
+    const from = this.cond - flap.window * MINUTE
+    const changes: number[] = []
+    if (record) for (const t of record.changes) if (t > from) changes.push(t)
+    changes.push(this.cond)
     let heldUntil = record?.heldUntil ?? 0
     if (changes.length > flap.threshold && heldUntil <= this.cond) {
       heldUntil = this.cond + flap.suppression * MINUTE
@@ -281,8 +336,13 @@ export class EngineRun {
       if (this.pendingChanged || this.pendingOut.size !== prev.pending.size)
         pending = this.pendingOut
     } else if (prev.pending.size > 0) pending = new Map()
+    const active = this.activeOut ?? prev.active
+    if (this.activeOut && this.changedResources && !this.reAdded) {
+      // Seed the next evaluation's index from this one's changes.
+      deriveIndex(prev.active, this.activeOut, this.changedResources, this.added)
+    }
     return {
-      active: this.activeOut ?? prev.active,
+      active,
       pending,
       flapping: this.isPoll ? this.pruneFlaps() : (this.flapOut ?? prev.flapping),
       lastResolved: this.isPoll ? this.pruneResolved() : (this.resolvedOut ?? prev.lastResolved),
@@ -322,8 +382,17 @@ export class EngineRun {
     const oldest = prev[prev.length - 1]
     const expired = oldest !== undefined && Date.parse(oldest.resolvedTime) < from
     if (this.resolved.length === 0 && !expired) return prev
-    const fresh = this.resolved.slice().reverse()
-    const kept = prev.filter((r) => Date.parse(r.resolvedTime) >= from)
-    return fresh.concat(kept).slice(0, RECENTLY_RESOLVED_MAX)
+    // Newest first: this evaluation's resolutions (last first), then the previous ones still
+    // within RECENTLY_RESOLVED_MS; only the newest RECENTLY_RESOLVED_MAX are looked at.
+    const out: ResolvedAlert[] = []
+    const resolved = this.resolved
+    for (let i = resolved.length - 1; i >= 0 && out.length < RECENTLY_RESOLVED_MAX; i--) {
+      out.push(resolved[i]!)
+    }
+    for (let i = 0; i < prev.length && out.length < RECENTLY_RESOLVED_MAX; i++) {
+      const r = prev[i]!
+      if (Date.parse(r.resolvedTime) >= from) out.push(r)
+    }
+    return out
   }
 }

@@ -82,17 +82,74 @@ export function evaluateGuests(
   const byResource = run.byResource
   const anyAlerts = byResource.size > 0
   const vmids = run.guestVmids
+  const flags = run.guestFlags
+  const flagCount = flags === null ? 0 : flags.length
+  // Without rules or overrides every guest has the same thresholds: no per-guest resolver call.
+  const uniform = resolver.uniformGuest()
+  const uDisabled = uniform !== null && uniform.disabled
+  const tr = uniform !== null ? uniform.triggers : null
+  const cpuT = tr ? tr.cpu : Infinity
+  const memoryT = tr ? tr.memory : Infinity
+  const diskT = tr ? tr.disk : Infinity
+  const readT = tr ? tr.diskRead * MB : Infinity
+  const writeT = tr ? tr.diskWrite * MB : Infinity
+  const inT = tr ? tr.networkIn * MB : Infinity
+  const outT = tr ? tr.networkOut * MB : Infinity
+  const filesystems = diskT !== Infinity
   for (let i = 0; i < guests.length; i++) {
     const guest = guests[i]!
-    const existing =
-      anyAlerts && (vmids === null || vmids.has(guest.vmid)) ? byResource.get(guest.id) : undefined
     const status = guest.status
-    // The common case first: a guest without trouble and without alerts costs no more than this.
+    // The common case first: a running guest without trouble and without alerts costs a few
+    // comparisons and, when some guest has alerts, a flag (or set) lookup by vmid.
+    if (status === 'running' && uniform !== null) {
+      if (!uDisabled) {
+        const memory = guest.memory
+        const disk = guest.disk
+        let over =
+          guest.cpu * 100 >= cpuT ||
+          (memory && memory.usage >= memoryT) ||
+          (disk && disk.usage >= diskT) ||
+          guest.diskRead >= readT ||
+          guest.diskWrite >= writeT ||
+          guest.networkIn >= inT ||
+          guest.networkOut >= outT
+        if (!over && filesystems) {
+          const disks = guest.disks
+          if (disks) {
+            for (let d = 0; d < disks.length; d++) {
+              if (filesystemUsage(disks[d]!) >= diskT) {
+                over = true
+                break
+              }
+            }
+          }
+        }
+        if (over) {
+          running(
+            run,
+            fresh,
+            guest,
+            uniform,
+            lookup(run, guest, anyAlerts, vmids, flags, flagCount),
+          )
+          continue
+        }
+      }
+      if (!anyAlerts) continue
+      const vmid = guest.vmid
+      if (
+        flags !== null ? vmid < flagCount && flags[vmid] === 1 : vmids === null || vmids.has(vmid)
+      ) {
+        const existing = byResource.get(guest.id)
+        if (existing) running(run, fresh, guest, uniform, existing)
+      }
+      continue
+    }
+    const existing = lookup(run, guest, anyAlerts, vmids, flags, flagCount)
     if (status === 'running') {
       const t = resolver.guest(guest)
       if (!existing && (t.disabled || !exceeds(guest, t))) continue
-      if (isStale(fresh, guest)) holdAll(run, existing)
-      else evaluateRunning(run, guest, t, existing)
+      running(run, fresh, guest, t, existing)
       continue
     }
     const poweredOff = status === 'stopped' && guest.template !== true
@@ -100,6 +157,34 @@ export function evaluateGuests(
     if (isStale(fresh, guest)) holdAll(run, existing)
     else evaluateNotRunning(run, guest, resolver.guest(guest), existing, poweredOff)
   }
+}
+
+/** A running guest with trouble or with alerts. */
+function running(
+  run: EngineRun,
+  fresh: Freshness,
+  guest: Guest,
+  t: GuestThresholds,
+  existing: readonly Alert[] | undefined,
+): void {
+  if (isStale(fresh, guest)) holdAll(run, existing)
+  else evaluateRunning(run, guest, t, existing)
+}
+
+/** The guest's open alerts (undefined when none). */
+function lookup(
+  run: EngineRun,
+  guest: Guest,
+  anyAlerts: boolean,
+  vmids: Set<number> | null,
+  flags: Uint8Array | null,
+  flagCount: number,
+): readonly Alert[] | undefined {
+  if (!anyAlerts) return undefined
+  const vmid = guest.vmid
+  if (flags !== null ? vmid < flagCount && flags[vmid] === 1 : vmids === null || vmids.has(vmid))
+    return run.byResource.get(guest.id)
+  return undefined
 }
 
 /** Missing or stale data never resolves: the guest's status is unknown or its source is down. */
