@@ -27,7 +27,7 @@ import type {
 } from '../../shared/model/alerts.ts'
 import type { EngineState, FlapRecord, PendingCondition, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX, RECENTLY_RESOLVED_MS } from './engine-types.ts'
-import { deriveIndex, indexByResource, withoutMarks } from './resource-index.ts'
+import { deriveIndex, indexByResource, toResolved, withoutMarks } from './resource-index.ts'
 
 export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000
 const MINUTE = 60_000
@@ -137,11 +137,7 @@ export class EngineRun {
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.delete(alert.id)
     ;(this.changedResources ??= new Set()).add(alert.resourceId)
-    const resolved: ResolvedAlert = {
-      ...withoutMarks(alert),
-      resolvedTime: this.nowIso,
-      endReason: reason,
-    }
+    const resolved = toResolved(alert, this.nowIso, reason)
     this.resolved.push(resolved)
     this.transitions.push({ kind: 'resolved', alert: resolved, at: this.now, reason })
     if (reason !== 'resolved') return
@@ -233,16 +229,40 @@ export class EngineRun {
       (existing.flapping === true) === isFlapping &&
       existing.metadata?.clearThreshold === o.metadata.clearThreshold
     if (same && (!this.refreshTick || existing.lastSeen === this.condIso)) return
-    const next: Alert = {
-      ...withoutMarks(existing),
-      level: o.level,
-      value: o.value,
-      threshold: o.threshold,
-      message: o.message,
-      peak,
-      lastSeen: this.condIso,
-      metadata: o.metadata,
-    }
+    // Spelled out for the engine's own alerts (no acknowledgement fields, metadata set): a spread
+    // costs several times as much and every open alert whose value moved is rewritten per poll.
+    // Same keys, same order as the spread.
+    const next: Alert =
+      existing.ackTime === undefined &&
+      existing.ackUser === undefined &&
+      existing.metadata !== undefined
+        ? {
+            id: existing.id,
+            type: existing.type,
+            level: o.level,
+            resourceId: existing.resourceId,
+            resourceName: existing.resourceName,
+            node: existing.node,
+            instance: existing.instance,
+            message: o.message,
+            value: o.value,
+            threshold: o.threshold,
+            peak,
+            startTime: existing.startTime,
+            lastSeen: this.condIso,
+            acknowledged: existing.acknowledged,
+            metadata: o.metadata,
+          }
+        : {
+            ...withoutMarks(existing),
+            level: o.level,
+            value: o.value,
+            threshold: o.threshold,
+            message: o.message,
+            peak,
+            lastSeen: this.condIso,
+            metadata: o.metadata,
+          }
     if (isFlapping) next.flapping = true // after the spread's keys, as a conditional spread put it
     this.set(next)
     if (existing.level === 'warning' && o.level === 'critical') {
