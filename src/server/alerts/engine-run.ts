@@ -80,6 +80,7 @@ export class EngineRun {
   private added: Alert[] = []
   /** An id was deleted and set again: its place in the map moved, so the index is rebuilt. */
   private reAdded = false
+  private lastChanged: string | null = null
   /** The last ISO string formatted other than condIso / nowIso (pending starts repeat). */
   private isoTime = Number.NaN
   private isoText = ''
@@ -104,10 +105,15 @@ export class EngineRun {
       Math.floor(cond / LAST_SEEN_REFRESH_MS) !== Math.floor(prev.lastPoll / LAST_SEEN_REFRESH_MS)
   }
 
-  /** Process one observation of an alert id. */
-  observe(o: Observation): void {
-    const existing = this.prev.active.get(o.id)
+  /**
+   * Process one observation of an alert id. `known`: the caller already found the id's open alert
+   * in the resource index (null: it has none), which saves hashing a freshly built id.
+   */
+  observe(o: Observation, known?: Alert | null): void {
+    const existing = known !== undefined ? known : this.prev.active.get(o.id)
     if (existing) {
+      // The stored id is equal and already hashed: use it for every map below.
+      o.id = existing.id
       this.touched.add(o.id)
       if (o.disabled) this.resolve(existing, 'disabled')
       else if (o.off) this.tryResolve(existing, o)
@@ -136,7 +142,7 @@ export class EngineRun {
     this.touched.add(alert.id)
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.delete(alert.id)
-    ;(this.changedResources ??= new Set()).add(alert.resourceId)
+    this.changed(alert.resourceId)
     const resolved = toResolved(alert, this.nowIso, reason)
     this.resolved.push(resolved)
     this.transitions.push({ kind: 'resolved', alert: resolved, at: this.now, reason })
@@ -210,7 +216,7 @@ export class EngineRun {
           acknowledged: false,
           metadata: o.metadata,
         }
-    this.touched.add(o.id)
+    // Not added to `touched`: that set is asked only about alerts of the previous active map.
     this.set(alert)
     this.transitions.push({ kind: 'fired', alert, at: this.now })
   }
@@ -278,7 +284,14 @@ export class EngineRun {
       else this.added.push(alert)
     }
     out.set(alert.id, alert)
-    ;(this.changedResources ??= new Set()).add(alert.resourceId)
+    this.changed(alert.resourceId)
+  }
+
+  /** Note a resource whose alerts changed (a resource's alerts usually change together). */
+  private changed(resourceId: string): void {
+    if (resourceId === this.lastChanged) return
+    this.lastChanged = resourceId
+    ;(this.changedResources ??= new Set()).add(resourceId)
   }
 
   /** An ISO time string, formatted once per evaluation for the poll's and the evaluation's time. */

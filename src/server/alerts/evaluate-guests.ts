@@ -46,19 +46,25 @@ function exceeds(guest: Guest, t: GuestThresholds): boolean {
   return false
 }
 
-/** An open alert of this type (a filesystem one or not) among the guest's alerts. */
-function hasOpen(
+/** The first open alert of this type (a filesystem one or not) among the guest's alerts. */
+function findOpen(
   existing: readonly Alert[] | undefined,
   type: string,
   filesystem: boolean,
-): boolean {
-  if (!existing) return false
+): Alert | undefined {
+  if (!existing) return undefined
   for (let i = 0; i < existing.length; i++) {
     const alert = existing[i]!
     if (alert.type === type && (alert.metadata?.mountpoint !== undefined) === filesystem)
-      return true
+      return alert
   }
-  return false
+  return undefined
+}
+
+/** The guest's open alert with this id, or undefined. */
+function findId(existing: readonly Alert[], id: string): Alert | undefined {
+  for (let i = 0; i < existing.length; i++) if (existing[i]!.id === id) return existing[i]
+  return undefined
 }
 
 function placeOf(guest: Guest): Place {
@@ -241,10 +247,14 @@ function evaluateRunning(
     const value = readValue(guest, metric)
     if (value < 0) continue
     // Ids are built only for a crossing or an open alert of that kind.
-    if (value < t.triggers[metric] && !hasOpen(existing, metric, false)) continue
+    const below = value < t.triggers[metric]
+    const open = findOpen(existing, metric, false)
+    if (below && !open) continue
     const id = metricAlertId(guest.id, metric)
-    if (value < t.triggers[metric] && !active.has(id)) continue
-    run.observe(metricObservation(place, id, metric, value, t.pairs[metric]))
+    // The open alert found in the index is the id's alert when the ids match (no hashing).
+    const known = open !== undefined && open.id === id ? open : undefined
+    if (below && !known && !active.has(id)) continue
+    run.observe(metricObservation(place, id, metric, value, t.pairs[metric]), known)
   }
   const disks = guest.disks
   if (disks) {
@@ -252,14 +262,15 @@ function evaluateRunning(
       const disk = disks[i]!
       const value = filesystemUsage(disk)
       if (value < 0) continue
-      if (value < t.triggers.disk && !hasOpen(existing, 'disk', true)) continue
+      const below = value < t.triggers.disk
+      if (below && !findOpen(existing, 'disk', true)) continue
       const id = filesystemAlertId(guest.id, filesystemKey(disk, i))
-      if (value < t.triggers.disk && !active.has(id)) continue
-      const extra = {
-        mountpoint: disk.mountpoint ?? disk.device ?? '',
-        ...(disk.device ? { device: disk.device } : {}),
-      }
-      run.observe(metricObservation(place, id, 'disk', value, t.pairs.disk, extra))
+      const known = existing ? findId(existing, id) : undefined
+      if (below && !known && !active.has(id)) continue
+      const extra = disk.device
+        ? { mountpoint: disk.mountpoint ?? disk.device, device: disk.device }
+        : { mountpoint: disk.mountpoint ?? '' }
+      run.observe(metricObservation(place, id, 'disk', value, t.pairs.disk, extra), known)
     }
   }
   if (!existing) return
