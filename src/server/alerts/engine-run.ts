@@ -27,7 +27,7 @@ import type {
 } from '../../shared/model/alerts.ts'
 import type { EngineState, FlapRecord, PendingCondition, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX, RECENTLY_RESOLVED_MS } from './engine-types.ts'
-import { deriveIndex, indexByResource, toResolved, withoutMarks } from './resource-index.ts'
+import { indexByResource, toResolved, withoutMarks } from './resource-index.ts'
 
 export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000
 const MINUTE = 60_000
@@ -75,12 +75,6 @@ export class EngineRun {
   private pendingChanged = false
   private flapOut: Map<string, FlapRecord> | null = null
   private resolvedOut: Map<string, { at: number; value: number }> | null = null
-  /** Resources whose alerts were set or deleted, and alerts new to the active map (in order). */
-  private changedResources: Set<string> | null = null
-  private added: Alert[] = []
-  /** An id was deleted and set again: its place in the map moved, so the index is rebuilt. */
-  private reAdded = false
-  private lastChanged: string | null = null
   /** The last ISO string formatted other than condIso / nowIso (pending starts repeat). */
   private isoTime = Number.NaN
   private isoText = ''
@@ -142,7 +136,6 @@ export class EngineRun {
     this.touched.add(alert.id)
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.delete(alert.id)
-    this.changed(alert.resourceId)
     const resolved = toResolved(alert, this.nowIso, reason)
     this.resolved.push(resolved)
     this.transitions.push({ kind: 'resolved', alert: resolved, at: this.now, reason })
@@ -278,20 +271,7 @@ export class EngineRun {
 
   private set(alert: Alert): void {
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
-    const out = this.activeOut
-    if (!out.has(alert.id)) {
-      if (this.prev.active.has(alert.id)) this.reAdded = true
-      else this.added.push(alert)
-    }
-    out.set(alert.id, alert)
-    this.changed(alert.resourceId)
-  }
-
-  /** Note a resource whose alerts changed (a resource's alerts usually change together). */
-  private changed(resourceId: string): void {
-    if (resourceId === this.lastChanged) return
-    this.lastChanged = resourceId
-    ;(this.changedResources ??= new Set()).add(resourceId)
+    this.activeOut.set(alert.id, alert)
   }
 
   /** An ISO time string, formatted once per evaluation for the poll's and the evaluation's time. */
@@ -369,13 +349,8 @@ export class EngineRun {
       if (this.pendingChanged || this.pendingOut.size !== prev.pending.size)
         pending = this.pendingOut
     } else if (prev.pending.size > 0) pending = new Map()
-    const active = this.activeOut ?? prev.active
-    if (this.activeOut && this.changedResources && !this.reAdded) {
-      // Seed the next evaluation's index from this one's changes.
-      deriveIndex(prev.active, this.activeOut, this.changedResources, this.added)
-    }
     return {
-      active,
+      active: this.activeOut ?? prev.active,
       pending,
       flapping: this.isPoll ? this.pruneFlaps() : (this.flapOut ?? prev.flapping),
       lastResolved: this.isPoll ? this.pruneResolved() : (this.resolvedOut ?? prev.lastResolved),

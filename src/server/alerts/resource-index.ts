@@ -1,7 +1,5 @@
 // Active alerts grouped by resource, cached per active map: the per-poll loops find a resource's
-// open alerts without scanning the whole active map. An evaluation that changes the active map
-// derives the next index from the previous one (only the resources it touched are regrouped), so
-// a poll that fires or resolves thousands of alerts does not regroup every open alert.
+// open alerts without scanning the whole active map.
 import type { Alert, AlertEndReason, ResolvedAlert } from '../../shared/model/alerts.ts'
 
 /** Active alerts grouped by resource id, and the vmids of the guests among those resources. */
@@ -10,8 +8,7 @@ export interface ResourceIndex {
   /**
    * A guest can have alerts only if its vmid is here: a number lookup instead of hashing every
    * guest's id string (the 100k-guest loop's main cost). null when some guest alert's resource id
-   * does not end in its vmid: then every guest is looked up by id. May hold vmids of guests whose
-   * alerts are gone (a superset is enough: the byResource lookup decides).
+   * does not end in its vmid: then every guest is looked up by id.
    */
   guestVmids: Set<number> | null
   /** guestVmids as flags indexed by vmid (1 = maybe has alerts); null when vmids are too large. */
@@ -68,6 +65,18 @@ function guestVmid(alert: Alert): number | undefined {
   if (type === 'Node' || type === 'PBS' || type === 'Storage' || type === 'Disk') return undefined
   const id = alert.resourceId
   const dash = id.lastIndexOf('-')
+  // Plain digits (every real vmid): read them without slicing a string.
+  const end = id.length
+  if (dash >= 0 && end - dash - 1 > 0 && end - dash - 1 <= 15) {
+    let vmid = 0
+    let j = dash + 1
+    for (; j < end; j++) {
+      const c = id.charCodeAt(j) - 48
+      if (c < 0 || c > 9) break
+      vmid = vmid * 10 + c
+    }
+    if (j === end) return vmid
+  }
   const vmid = Number(id.slice(dash + 1))
   return Number.isInteger(vmid) && dash >= 0 ? vmid : NaN
 }
@@ -90,74 +99,29 @@ export function indexByResource(active: ReadonlyMap<string, Alert>): ResourceInd
   if (index) return index
   const byResource = new Map<string, Alert[]>()
   let guestVmids: Set<number> | null = new Set()
+  // A resource's alerts are mostly next to each other in the map: reuse the last list and vmid.
+  let lastId: string | null = null
+  let lastList: Alert[] = []
+  let lastVmid = Number.NaN
   for (const alert of active.values()) {
-    const list = byResource.get(alert.resourceId)
-    if (list) list.push(alert)
-    else byResource.set(alert.resourceId, [alert])
+    const resourceId = alert.resourceId
+    if (resourceId === lastId) {
+      lastList.push(alert)
+    } else {
+      const list = byResource.get(resourceId)
+      if (list) list.push(alert)
+      else byResource.set(resourceId, (lastList = [alert]))
+      if (list) lastList = list
+      lastId = resourceId
+    }
     if (guestVmids) {
       const vmid = guestVmid(alert)
-      if (vmid === undefined) continue
+      if (vmid === undefined || vmid === lastVmid) continue
       if (Number.isNaN(vmid)) guestVmids = null
-      else guestVmids.add(vmid)
+      else guestVmids.add((lastVmid = vmid))
     }
   }
   index = { byResource, guestVmids, guestFlags: flagsOf(guestVmids) }
   indexCache.set(active, index)
-  return index
-}
-
-/**
- * The index of `next`, an active map made from `prev`'s by setting and deleting alerts of the
- * resources in `changed`; `added` are the alerts whose ids were not in `prev` (in set order).
- * Gives the same lists as indexByResource(next); cached for `next`.
- */
-export function deriveIndex(
-  prev: ReadonlyMap<string, Alert>,
-  next: ReadonlyMap<string, Alert>,
-  changed: ReadonlySet<string>,
-  added: readonly Alert[],
-): ResourceIndex {
-  const cached = indexCache.get(next)
-  if (cached) return cached
-  const before = indexByResource(prev)
-  let vmids = before.guestVmids
-  if (vmids === null || vmids.size > 2 * next.size + 64) return indexByResource(next)
-  const byResource = new Map(before.byResource)
-  const lists = new Map<string, Alert[]>()
-  for (const resourceId of changed) {
-    const list: Alert[] = []
-    const old = before.byResource.get(resourceId)
-    if (old) {
-      for (let i = 0; i < old.length; i++) {
-        const alert = next.get(old[i]!.id)
-        if (alert) list.push(alert)
-      }
-    }
-    lists.set(resourceId, list)
-  }
-  let copied = false
-  for (let i = 0; i < added.length; i++) {
-    const alert = next.get(added[i]!.id)
-    if (!alert) continue
-    lists.get(alert.resourceId)!.push(alert)
-    const vmid = guestVmid(alert)
-    if (vmid === undefined || vmids.has(vmid)) continue
-    if (Number.isNaN(vmid)) return indexByResource(next)
-    if (!copied) {
-      vmids = new Set(vmids)
-      copied = true
-    }
-    vmids.add(vmid)
-  }
-  for (const [resourceId, list] of lists) {
-    if (list.length > 0) byResource.set(resourceId, list)
-    else byResource.delete(resourceId)
-  }
-  const index: ResourceIndex = {
-    byResource,
-    guestVmids: vmids,
-    guestFlags: copied ? flagsOf(vmids) : before.guestFlags,
-  }
-  indexCache.set(next, index)
   return index
 }
