@@ -109,7 +109,7 @@ export class EngineRun {
       // The stored id is equal and already hashed: use it for every map below.
       o.id = existing.id
       this.touched.add(o.id)
-      if (o.disabled) this.resolve(existing, 'disabled')
+      if (o.disabled) this.resolveTouched(existing, 'disabled')
       else if (o.off) this.tryResolve(existing, o)
       else this.update(existing, o)
       return
@@ -134,14 +134,22 @@ export class EngineRun {
 
   resolve(alert: Alert, reason: AlertEndReason): void {
     this.touched.add(alert.id)
+    this.resolveTouched(alert, reason)
+  }
+
+  /** resolve() of an alert already in `touched`. */
+  private resolveTouched(alert: Alert, reason: AlertEndReason): void {
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.delete(alert.id)
     const resolved = toResolved(alert, this.nowIso, reason)
     this.resolved.push(resolved)
     this.transitions.push({ kind: 'resolved', alert: resolved, at: this.now, reason })
     if (reason !== 'resolved') return
-    if (!this.resolvedOut) this.resolvedOut = new Map(this.prev.lastResolved)
-    this.resolvedOut.set(alert.id, { at: this.cond, value: alert.peak })
+    // Without a suppression window a poll's entry is pruned in finish() and never read: skip it.
+    if (!this.isPoll || this.config.suppressionWindow > 0) {
+      if (!this.resolvedOut) this.resolvedOut = new Map(this.prev.lastResolved)
+      this.resolvedOut.set(alert.id, { at: this.cond, value: alert.peak })
+    }
     if (this.isPoll) this.recordChange(alert.id)
   }
 
@@ -151,7 +159,7 @@ export class EngineRun {
       // The hold is over and the condition is gone: resolve, and start counting afresh.
       if (!this.flapOut) this.flapOut = new Map(this.prev.flapping)
       this.flapOut.set(o.id, { changes: [], heldUntil: 0 })
-      this.resolve(existing, 'resolved')
+      this.resolveTouched(existing, 'resolved')
       return
     }
     if (this.config.flapping.enabled && this.isPoll && !record?.heldUntil) {
@@ -166,7 +174,7 @@ export class EngineRun {
       this.update(existing, { ...o, level: existing.level }, true)
       return
     }
-    this.resolve(existing, 'resolved')
+    this.resolveTouched(existing, 'resolved')
   }
 
   private fire(o: Observation, since: number): void {

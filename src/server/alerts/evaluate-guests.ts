@@ -46,26 +46,29 @@ function exceeds(guest: Guest, t: GuestThresholds): boolean {
   return false
 }
 
-/** The first open alert of this type (a filesystem one or not) among the guest's alerts. */
+/** The index of the first open alert of this type (a filesystem one or not), or -1. */
 function findOpen(
   existing: readonly Alert[] | undefined,
   type: string,
   filesystem: boolean,
-): Alert | undefined {
-  if (!existing) return undefined
+): number {
+  if (!existing) return -1
   for (let i = 0; i < existing.length; i++) {
     const alert = existing[i]!
-    if (alert.type === type && (alert.metadata?.mountpoint !== undefined) === filesystem)
-      return alert
+    if (alert.type === type && (alert.metadata?.mountpoint !== undefined) === filesystem) return i
   }
-  return undefined
+  return -1
 }
 
-/** The guest's open alert with this id, or undefined. */
-function findId(existing: readonly Alert[], id: string): Alert | undefined {
-  for (let i = 0; i < existing.length; i++) if (existing[i]!.id === id) return existing[i]
-  return undefined
+/** The index of the guest's open alert with this id, or -1. */
+function findId(existing: readonly Alert[] | undefined, id: string): number {
+  if (!existing) return -1
+  for (let i = 0; i < existing.length; i++) if (existing[i]!.id === id) return i
+  return -1
 }
+
+/** Bit i: the guest's open alert i was observed (lists longer than 31 fall back to `touched`). */
+const bit = (i: number): number => (i < 31 ? 1 << i : 0)
 
 function placeOf(guest: Guest): Place {
   return {
@@ -243,18 +246,23 @@ function evaluateRunning(
   }
   const active = run.prev.active
   const place = placeOf(guest)
+  let seen = 0
   for (const metric of GUEST_METRICS) {
     const value = readValue(guest, metric)
     if (value < 0) continue
     // Ids are built only for a crossing or an open alert of that kind.
     const below = value < t.triggers[metric]
-    const open = findOpen(existing, metric, false)
-    if (below && !open) continue
+    let at = findOpen(existing, metric, false)
+    if (below && at < 0) continue
     const id = metricAlertId(guest.id, metric)
     // The open alert found in the index is the id's alert when the ids match (no hashing).
-    const known = open !== undefined && open.id === id ? open : undefined
-    if (below && !known && !active.has(id)) continue
-    run.observe(metricObservation(place, id, metric, value, t.pairs[metric]), known)
+    if (at >= 0 && existing![at]!.id !== id) at = -1
+    if (below && at < 0 && !active.has(id)) continue
+    run.observe(
+      metricObservation(place, id, metric, value, t.pairs[metric]),
+      at >= 0 ? existing![at] : undefined,
+    )
+    if (at >= 0) seen |= bit(at)
   }
   const disks = guest.disks
   if (disks) {
@@ -263,19 +271,24 @@ function evaluateRunning(
       const value = filesystemUsage(disk)
       if (value < 0) continue
       const below = value < t.triggers.disk
-      if (below && !findOpen(existing, 'disk', true)) continue
+      if (below && findOpen(existing, 'disk', true) < 0) continue
       const id = filesystemAlertId(guest.id, filesystemKey(disk, i))
-      const known = existing ? findId(existing, id) : undefined
-      if (below && !known && !active.has(id)) continue
+      const at = findId(existing, id)
+      if (below && at < 0 && !active.has(id)) continue
       const extra = disk.device
         ? { mountpoint: disk.mountpoint ?? disk.device, device: disk.device }
         : { mountpoint: disk.mountpoint ?? '' }
-      run.observe(metricObservation(place, id, 'disk', value, t.pairs.disk, extra), known)
+      run.observe(
+        metricObservation(place, id, 'disk', value, t.pairs.disk, extra),
+        at >= 0 ? existing![at] : undefined,
+      )
+      if (at >= 0) seen |= bit(at)
     }
   }
   if (!existing) return
-  for (const alert of existing) {
-    if (run.touched.has(alert.id)) continue
+  for (let i = 0; i < existing.length; i++) {
+    const alert = existing[i]!
+    if ((seen & bit(i)) !== 0 || run.touched.has(alert.id)) continue
     if (alert.type === 'powered-off') run.resolve(alert, 'resolved')
     else if (alert.metadata?.mountpoint !== undefined && disks && disks.length > 0) {
       run.resolve(alert, 'removed') // the filesystem is gone from a guest that answers
