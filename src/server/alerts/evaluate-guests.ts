@@ -221,16 +221,20 @@ function evaluateNotRunning(
   const place = placeOf(guest)
   const label = place.resourceType === 'VM' ? 'VM' : 'Container'
   const disabled = t.disabled || t.disableConnectivity || run.config.disableAllGuestsOffline
+  const id = poweredOffId(guest.id)
+  // The open powered-off alert, found in the guest's list (no hashing of the fresh id).
+  const at = findId(existing, id)
   run.observe(
     stateObservation(
       place,
-      poweredOffId(guest.id),
+      id,
       'powered-off',
       poweredOff,
       t.poweredOffSeverity,
       `${label} '${guest.name}' is powered off`,
       disabled,
     ),
+    at >= 0 ? existing![at] : undefined,
   )
 }
 
