@@ -115,7 +115,7 @@ export class EngineRun {
       return
     }
     if (o.disabled || !o.on) return
-    const pending = this.prev.pending.get(o.id)
+    const pending = this.prev.pending.size === 0 ? undefined : this.prev.pending.get(o.id)
     const since = pending ? pending.since : this.cond
     const waited = this.cond - since
     if (waited < this.delayMs(o.klass, o.delayKey) || this.suppressed(o, since)) {
