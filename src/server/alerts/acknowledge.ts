@@ -3,7 +3,7 @@
 import type { Alert, ResolvedAlert } from '../../shared/model/alerts.ts'
 import type { EngineState, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX } from './engine-types.ts'
-import { withoutMarks } from './resource-index.ts'
+import { toResolved } from './resource-index.ts'
 
 export interface AlertActionResult {
   next: EngineState
@@ -81,7 +81,7 @@ export function clearAlerts(
       continue
     }
     ;(active ??= new Map(engine.active)).delete(id)
-    const resolved: ResolvedAlert = { ...withoutMarks(alert), resolvedTime, endReason: 'cleared' }
+    const resolved: ResolvedAlert = toResolved(alert, resolvedTime, 'cleared')
     cleared.unshift(resolved)
     transitions.push({ kind: 'resolved', alert: resolved, at: now, reason: 'cleared' })
     results.push({ alertId: id, success: true })

@@ -27,7 +27,7 @@ import type {
 } from '../../shared/model/alerts.ts'
 import type { EngineState, FlapRecord, PendingCondition, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX, RECENTLY_RESOLVED_MS } from './engine-types.ts'
-import { indexByResource, withoutMarks } from './resource-index.ts'
+import { indexByResource, toResolved, withoutMarks } from './resource-index.ts'
 
 export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000
 const MINUTE = 60_000
@@ -62,6 +62,7 @@ export interface Observation {
 export class EngineRun {
   readonly byResource: Map<string, Alert[]>
   readonly guestVmids: Set<number> | null
+  readonly guestFlags: Uint8Array | null
   readonly touched = new Set<string>()
   readonly transitions: Transition[] = []
   readonly resolved: ResolvedAlert[] = []
@@ -74,6 +75,9 @@ export class EngineRun {
   private pendingChanged = false
   private flapOut: Map<string, FlapRecord> | null = null
   private resolvedOut: Map<string, { at: number; value: number }> | null = null
+  /** The last ISO string formatted other than condIso / nowIso (pending starts repeat). */
+  private isoTime = Number.NaN
+  private isoText = ''
 
   constructor(
     readonly prev: EngineState,
@@ -87,6 +91,7 @@ export class EngineRun {
     const index = indexByResource(prev.active)
     this.byResource = index.byResource
     this.guestVmids = index.guestVmids
+    this.guestFlags = index.guestFlags
     this.condIso = new Date(cond).toISOString()
     this.nowIso = now === cond ? this.condIso : new Date(now).toISOString()
     this.refreshTick =
@@ -94,18 +99,23 @@ export class EngineRun {
       Math.floor(cond / LAST_SEEN_REFRESH_MS) !== Math.floor(prev.lastPoll / LAST_SEEN_REFRESH_MS)
   }
 
-  /** Process one observation of an alert id. */
-  observe(o: Observation): void {
-    const existing = this.prev.active.get(o.id)
+  /**
+   * Process one observation of an alert id. `known`: the caller already found the id's open alert
+   * in the resource index (null: it has none), which saves hashing a freshly built id.
+   */
+  observe(o: Observation, known?: Alert | null): void {
+    const existing = known !== undefined ? known : this.prev.active.get(o.id)
     if (existing) {
+      // The stored id is equal and already hashed: use it for every map below.
+      o.id = existing.id
       this.touched.add(o.id)
-      if (o.disabled) this.resolve(existing, 'disabled')
+      if (o.disabled) this.resolveTouched(existing, 'disabled')
       else if (o.off) this.tryResolve(existing, o)
       else this.update(existing, o)
       return
     }
     if (o.disabled || !o.on) return
-    const pending = this.prev.pending.get(o.id)
+    const pending = this.prev.pending.size === 0 ? undefined : this.prev.pending.get(o.id)
     const since = pending ? pending.since : this.cond
     const waited = this.cond - since
     if (waited < this.delayMs(o.klass, o.delayKey) || this.suppressed(o, since)) {
@@ -124,18 +134,22 @@ export class EngineRun {
 
   resolve(alert: Alert, reason: AlertEndReason): void {
     this.touched.add(alert.id)
+    this.resolveTouched(alert, reason)
+  }
+
+  /** resolve() of an alert already in `touched`. */
+  private resolveTouched(alert: Alert, reason: AlertEndReason): void {
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.delete(alert.id)
-    const resolved: ResolvedAlert = {
-      ...withoutMarks(alert),
-      resolvedTime: this.nowIso,
-      endReason: reason,
-    }
+    const resolved = toResolved(alert, this.nowIso, reason)
     this.resolved.push(resolved)
     this.transitions.push({ kind: 'resolved', alert: resolved, at: this.now, reason })
     if (reason !== 'resolved') return
-    if (!this.resolvedOut) this.resolvedOut = new Map(this.prev.lastResolved)
-    this.resolvedOut.set(alert.id, { at: this.cond, value: alert.peak })
+    // Without a suppression window a poll's entry is pruned in finish() and never read: skip it.
+    if (!this.isPoll || this.config.suppressionWindow > 0) {
+      if (!this.resolvedOut) this.resolvedOut = new Map(this.prev.lastResolved)
+      this.resolvedOut.set(alert.id, { at: this.cond, value: alert.peak })
+    }
     if (this.isPoll) this.recordChange(alert.id)
   }
 
@@ -145,13 +159,12 @@ export class EngineRun {
       // The hold is over and the condition is gone: resolve, and start counting afresh.
       if (!this.flapOut) this.flapOut = new Map(this.prev.flapping)
       this.flapOut.set(o.id, { changes: [], heldUntil: 0 })
-      this.resolve(existing, 'resolved')
+      this.resolveTouched(existing, 'resolved')
       return
     }
     if (this.config.flapping.enabled && this.isPoll && !record?.heldUntil) {
       // Would this resolution make the id flap? Then hold it instead.
-      const changes = this.recentChanges(record)
-      if (changes.length + 1 > this.config.flapping.threshold) {
+      if (this.countRecent(record) + 1 > this.config.flapping.threshold) {
         this.recordChange(o.id)
         this.update(existing, { ...o, level: existing.level }, true)
         return
@@ -161,30 +174,50 @@ export class EngineRun {
       this.update(existing, { ...o, level: existing.level }, true)
       return
     }
-    this.resolve(existing, 'resolved')
+    this.resolveTouched(existing, 'resolved')
   }
 
   private fire(o: Observation, since: number): void {
     const held = this.config.flapping.enabled && this.isPoll && this.recordChange(o.id)
-    const alert: Alert = {
-      id: o.id,
-      type: o.type,
-      level: o.level,
-      resourceId: o.resourceId,
-      resourceName: o.resourceName,
-      node: o.node,
-      instance: o.instance,
-      message: o.message,
-      value: o.value,
-      threshold: o.threshold,
-      peak: o.value,
-      startTime: new Date(since).toISOString(),
-      lastSeen: this.condIso,
-      acknowledged: false,
-      ...(held ? { flapping: true } : {}),
-      metadata: o.metadata,
-    }
-    this.touched.add(o.id)
+    const startTime = this.iso(since)
+    // Two literals rather than a conditional spread (slow per call); the same key order.
+    const alert: Alert = held
+      ? {
+          id: o.id,
+          type: o.type,
+          level: o.level,
+          resourceId: o.resourceId,
+          resourceName: o.resourceName,
+          node: o.node,
+          instance: o.instance,
+          message: o.message,
+          value: o.value,
+          threshold: o.threshold,
+          peak: o.value,
+          startTime,
+          lastSeen: this.condIso,
+          acknowledged: false,
+          flapping: true,
+          metadata: o.metadata,
+        }
+      : {
+          id: o.id,
+          type: o.type,
+          level: o.level,
+          resourceId: o.resourceId,
+          resourceName: o.resourceName,
+          node: o.node,
+          instance: o.instance,
+          message: o.message,
+          value: o.value,
+          threshold: o.threshold,
+          peak: o.value,
+          startTime,
+          lastSeen: this.condIso,
+          acknowledged: false,
+          metadata: o.metadata,
+        }
+    // Not added to `touched`: that set is asked only about alerts of the previous active map.
     this.set(alert)
     this.transitions.push({ kind: 'fired', alert, at: this.now })
   }
@@ -203,17 +236,41 @@ export class EngineRun {
       (existing.flapping === true) === isFlapping &&
       existing.metadata?.clearThreshold === o.metadata.clearThreshold
     if (same && (!this.refreshTick || existing.lastSeen === this.condIso)) return
-    const next: Alert = {
-      ...withoutMarks(existing),
-      level: o.level,
-      value: o.value,
-      threshold: o.threshold,
-      message: o.message,
-      peak,
-      lastSeen: this.condIso,
-      ...(isFlapping ? { flapping: true } : {}),
-      metadata: o.metadata,
-    }
+    // Spelled out for the engine's own alerts (no acknowledgement fields, metadata set): a spread
+    // costs several times as much and every open alert whose value moved is rewritten per poll.
+    // Same keys, same order as the spread.
+    const next: Alert =
+      existing.ackTime === undefined &&
+      existing.ackUser === undefined &&
+      existing.metadata !== undefined
+        ? {
+            id: existing.id,
+            type: existing.type,
+            level: o.level,
+            resourceId: existing.resourceId,
+            resourceName: existing.resourceName,
+            node: existing.node,
+            instance: existing.instance,
+            message: o.message,
+            value: o.value,
+            threshold: o.threshold,
+            peak,
+            startTime: existing.startTime,
+            lastSeen: this.condIso,
+            acknowledged: existing.acknowledged,
+            metadata: o.metadata,
+          }
+        : {
+            ...withoutMarks(existing),
+            level: o.level,
+            value: o.value,
+            threshold: o.threshold,
+            message: o.message,
+            peak,
+            lastSeen: this.condIso,
+            metadata: o.metadata,
+          }
+    if (isFlapping) next.flapping = true // after the spread's keys, as a conditional spread put it
     this.set(next)
     if (existing.level === 'warning' && o.level === 'critical') {
       this.transitions.push({ kind: 'escalated', alert: next, at: this.now })
@@ -223,6 +280,17 @@ export class EngineRun {
   private set(alert: Alert): void {
     if (!this.activeOut) this.activeOut = new Map(this.prev.active)
     this.activeOut.set(alert.id, alert)
+  }
+
+  /** An ISO time string, formatted once per evaluation for the poll's and the evaluation's time. */
+  private iso(time: number): string {
+    if (time === this.cond) return this.condIso
+    if (time === this.now) return this.nowIso
+    if (time !== this.isoTime) {
+      this.isoTime = time
+      this.isoText = new Date(time).toISOString()
+    }
+    return this.isoText
   }
 
   private keepPending(id: string, pending: PendingCondition): void {
@@ -252,10 +320,14 @@ export class EngineRun {
     return o.value < last.value + this.config.minimumDelta
   }
 
-  private recentChanges(record: FlapRecord | undefined): readonly number[] {
-    if (!record) return []
+  /** How many of the record's changes fall within the flapping window. */
+  private countRecent(record: FlapRecord | undefined): number {
+    if (!record) return 0
     const from = this.cond - this.config.flapping.window * MINUTE
-    return record.changes.filter((t) => t > from)
+    const changes = record.changes
+    let count = 0
+    for (let i = 0; i < changes.length; i++) if (changes[i]! > from) count++
+    return count
   }
 
   /** Record a fire or resolve of `id`; true when the id is (now) held as flapping. */
@@ -264,7 +336,11 @@ export class EngineRun {
     if (!flap.enabled) return false
     if (!this.flapOut) this.flapOut = new Map(this.prev.flapping)
     const record = this.flapOut.get(id)
-    const changes = [...this.recentChanges(record), this.cond]
+    // One array per change: the recent changes and this one (no filter-then-spread copy).
+    const from = this.cond - flap.window * MINUTE
+    const changes: number[] = []
+    if (record) for (const t of record.changes) if (t > from) changes.push(t)
+    changes.push(this.cond)
     let heldUntil = record?.heldUntil ?? 0
     if (changes.length > flap.threshold && heldUntil <= this.cond) {
       heldUntil = this.cond + flap.suppression * MINUTE
@@ -322,8 +398,17 @@ export class EngineRun {
     const oldest = prev[prev.length - 1]
     const expired = oldest !== undefined && Date.parse(oldest.resolvedTime) < from
     if (this.resolved.length === 0 && !expired) return prev
-    const fresh = this.resolved.slice().reverse()
-    const kept = prev.filter((r) => Date.parse(r.resolvedTime) >= from)
-    return fresh.concat(kept).slice(0, RECENTLY_RESOLVED_MAX)
+    // Newest first: this evaluation's resolutions (last first), then the previous ones still
+    // within RECENTLY_RESOLVED_MS; only the newest RECENTLY_RESOLVED_MAX are looked at.
+    const out: ResolvedAlert[] = []
+    const resolved = this.resolved
+    for (let i = resolved.length - 1; i >= 0 && out.length < RECENTLY_RESOLVED_MAX; i--) {
+      out.push(resolved[i]!)
+    }
+    for (let i = 0; i < prev.length && out.length < RECENTLY_RESOLVED_MAX; i++) {
+      const r = prev[i]!
+      if (Date.parse(r.resolvedTime) >= from) out.push(r)
+    }
+    return out
   }
 }

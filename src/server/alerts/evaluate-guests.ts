@@ -46,20 +46,29 @@ function exceeds(guest: Guest, t: GuestThresholds): boolean {
   return false
 }
 
-/** An open alert of this type (a filesystem one or not) among the guest's alerts. */
-function hasOpen(
+/** The index of the first open alert of this type (a filesystem one or not), or -1. */
+function findOpen(
   existing: readonly Alert[] | undefined,
   type: string,
   filesystem: boolean,
-): boolean {
-  if (!existing) return false
+): number {
+  if (!existing) return -1
   for (let i = 0; i < existing.length; i++) {
     const alert = existing[i]!
-    if (alert.type === type && (alert.metadata?.mountpoint !== undefined) === filesystem)
-      return true
+    if (alert.type === type && (alert.metadata?.mountpoint !== undefined) === filesystem) return i
   }
-  return false
+  return -1
 }
+
+/** The index of the guest's open alert with this id, or -1. */
+function findId(existing: readonly Alert[] | undefined, id: string): number {
+  if (!existing) return -1
+  for (let i = 0; i < existing.length; i++) if (existing[i]!.id === id) return i
+  return -1
+}
+
+/** Bit i: the guest's open alert i was observed (lists longer than 31 fall back to `touched`). */
+const bit = (i: number): number => (i < 31 ? 1 << i : 0)
 
 function placeOf(guest: Guest): Place {
   return {
@@ -82,17 +91,74 @@ export function evaluateGuests(
   const byResource = run.byResource
   const anyAlerts = byResource.size > 0
   const vmids = run.guestVmids
+  const flags = run.guestFlags
+  const flagCount = flags === null ? 0 : flags.length
+  // Without rules or overrides every guest has the same thresholds: no per-guest resolver call.
+  const uniform = resolver.uniformGuest()
+  const uDisabled = uniform !== null && uniform.disabled
+  const tr = uniform !== null ? uniform.triggers : null
+  const cpuT = tr ? tr.cpu : Infinity
+  const memoryT = tr ? tr.memory : Infinity
+  const diskT = tr ? tr.disk : Infinity
+  const readT = tr ? tr.diskRead * MB : Infinity
+  const writeT = tr ? tr.diskWrite * MB : Infinity
+  const inT = tr ? tr.networkIn * MB : Infinity
+  const outT = tr ? tr.networkOut * MB : Infinity
+  const filesystems = diskT !== Infinity
   for (let i = 0; i < guests.length; i++) {
     const guest = guests[i]!
-    const existing =
-      anyAlerts && (vmids === null || vmids.has(guest.vmid)) ? byResource.get(guest.id) : undefined
     const status = guest.status
-    // The common case first: a guest without trouble and without alerts costs no more than this.
+    // The common case first: a running guest without trouble and without alerts costs a few
+    // comparisons and, when some guest has alerts, a flag (or set) lookup by vmid.
+    if (status === 'running' && uniform !== null) {
+      if (!uDisabled) {
+        const memory = guest.memory
+        const disk = guest.disk
+        let over =
+          guest.cpu * 100 >= cpuT ||
+          (memory && memory.usage >= memoryT) ||
+          (disk && disk.usage >= diskT) ||
+          guest.diskRead >= readT ||
+          guest.diskWrite >= writeT ||
+          guest.networkIn >= inT ||
+          guest.networkOut >= outT
+        if (!over && filesystems) {
+          const disks = guest.disks
+          if (disks) {
+            for (let d = 0; d < disks.length; d++) {
+              if (filesystemUsage(disks[d]!) >= diskT) {
+                over = true
+                break
+              }
+            }
+          }
+        }
+        if (over) {
+          running(
+            run,
+            fresh,
+            guest,
+            uniform,
+            lookup(run, guest, anyAlerts, vmids, flags, flagCount),
+          )
+          continue
+        }
+      }
+      if (!anyAlerts) continue
+      const vmid = guest.vmid
+      if (
+        flags !== null ? vmid < flagCount && flags[vmid] === 1 : vmids === null || vmids.has(vmid)
+      ) {
+        const existing = byResource.get(guest.id)
+        if (existing) running(run, fresh, guest, uniform, existing)
+      }
+      continue
+    }
+    const existing = lookup(run, guest, anyAlerts, vmids, flags, flagCount)
     if (status === 'running') {
       const t = resolver.guest(guest)
       if (!existing && (t.disabled || !exceeds(guest, t))) continue
-      if (isStale(fresh, guest)) holdAll(run, existing)
-      else evaluateRunning(run, guest, t, existing)
+      running(run, fresh, guest, t, existing)
       continue
     }
     const poweredOff = status === 'stopped' && guest.template !== true
@@ -100,6 +166,34 @@ export function evaluateGuests(
     if (isStale(fresh, guest)) holdAll(run, existing)
     else evaluateNotRunning(run, guest, resolver.guest(guest), existing, poweredOff)
   }
+}
+
+/** A running guest with trouble or with alerts. */
+function running(
+  run: EngineRun,
+  fresh: Freshness,
+  guest: Guest,
+  t: GuestThresholds,
+  existing: readonly Alert[] | undefined,
+): void {
+  if (isStale(fresh, guest)) holdAll(run, existing)
+  else evaluateRunning(run, guest, t, existing)
+}
+
+/** The guest's open alerts (undefined when none). */
+function lookup(
+  run: EngineRun,
+  guest: Guest,
+  anyAlerts: boolean,
+  vmids: Set<number> | null,
+  flags: Uint8Array | null,
+  flagCount: number,
+): readonly Alert[] | undefined {
+  if (!anyAlerts) return undefined
+  const vmid = guest.vmid
+  if (flags !== null ? vmid < flagCount && flags[vmid] === 1 : vmids === null || vmids.has(vmid))
+    return run.byResource.get(guest.id)
+  return undefined
 }
 
 /** Missing or stale data never resolves: the guest's status is unknown or its source is down. */
@@ -127,16 +221,20 @@ function evaluateNotRunning(
   const place = placeOf(guest)
   const label = place.resourceType === 'VM' ? 'VM' : 'Container'
   const disabled = t.disabled || t.disableConnectivity || run.config.disableAllGuestsOffline
+  const id = poweredOffId(guest.id)
+  // The open powered-off alert, found in the guest's list (no hashing of the fresh id).
+  const at = findId(existing, id)
   run.observe(
     stateObservation(
       place,
-      poweredOffId(guest.id),
+      id,
       'powered-off',
       poweredOff,
       t.poweredOffSeverity,
       `${label} '${guest.name}' is powered off`,
       disabled,
     ),
+    at >= 0 ? existing![at] : undefined,
   )
 }
 
@@ -152,14 +250,23 @@ function evaluateRunning(
   }
   const active = run.prev.active
   const place = placeOf(guest)
+  let seen = 0
   for (const metric of GUEST_METRICS) {
     const value = readValue(guest, metric)
     if (value < 0) continue
     // Ids are built only for a crossing or an open alert of that kind.
-    if (value < t.triggers[metric] && !hasOpen(existing, metric, false)) continue
+    const below = value < t.triggers[metric]
+    let at = findOpen(existing, metric, false)
+    if (below && at < 0) continue
     const id = metricAlertId(guest.id, metric)
-    if (value < t.triggers[metric] && !active.has(id)) continue
-    run.observe(metricObservation(place, id, metric, value, t.pairs[metric]))
+    // The open alert found in the index is the id's alert when the ids match (no hashing).
+    if (at >= 0 && existing![at]!.id !== id) at = -1
+    if (below && at < 0 && !active.has(id)) continue
+    run.observe(
+      metricObservation(place, id, metric, value, t.pairs[metric]),
+      at >= 0 ? existing![at] : undefined,
+    )
+    if (at >= 0) seen |= bit(at)
   }
   const disks = guest.disks
   if (disks) {
@@ -167,19 +274,25 @@ function evaluateRunning(
       const disk = disks[i]!
       const value = filesystemUsage(disk)
       if (value < 0) continue
-      if (value < t.triggers.disk && !hasOpen(existing, 'disk', true)) continue
+      const below = value < t.triggers.disk
+      if (below && findOpen(existing, 'disk', true) < 0) continue
       const id = filesystemAlertId(guest.id, filesystemKey(disk, i))
-      if (value < t.triggers.disk && !active.has(id)) continue
-      const extra = {
-        mountpoint: disk.mountpoint ?? disk.device ?? '',
-        ...(disk.device ? { device: disk.device } : {}),
-      }
-      run.observe(metricObservation(place, id, 'disk', value, t.pairs.disk, extra))
+      const at = findId(existing, id)
+      if (below && at < 0 && !active.has(id)) continue
+      const extra = disk.device
+        ? { mountpoint: disk.mountpoint ?? disk.device, device: disk.device }
+        : { mountpoint: disk.mountpoint ?? '' }
+      run.observe(
+        metricObservation(place, id, 'disk', value, t.pairs.disk, extra),
+        at >= 0 ? existing![at] : undefined,
+      )
+      if (at >= 0) seen |= bit(at)
     }
   }
   if (!existing) return
-  for (const alert of existing) {
-    if (run.touched.has(alert.id)) continue
+  for (let i = 0; i < existing.length; i++) {
+    const alert = existing[i]!
+    if ((seen & bit(i)) !== 0 || run.touched.has(alert.id)) continue
     if (alert.type === 'powered-off') run.resolve(alert, 'resolved')
     else if (alert.metadata?.mountpoint !== undefined && disks && disks.length > 0) {
       run.resolve(alert, 'removed') // the filesystem is gone from a guest that answers

@@ -66,7 +66,9 @@ export function evaluate(
 /** Alerts no evaluator looked at: their resource is absent, or their class or the engine is off. */
 function settleUnvisited(run: EngineRun, config: AlertConfig, fresh: Freshness): void {
   const active = run.prev.active
-  if (run.touched.size >= active.size) {
+  // `touched` holds only ids of the previous active map: equal sizes mean every alert was seen.
+  if (run.touched.size === active.size) return
+  if (run.touched.size > active.size) {
     let all = true
     for (const id of active.keys()) if (!run.touched.has(id)) all = false
     if (all) return

@@ -33,13 +33,15 @@ export function metricObservation(
   extra?: { mountpoint?: string; device?: string },
 ): Observation {
   const trigger = pair ? pair.trigger : Infinity
-  const metadata: AlertMetadata = {
-    resourceType: place.resourceType,
-    ...(pair ? { clearThreshold: pair.clear } : {}),
-    unit: metricUnit(metric),
-    ...(extra?.mountpoint !== undefined ? { mountpoint: extra.mountpoint } : {}),
-    ...(extra?.device !== undefined ? { device: extra.device } : {}),
+  // Built by assignment, not conditional spreads (a slow path per call); same key order.
+  const metadata: AlertMetadata = { resourceType: place.resourceType }
+  if (pair) metadata.clearThreshold = pair.clear
+  metadata.unit = metricUnit(metric)
+  if (extra) {
+    if (extra.mountpoint !== undefined) metadata.mountpoint = extra.mountpoint
+    if (extra.device !== undefined) metadata.device = extra.device
   }
+  // One shape for every observation (clear undefined when off), so observe() stays monomorphic.
   return {
     id,
     klass: place.klass,
@@ -49,7 +51,7 @@ export function metricObservation(
     off: pair ? value <= pair.clear : true,
     value,
     threshold: pair ? pair.trigger : 0,
-    ...(pair ? { clear: pair.clear } : {}),
+    clear: pair ? pair.clear : undefined,
     level: value >= trigger + CRITICAL_MARGIN ? 'critical' : 'warning',
     metric: true,
     type: metric,
@@ -82,6 +84,7 @@ export function stateObservation(
     off: !on,
     value: 0,
     threshold: 0,
+    clear: undefined,
     level,
     metric: false,
     type,
@@ -90,6 +93,8 @@ export function stateObservation(
     node: place.node,
     instance: place.instance,
     message,
-    metadata: { resourceType: place.resourceType, ...metadata },
+    metadata: metadata
+      ? { resourceType: place.resourceType, ...metadata }
+      : { resourceType: place.resourceType },
   }
 }

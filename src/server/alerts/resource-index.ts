@@ -1,6 +1,6 @@
 // Active alerts grouped by resource, cached per active map: the per-poll loops find a resource's
 // open alerts without scanning the whole active map.
-import type { Alert } from '../../shared/model/alerts.ts'
+import type { Alert, AlertEndReason, ResolvedAlert } from '../../shared/model/alerts.ts'
 
 /** Active alerts grouped by resource id, and the vmids of the guests among those resources. */
 export interface ResourceIndex {
@@ -11,6 +11,8 @@ export interface ResourceIndex {
    * does not end in its vmid: then every guest is looked up by id.
    */
   guestVmids: Set<number> | null
+  /** guestVmids as flags indexed by vmid (1 = maybe has alerts); null when vmids are too large. */
+  guestFlags: Uint8Array | null
 }
 
 /** The alert without its stale / flapping marks (object rest is slow; most alerts have neither). */
@@ -20,7 +22,76 @@ export function withoutMarks(alert: Alert): Alert {
   return rest
 }
 
+/**
+ * The resolved form of an alert (without its marks). Spelled out for the engine's own alerts (no
+ * acknowledgement fields): a spread plus two new keys costs several times as much per alert, and a
+ * poll can resolve thousands. Same keys, same order as the spread.
+ */
+export function toResolved(
+  alert: Alert,
+  resolvedTime: string,
+  endReason: AlertEndReason,
+): ResolvedAlert {
+  if (alert.ackTime !== undefined || alert.ackUser !== undefined || alert.metadata === undefined) {
+    return { ...withoutMarks(alert), resolvedTime, endReason }
+  }
+  return {
+    id: alert.id,
+    type: alert.type,
+    level: alert.level,
+    resourceId: alert.resourceId,
+    resourceName: alert.resourceName,
+    node: alert.node,
+    instance: alert.instance,
+    message: alert.message,
+    value: alert.value,
+    threshold: alert.threshold,
+    peak: alert.peak,
+    startTime: alert.startTime,
+    lastSeen: alert.lastSeen,
+    acknowledged: alert.acknowledged,
+    metadata: alert.metadata,
+    resolvedTime,
+    endReason,
+  }
+}
+
 const indexCache = new WeakMap<ReadonlyMap<string, Alert>, ResourceIndex>()
+const MAX_FLAG_VMID = 1 << 22
+
+/** The vmid a guest alert's resource id ends in; undefined for other alerts, NaN when none. */
+function guestVmid(alert: Alert): number | undefined {
+  const type = alert.metadata?.resourceType
+  if (type === 'Node' || type === 'PBS' || type === 'Storage' || type === 'Disk') return undefined
+  const id = alert.resourceId
+  const dash = id.lastIndexOf('-')
+  // Plain digits (every real vmid): read them without slicing a string.
+  const end = id.length
+  if (dash >= 0 && end - dash - 1 > 0 && end - dash - 1 <= 15) {
+    let vmid = 0
+    let j = dash + 1
+    for (; j < end; j++) {
+      const c = id.charCodeAt(j) - 48
+      if (c < 0 || c > 9) break
+      vmid = vmid * 10 + c
+    }
+    if (j === end) return vmid
+  }
+  const vmid = Number(id.slice(dash + 1))
+  return Number.isInteger(vmid) && dash >= 0 ? vmid : NaN
+}
+
+function flagsOf(vmids: Set<number> | null): Uint8Array | null {
+  if (vmids === null) return null
+  let max = -1
+  for (const vmid of vmids) {
+    if (vmid < 0 || vmid >= MAX_FLAG_VMID) return null
+    if (vmid > max) max = vmid
+  }
+  const flags = new Uint8Array(max + 1)
+  for (const vmid of vmids) flags[vmid] = 1
+  return flags
+}
 
 /** The resource index of an active map, built once per map. */
 export function indexByResource(active: ReadonlyMap<string, Alert>): ResourceIndex {
@@ -28,19 +99,29 @@ export function indexByResource(active: ReadonlyMap<string, Alert>): ResourceInd
   if (index) return index
   const byResource = new Map<string, Alert[]>()
   let guestVmids: Set<number> | null = new Set()
+  // A resource's alerts are mostly next to each other in the map: reuse the last list and vmid.
+  let lastId: string | null = null
+  let lastList: Alert[] = []
+  let lastVmid = Number.NaN
   for (const alert of active.values()) {
-    const list = byResource.get(alert.resourceId)
-    if (list) list.push(alert)
-    else byResource.set(alert.resourceId, [alert])
-    const type = alert.metadata?.resourceType
-    if (guestVmids && type !== 'Node' && type !== 'PBS' && type !== 'Storage' && type !== 'Disk') {
-      const id = alert.resourceId
-      const vmid = Number(id.slice(id.lastIndexOf('-') + 1))
-      if (Number.isInteger(vmid) && id.lastIndexOf('-') >= 0) guestVmids.add(vmid)
-      else guestVmids = null
+    const resourceId = alert.resourceId
+    if (resourceId === lastId) {
+      lastList.push(alert)
+    } else {
+      const list = byResource.get(resourceId)
+      if (list) list.push(alert)
+      else byResource.set(resourceId, (lastList = [alert]))
+      if (list) lastList = list
+      lastId = resourceId
+    }
+    if (guestVmids) {
+      const vmid = guestVmid(alert)
+      if (vmid === undefined || vmid === lastVmid) continue
+      if (Number.isNaN(vmid)) guestVmids = null
+      else guestVmids.add((lastVmid = vmid))
     }
   }
-  index = { byResource, guestVmids }
+  index = { byResource, guestVmids, guestFlags: flagsOf(guestVmids) }
   indexCache.set(active, index)
   return index
 }

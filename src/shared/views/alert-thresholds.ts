@@ -46,6 +46,8 @@ export type StorageThresholds = EffectiveThresholds<'usage'>
 
 export interface ThresholdResolver {
   guest(guest: Guest): GuestThresholds
+  /** The thresholds of every guest when the config has no rules and no overrides, else null. */
+  uniformGuest(): GuestThresholds | null
   node(nodeId: string): NodeThresholds
   /** PBS servers use nodeDefaults cpu/memory unless overridden (key = the PBS id, `pbs-<name>`). */
   pbs(pbsId: string): PbsThresholds
@@ -176,6 +178,7 @@ function createResolver(config: AlertConfig): ThresholdResolver {
         rule?.id,
       ))
     },
+    uniformGuest: () => (rules.length === 0 && overrides.size === 0 ? guestDefault : null),
     node(id) {
       const override = overrides.get(id)
       if (!override) return nodeDefault
