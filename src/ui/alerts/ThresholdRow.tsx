@@ -1,4 +1,4 @@
-import { Check, Pencil, Trash2, X } from 'lucide-react'
+import { Bell, Check, Pencil, Trash2, Unplug, X } from 'lucide-react'
 import type { CSSProperties } from 'react'
 import type { AlertMetric } from '../../shared/model/alerts.ts'
 import type { ThresholdResourceRow } from '../../shared/views/alert-thresholds-types.ts'
@@ -133,6 +133,7 @@ export function ThresholdRowView({ row, columns, toggles, edit, rowIndex, style 
         )}
         {toggles.disable && (
           <span className="flex items-center gap-1 text-xs" title="Alerts for this resource">
+            <Bell className="size-3.5 text-gray-400" aria-hidden />
             <Switch
               checked={!row.disabled}
               label={`Alerts for ${row.name}`}
@@ -142,6 +143,7 @@ export function ThresholdRowView({ row, columns, toggles, edit, rowIndex, style 
         )}
         {toggles.connectivity && (
           <span className="flex items-center gap-1 text-xs" title="Connectivity alerts">
+            <Unplug className="size-3.5 text-gray-400" aria-hidden />
             <Switch
               checked={!row.disableConnectivity}
               label={`Connectivity alerts for ${row.name}`}
