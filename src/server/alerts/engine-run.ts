@@ -20,6 +20,7 @@ import type {
   AlertConfig,
   AlertEndReason,
   AlertLevel,
+  AlertMetric,
   AlertMetadata,
   AlertType,
   ResolvedAlert,
@@ -27,6 +28,7 @@ import type {
 } from '../../shared/model/alerts.ts'
 import type { EngineState, FlapRecord, PendingCondition, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX, RECENTLY_RESOLVED_MS } from './engine-types.ts'
+import { metricMessage } from './alert-ids.ts'
 import { indexByResource, toResolved, withoutMarks } from './resource-index.ts'
 
 export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000
@@ -55,7 +57,8 @@ export interface Observation {
   resourceName: string
   node: string
   instance: string
-  message: string
+  /** null: a metric message, built from type, value and metadata when an alert is written. */
+  message: string | null
   metadata: AlertMetadata
 }
 
@@ -180,6 +183,7 @@ export class EngineRun {
   private fire(o: Observation, since: number): void {
     const held = this.config.flapping.enabled && this.isPoll && this.recordChange(o.id)
     const startTime = this.iso(since)
+    const message = this.message(o)
     // Two literals rather than a conditional spread (slow per call); the same key order.
     const alert: Alert = held
       ? {
@@ -190,7 +194,7 @@ export class EngineRun {
           resourceName: o.resourceName,
           node: o.node,
           instance: o.instance,
-          message: o.message,
+          message,
           value: o.value,
           threshold: o.threshold,
           peak: o.value,
@@ -208,7 +212,7 @@ export class EngineRun {
           resourceName: o.resourceName,
           node: o.node,
           instance: o.instance,
-          message: o.message,
+          message,
           value: o.value,
           threshold: o.threshold,
           peak: o.value,
@@ -226,11 +230,12 @@ export class EngineRun {
     const record = (this.flapOut ?? this.prev.flapping).get(o.id)
     const isFlapping = flapping || (record !== undefined && record.heldUntil > this.cond)
     const peak = o.value > existing.peak ? o.value : existing.peak
+    const message = this.message(o)
     const same =
       existing.value === o.value &&
       existing.level === o.level &&
       existing.threshold === o.threshold &&
-      existing.message === o.message &&
+      existing.message === message &&
       existing.peak === peak &&
       existing.stale !== true &&
       (existing.flapping === true) === isFlapping &&
@@ -251,7 +256,7 @@ export class EngineRun {
             resourceName: existing.resourceName,
             node: existing.node,
             instance: existing.instance,
-            message: o.message,
+            message,
             value: o.value,
             threshold: o.threshold,
             peak,
@@ -265,7 +270,7 @@ export class EngineRun {
             level: o.level,
             value: o.value,
             threshold: o.threshold,
-            message: o.message,
+            message,
             peak,
             lastSeen: this.condIso,
             metadata: o.metadata,
@@ -275,6 +280,18 @@ export class EngineRun {
     if (existing.level === 'warning' && o.level === 'critical') {
       this.transitions.push({ kind: 'escalated', alert: next, at: this.now })
     }
+  }
+
+  /** The observation's message; a metric one is built here, when an alert is written. */
+  private message(o: Observation): string {
+    if (o.message !== null) return o.message
+    const metadata = o.metadata
+    return (o.message = metricMessage(
+      metadata.resourceType,
+      o.type as AlertMetric,
+      o.value,
+      metadata.mountpoint,
+    ))
   }
 
   private set(alert: Alert): void {

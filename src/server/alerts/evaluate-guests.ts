@@ -67,6 +67,17 @@ function findId(existing: readonly Alert[] | undefined, id: string): number {
   return -1
 }
 
+/** `id === metricAlertId(resourceId, metric)`, without building the id string. */
+function isMetricId(id: string, resourceId: string, metric: string): boolean {
+  const n = resourceId.length
+  return (
+    id.length === n + 1 + metric.length &&
+    id.charCodeAt(n) === 45 && // '-'
+    id.startsWith(resourceId) &&
+    id.endsWith(metric)
+  )
+}
+
 /** Bit i: the guest's open alert i was observed (lists longer than 31 fall back to `touched`). */
 const bit = (i: number): number => (i < 31 ? 1 << i : 0)
 
@@ -258,9 +269,10 @@ function evaluateRunning(
     const below = value < t.triggers[metric]
     let at = findOpen(existing, metric, false)
     if (below && at < 0) continue
-    const id = metricAlertId(guest.id, metric)
-    // The open alert found in the index is the id's alert when the ids match (no hashing).
-    if (at >= 0 && existing![at]!.id !== id) at = -1
+    // The open alert found in the index is the id's alert when the ids match: then its stored
+    // (hashed) id is used and no id string is built.
+    if (at >= 0 && !isMetricId(existing![at]!.id, guest.id, metric)) at = -1
+    const id = at >= 0 ? existing![at]!.id : metricAlertId(guest.id, metric)
     if (below && at < 0 && !active.has(id)) continue
     run.observe(
       metricObservation(place, id, metric, value, t.pairs[metric]),

@@ -7,7 +7,7 @@ import type {
   ResourceClass,
   ThresholdPair,
 } from '../../shared/model/alerts.ts'
-import { metricMessage, metricUnit } from './alert-ids.ts'
+import { metricUnit } from './alert-ids.ts'
 import type { Observation } from './engine-run.ts'
 
 /** Where an alert is: the resource's identity fields every alert carries. */
@@ -33,15 +33,9 @@ export function metricObservation(
   extra?: { mountpoint?: string; device?: string },
 ): Observation {
   const trigger = pair ? pair.trigger : Infinity
-  // Built by assignment, not conditional spreads (a slow path per call); same key order.
-  const metadata: AlertMetadata = { resourceType: place.resourceType }
-  if (pair) metadata.clearThreshold = pair.clear
-  metadata.unit = metricUnit(metric)
-  if (extra) {
-    if (extra.mountpoint !== undefined) metadata.mountpoint = extra.mountpoint
-    if (extra.device !== undefined) metadata.device = extra.device
-  }
   // One shape for every observation (clear undefined when off), so observe() stays monomorphic.
+  // The message is built by EngineRun only when an alert is written (null here: a resolution
+  // never reads it); metadata without a filesystem is shared (alerts are never mutated).
   return {
     id,
     klass: place.klass,
@@ -59,9 +53,52 @@ export function metricObservation(
     resourceName: place.resourceName,
     node: place.node,
     instance: place.instance,
-    message: metricMessage(place.resourceType, metric, value, extra?.mountpoint),
-    metadata,
+    message: null,
+    metadata: extra
+      ? filesystemMetadata(place.resourceType, metric, pair, extra)
+      : sharedMetadata(place.resourceType, metric, pair),
   }
+}
+
+/** Built by assignment, not conditional spreads (a slow path per call); same key order. */
+function filesystemMetadata(
+  resourceType: AlertResourceType,
+  metric: AlertMetric,
+  pair: ThresholdPair | null,
+  extra: { mountpoint?: string; device?: string },
+): AlertMetadata {
+  const metadata: AlertMetadata = { resourceType }
+  if (pair) metadata.clearThreshold = pair.clear
+  metadata.unit = metricUnit(metric)
+  if (extra.mountpoint !== undefined) metadata.mountpoint = extra.mountpoint
+  if (extra.device !== undefined) metadata.device = extra.device
+  return metadata
+}
+
+/** Metadata per (resource type, unit, clear level): one object shared by every alert. */
+const metadataCache = new Map<AlertResourceType, Map<string, Map<number, AlertMetadata>>>()
+/** The clear level's key for a metric switched off (no clearThreshold). */
+const OFF = Number.NaN
+
+function sharedMetadata(
+  resourceType: AlertResourceType,
+  metric: AlertMetric,
+  pair: ThresholdPair | null,
+): AlertMetadata {
+  const unit = metricUnit(metric)
+  let byUnit = metadataCache.get(resourceType)
+  if (!byUnit) metadataCache.set(resourceType, (byUnit = new Map()))
+  let byClear = byUnit.get(unit)
+  if (!byClear) byUnit.set(unit, (byClear = new Map()))
+  const clear = pair ? pair.clear : OFF
+  let metadata = byClear.get(clear)
+  if (!metadata) {
+    // Bounded: clear levels are config values, few per unit.
+    if (byClear.size > 1024) byClear.clear()
+    metadata = pair ? { resourceType, clearThreshold: pair.clear, unit } : { resourceType, unit }
+    byClear.set(clear, metadata)
+  }
+  return metadata
 }
 
 /** A state observation (offline, powered off, disk health, ZFS): on or off, no value. */
