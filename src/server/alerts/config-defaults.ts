@@ -64,6 +64,9 @@ export const DEFAULT_ALERT_CONFIG: AlertConfig = {
       ],
     },
     grouping: { enabled: true, window: 300, byNode: true, byGuest: false },
+    // Ours: more than this many alerts in one grouping window (per destination and group) go out
+    // as one summary message instead of one entry each.
+    storm: { enabled: true, threshold: 20 },
   },
   aggregation: { enabled: false, window: 10, count: 3, similarity: 5 },
   flapping: { enabled: true, threshold: 5, window: 10, suppression: 30, minStability: 0.8 },

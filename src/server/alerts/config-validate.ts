@@ -192,6 +192,12 @@ const schedule = z
         byGuest: bool(false),
       })
       .prefault({}),
+    storm: z
+      .object({
+        enabled: bool(D.schedule.storm.enabled),
+        threshold: int(2, 10000).default(D.schedule.storm.threshold),
+      })
+      .prefault({}),
   })
   .prefault({})
 

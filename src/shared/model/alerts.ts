@@ -241,6 +241,11 @@ export interface AlertSchedule {
   maxAlertsHour: number
   escalation: { enabled: boolean; levels: { after: number; notify: 'email' | 'webhook' | 'all' }[] }
   grouping: { enabled: boolean; window: number; byNode: boolean; byGuest: boolean }
+  /**
+   * Storm control: when more than `threshold` alerts fire within one grouping window (per
+   * destination and group), one summary message replaces the individual ones.
+   */
+  storm: { enabled: boolean; threshold: number }
 }
 
 /** The saved alert configuration (spec 001 §3 Alert config; GET/PUT /api/alerts/config). */
