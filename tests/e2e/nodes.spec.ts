@@ -82,11 +82,17 @@ test('adds a PVE cluster and a PBS by token, the live tabs fill, edit keeps secr
   await expect(dialog(page, pveTitle)).toBeHidden()
 
   // Within a poll cycle or two the live state has the cluster, its guests and the slower parts.
+  // The simulator ticks every second and its random events create and destroy a guest now and
+  // then, so the estate may differ from its size at start by a guest or two.
   await expect
-    .poll(async () => (await state()).vms.length + (await state()).containers.length, {
-      timeout: 15_000,
-    })
-    .toBe(pve.guests)
+    .poll(
+      async () => {
+        const now = await state()
+        return Math.abs(now.vms.length + now.containers.length - pve.guests)
+      },
+      { timeout: 15_000 },
+    )
+    .toBeLessThanOrEqual(2)
   await expect
     .poll(async () => (await state()).storage.length, { timeout: 15_000 })
     .toBeGreaterThan(0)
