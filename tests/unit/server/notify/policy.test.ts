@@ -6,7 +6,6 @@ import type { NotificationEvent } from '../../../../src/shared/model/notificatio
 import {
   EMAIL,
   fired,
-  HOOK,
   makeAlert,
   makeSchedule,
   MIN,
