@@ -13,6 +13,14 @@ const SHORT_DAY: Record<Weekday, string> = {
   sunday: 'Sun',
 }
 
+/** A schedule as the summary reads it: a frozen UI snapshot is fine too. */
+export type ScheduleReadout = Omit<AlertSchedule, 'escalation'> & {
+  readonly escalation: {
+    readonly enabled: boolean
+    readonly levels: readonly AlertSchedule['escalation']['levels'][number][]
+  }
+}
+
 const NOTIFY_TEXT = { email: 'email', webhook: 'webhooks', all: 'all channels' } as const
 
 /** 'a', 'a and b', 'a, b and c'. */
@@ -48,14 +56,14 @@ function quietHoursSentence(quiet: AlertSchedule['quietHours']): string {
   )
 }
 
-function repeatSentence(schedule: AlertSchedule): string {
+function repeatSentence(schedule: ScheduleReadout): string {
   const perHour = `at most ${schedule.maxAlertsHour} per hour`
   return schedule.cooldown > 0
     ? `Repeats of the same alert at most every ${schedule.cooldown} min, ${perHour}.`
     : `No cooldown between repeats of the same alert, ${perHour}.`
 }
 
-function groupingSentence(schedule: AlertSchedule): string {
+function groupingSentence(schedule: ScheduleReadout): string {
   if (!schedule.grouping.enabled) return 'Each alert is sent on its own, without grouping.'
   const minutes = groupingMinutes(schedule.groupingWindow)
   const within = `Alerts within ${minutes} minute${minutes === 1 ? '' : 's'}`
@@ -67,12 +75,12 @@ function groupingSentence(schedule: AlertSchedule): string {
     : `${within} are grouped by ${joinAnd(keys)}.`
 }
 
-function stormSentence(schedule: AlertSchedule): string {
+function stormSentence(schedule: ScheduleReadout): string {
   if (!schedule.storm.enabled) return 'Storm control is off: every alert is listed on its own.'
   return `More than ${schedule.storm.threshold} alerts within one grouping window are sent as one summary.`
 }
 
-function escalationSentence(escalation: AlertSchedule['escalation']): string {
+function escalationSentence(escalation: ScheduleReadout['escalation']): string {
   if (!escalation.enabled) return 'Escalation is off.'
   if (escalation.levels.length === 0) return 'Escalation is on but has no levels yet.'
   const steps = escalation.levels.map(
@@ -82,7 +90,7 @@ function escalationSentence(escalation: AlertSchedule['escalation']): string {
 }
 
 /** The summary, one sentence per part of the schedule, in the order the tab shows the parts. */
-export function summarizeSchedule(schedule: AlertSchedule): string[] {
+export function summarizeSchedule(schedule: ScheduleReadout): string[] {
   return [
     quietHoursSentence(schedule.quietHours),
     repeatSentence(schedule),

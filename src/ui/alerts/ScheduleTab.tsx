@@ -66,11 +66,9 @@ function SummaryCard() {
         aria-label="Schedule summary"
         className="flex list-disc flex-col gap-1 pl-5 text-sm text-gray-700 dark:text-gray-300"
       >
-        {summarizeSchedule(working.schedule as Parameters<typeof summarizeSchedule>[0]).map(
-          (line) => (
-            <li key={line}>{line}</li>
-          ),
-        )}
+        {summarizeSchedule(working.schedule).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
       </ul>
     </Card>
   )
