@@ -14,6 +14,9 @@ export interface UrlSafetyOptions {
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; error: string }
 
+/** Error code of a connection safeLookup refused (not a DNS failure: never worth a retry). */
+export const REFUSED_CODE = 'EWEBHOOKREFUSED'
+
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata'])
 
 /** Why an IPv4 address (dotted quad) is refused, or null when it is allowed. */
@@ -164,7 +167,7 @@ export function safeLookup(options: UrlSafetyOptions) {
     const host = hostname.replace(/\.$/, '').toLowerCase()
     if (METADATA_NAMES.has(host)) {
       callback(
-        Object.assign(new Error(`${host} is a cloud metadata host`), { code: 'EREFUSED' }),
+        Object.assign(new Error(`${host} is a cloud metadata host`), { code: REFUSED_CODE }),
         '',
       )
       return
@@ -175,7 +178,7 @@ export function safeLookup(options: UrlSafetyOptions) {
         const why = refusedAddress(address, options)
         if (why) {
           const error = new Error(`${host} resolves to ${why} (${address}), which is not allowed`)
-          return callback(Object.assign(error, { code: 'EREFUSED' }), '')
+          return callback(Object.assign(error, { code: REFUSED_CODE }), '')
         }
       }
       if (opts.all) return callback(null, addresses)
