@@ -108,7 +108,8 @@ function genericBody(batch: NotificationBatch, webhook: Webhook, now: number): s
   }
   if (batch.events.length <= 1) return undefined
   return JSON.stringify({
-    alerts: batch.events.map((e) => ({ ...e.alert, event: e.kind })),
+    // The alerts as they are (a resolved one carries resolvedTime): one stringify, no copies.
+    alerts: batch.events.map((e) => e.alert),
     count: batch.events.length,
     timestamp,
     source: SOURCE,
@@ -133,8 +134,14 @@ export function renderWebhook(
   const headers: Record<string, string> = { ...service.headers }
   let body = genericBody(batch, webhook, now)
   if (body === undefined) {
-    const data = templateData(batch, webhook, { publicUrl: opts.publicUrl, now, chatId })
-    const source = webhook.template.trim() !== '' ? webhook.template : service.payloadTemplate
+    const custom = webhook.template.trim() !== ''
+    const data = templateData(batch, webhook, {
+      publicUrl: opts.publicUrl,
+      now,
+      chatId,
+      allAlerts: custom,
+    })
+    const source = custom ? webhook.template : service.payloadTemplate
     body = renderTemplate(source, data)
     if (webhook.service === 'ntfy') Object.assign(headers, ntfyHeaders(data))
   }

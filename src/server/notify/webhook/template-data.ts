@@ -44,6 +44,7 @@ export interface TemplateData extends AlertVars {
   TimestampUnix: number
   CustomFields: Record<string, string>
   AlertCount: number
+  /** The batch's alerts: every one for a custom template, the first GROUP_LIST_MAX otherwise. */
   Alerts: AlertVars[]
   Grouped: boolean
   /** Telegram chat id from the URL's `chat_id` query. */
@@ -156,11 +157,11 @@ export function alertVars(event: NotificationEvent, now: number): AlertVars {
 }
 
 /** The message of a grouped send: the first alert's, then "All N alerts:" and a capped list. */
-function groupedMessage(first: AlertVars, all: readonly AlertVars[]): string {
-  const lines = [first.Message, '', `All ${all.length} alerts:`]
-  const shown = Math.min(all.length, GROUP_LIST_MAX)
-  for (let i = 0; i < shown; i++) lines.push(`• ${all[i]!.Title}`)
-  if (all.length > shown) lines.push(`… and ${all.length - shown} more`)
+function groupedMessage(first: AlertVars, listed: readonly AlertVars[], count: number): string {
+  const lines = [first.Message, '', `All ${count} alerts:`]
+  const shown = Math.min(count, GROUP_LIST_MAX)
+  for (let i = 0; i < shown; i++) lines.push(`• ${listed[i]!.Title}`)
+  if (count > shown) lines.push(`… and ${count - shown} more`)
   return lines.join('\n')
 }
 
@@ -211,19 +212,28 @@ function summaryVars(batch: NotificationBatch, text: string): AlertVars {
 export function templateData(
   batch: NotificationBatch,
   webhook: Webhook,
-  opts: { publicUrl?: string; now: number; chatId: string },
+  opts: { publicUrl?: string; now: number; chatId: string; allAlerts?: boolean },
 ): TemplateData {
-  const all = batch.summary ? [] : batch.events.map((e) => alertVars(e, opts.now))
+  const { events } = batch
+  // Service templates read the first alerts only: vars for thousands of alerts are built only for
+  // a custom template (which may loop over Alerts).
+  const upTo = batch.summary
+    ? 0
+    : opts.allAlerts
+      ? events.length
+      : Math.min(events.length, GROUP_LIST_MAX)
+  const all: AlertVars[] = new Array<AlertVars>(upTo)
+  for (let i = 0; i < upTo; i++) all[i] = alertVars(events[i]!, opts.now)
   let head: AlertVars
   if (batch.summary) head = summaryVars(batch, batch.summary.text)
-  else if (all.length === 0) throw new Error('a webhook batch needs events or a summary')
-  else if (all.length === 1) head = all[0]!
+  else if (events.length === 0) throw new Error('a webhook batch needs events or a summary')
+  else if (events.length === 1) head = all[0]!
   else {
     // A group reads as resolved only when everything in it is: one firing keeps it a trigger.
-    const resolved = all.every((a) => a.Resolved)
-    head = { ...all[0]!, Message: groupedMessage(all[0]!, all), Resolved: resolved }
+    const resolved = events.every((e) => e.kind === 'resolved')
+    head = { ...all[0]!, Message: groupedMessage(all[0]!, all, events.length), Resolved: resolved }
   }
-  const single = !batch.summary && all.length === 1
+  const single = !batch.summary && events.length === 1
   const custom = webhook.customFields
   const routingKey =
     custom.routing_key ??
@@ -235,7 +245,7 @@ export function templateData(
     Timestamp: new Date(opts.now).toISOString(),
     TimestampUnix: Math.floor(opts.now / 1000),
     CustomFields: custom,
-    AlertCount: batch.summary ? batch.summary.count : all.length,
+    AlertCount: batch.summary ? batch.summary.count : events.length,
     Alerts: all,
     Grouped: !single,
     ChatID: opts.chatId,
