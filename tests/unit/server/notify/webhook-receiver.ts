@@ -22,9 +22,18 @@ export interface Answer {
 export interface Receiver {
   base: string
   requests: Received[]
-  /** Decide the answer per request (default 200 "ok"). */
-  respond: (req: Received) => Answer
+  /** Decide the answer per request (default 200 "ok"); null leaves it unanswered. */
+  respond: (req: Received) => Answer | null
   close(): Promise<void>
+}
+
+/** A port nothing listens on (a receiver that is down). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
 }
 
 export async function startReceiver(): Promise<Receiver> {
@@ -50,6 +59,7 @@ export async function startReceiver(): Promise<Receiver> {
       }
       receiver.requests.push(got)
       const answer = receiver.respond(got)
+      if (answer === null) return
       res.writeHead(answer.status ?? 200, answer.headers ?? {})
       res.end(answer.body ?? '')
     })
