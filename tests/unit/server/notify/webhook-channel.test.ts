@@ -5,13 +5,7 @@ import {
   createWebhookChannel,
   type WebhookChannel,
 } from '../../../../src/server/notify/webhook/channel.ts'
-import {
-  closedPort,
-  fired,
-  makeWebhook,
-  startReceiver,
-  type Receiver,
-} from './webhook-receiver.ts'
+import { closedPort, fired, makeWebhook, startReceiver, type Receiver } from './webhook-receiver.ts'
 
 let receiver: Receiver
 let channel: WebhookChannel
@@ -96,8 +90,9 @@ describe('redirects', () => {
 describe('answers', () => {
   it('2xx is delivered', async () => {
     receiver.respond = () => ({ status: 204 })
-    expect(await channel.send(fired(), { kind: 'webhook', id: 'w', name: 'w', webhook: hook() }))
-      .toEqual({ ok: true, info: 'HTTP 204' })
+    expect(
+      await channel.send(fired(), { kind: 'webhook', id: 'w', name: 'w', webhook: hook() }),
+    ).toEqual({ ok: true, info: 'HTTP 204' })
   })
 
   it.each([500, 502, 503, 429])('%i is worth a retry', async (status) => {

@@ -94,7 +94,11 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
 }
 
 export function resolvedAlert(overrides: Partial<Alert> = {}): ResolvedAlert {
-  return { ...makeAlert(overrides), resolvedTime: '2025-01-01T10:20:00.000Z', endReason: 'resolved' }
+  return {
+    ...makeAlert(overrides),
+    resolvedTime: '2025-01-01T10:20:00.000Z',
+    endReason: 'resolved',
+  }
 }
 
 export const fired = (alert: Alert = makeAlert(), key = 'k-fired'): NotificationBatch => ({

@@ -177,20 +177,23 @@ const CHECKS: Record<WebhookService, Check> = {
 }
 
 describe.each(WEBHOOK_SERVICES)('service %s', (service) => {
-  it.each(['fired', 'resolved'] as const)('delivers a %s alert in its payload shape', async (kind) => {
-    const got = await sendOne(service, kind === 'fired' ? fired() : resolved())
-    if (service === 'ntfy') {
-      expect(got.headers['content-type']).toBe('text/plain')
-      expect(got.body).toContain(NASTY_NAME)
-      expect(got.body).toContain('VM CPU at 95.3% (threshold 80%)')
-      expect(got.headers.title).toContain('vm "web"\\01 line_two')
-      expect(got.headers.priority).toBe(kind === 'fired' ? 'urgent' : 'low')
-      expect(got.headers.tags).toBe(kind === 'fired' ? 'rotating_light' : 'white_check_mark')
-      return
-    }
-    expect(got.headers['content-type']).toBe('application/json')
-    CHECKS[service](JSON.parse(got.body), got, kind)
-  })
+  it.each(['fired', 'resolved'] as const)(
+    'delivers a %s alert in its payload shape',
+    async (kind) => {
+      const got = await sendOne(service, kind === 'fired' ? fired() : resolved())
+      if (service === 'ntfy') {
+        expect(got.headers['content-type']).toBe('text/plain')
+        expect(got.body).toContain(NASTY_NAME)
+        expect(got.body).toContain('VM CPU at 95.3% (threshold 80%)')
+        expect(got.headers.title).toContain('vm "web"\\01 line_two')
+        expect(got.headers.priority).toBe(kind === 'fired' ? 'urgent' : 'low')
+        expect(got.headers.tags).toBe(kind === 'fired' ? 'rotating_light' : 'white_check_mark')
+        return
+      }
+      expect(got.headers['content-type']).toBe('application/json')
+      CHECKS[service](JSON.parse(got.body), got, kind)
+    },
+  )
 })
 
 describe('templates', () => {
