@@ -17,6 +17,9 @@ import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
+import { registerWebhookRoutes } from './http/notify-webhooks.ts'
+import { createWebhookChannel } from './notify/webhook/channel.ts'
+import { createWebhookRepo } from './store/webhook-repo.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
@@ -176,6 +179,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   })
   registerNodeRoutes(http, nodes)
   registerAlertRoutes(http, { alerts, audit: auth.audit, now })
+  const webhookSafety = { allowLoopback: config.webhookAllowLoopback }
+  const webhookChannel = createWebhookChannel({
+    ...webhookSafety,
+    publicUrl: config.publicUrl ?? undefined,
+    now,
+  })
+  registerWebhookRoutes(http, {
+    repo: createWebhookRepo(db, box),
+    channel: webhookChannel,
+    audit: auth.audit,
+    safety: webhookSafety,
+    now,
+  })
   registerSetupScriptRoutes(http, { now })
   const discovery = createDiscoveryService({
     settings: createSystemSettingsRepo(db),
@@ -209,6 +225,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       hub.close()
       await poller.stop()
       await http.close()
+      await webhookChannel.close()
       db.close()
     },
   }

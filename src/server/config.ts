@@ -52,6 +52,8 @@ export interface ServerConfig {
   apiToken: EnvApiToken | null
   /** LOG_LEVEL (default info) and LOG_FORMAT (null: readable on a terminal, else JSON). */
   log: { level: LogLevel; format: LogFormat | null }
+  /** WEBHOOK_ALLOW_LOOPBACK=true: webhooks may target loopback addresses (off: refused). */
+  webhookAllowLoopback: boolean
 }
 
 /** Shortest API_TOKEN accepted: the generated ones have 48 characters. */
@@ -119,6 +121,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       level: readChoice(env, 'LOG_LEVEL', LOG_LEVELS) ?? 'info',
       format: readChoice(env, 'LOG_FORMAT', LOG_FORMATS),
     },
+    webhookAllowLoopback: readBool(env, 'WEBHOOK_ALLOW_LOOPBACK'),
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

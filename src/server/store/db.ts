@@ -133,6 +133,25 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX alert_history_start_level ON alert_history (start_time, level);
    CREATE INDEX alert_history_resource_start ON alert_history (resource_id, start_time);
    CREATE INDEX alert_history_open ON alert_history (alert_id) WHERE end_time IS NULL`,
+  // Webhook destinations (webhook-repo.ts). The URL is always stored sealed, with its masked form
+  // for display beside it; credential header values and secret custom fields are sealed inside
+  // their JSON maps (`secret_headers_json`, the names in `secret_fields_json`).
+  `CREATE TABLE webhooks (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     url_enc TEXT NOT NULL,
+     url_masked TEXT NOT NULL,
+     method TEXT NOT NULL CHECK (method IN ('POST', 'PUT', 'PATCH')),
+     headers_json TEXT NOT NULL,
+     secret_headers_json TEXT NOT NULL,
+     enabled INTEGER NOT NULL,
+     service TEXT NOT NULL,
+     template TEXT NOT NULL,
+     custom_fields_json TEXT NOT NULL,
+     secret_fields_json TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

@@ -1,0 +1,196 @@
+// The webhook channel: renders a batch and sends it with undici. Every hop is checked by
+// url-safety (literal addresses before the request, names at connect time through safeLookup),
+// redirects are followed by hand (at most 3, each Location re-checked), a request lasts at most
+// 30 s, and one URL gets at most 10 requests a minute. 2xx is delivered; 429, 5xx, timeouts and
+// network errors are worth another attempt; other answers are not.
+import { Agent, fetch } from 'undici'
+import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
+import type { Channel, SendResult } from '../types.ts'
+import { renderWebhook } from './render.ts'
+import { checkUrl, REFUSED_CODE, safeLookup } from './url-safety.ts'
+
+export const WEBHOOK_TIMEOUT_MS = 30_000
+export const WEBHOOK_RATE_PER_MINUTE = 10
+export const WEBHOOK_MAX_REDIRECTS = 3
+export const USER_AGENT = 'Pulse-Monitoring'
+/** Characters of a receiver's answer kept in an error or the test route's `response`. */
+export const RESPONSE_SNIPPET = 200
+/** Bytes of an answer read at most (the rest is dropped unread). */
+const RESPONSE_READ_MAX = 64 * 1024
+const MINUTE_MS = 60_000
+
+/** One attempt in detail: what the test route answers and send() summarises. */
+export type WebhookAttempt =
+  | { ok: true; status: number; response: string }
+  | { ok: false; status?: number; response?: string; error: string; retryable: boolean }
+
+export interface WebhookChannelDeps {
+  allowLoopback: boolean
+  /** PULSE_PUBLIC_URL: the link messages carry. */
+  publicUrl?: string
+  now?: () => number
+  timeoutMs?: number
+  ratePerMinute?: number
+}
+
+export interface WebhookChannel extends Channel {
+  /** Render and send one batch to one webhook (its secrets opened). */
+  deliver(batch: NotificationBatch, webhook: Webhook): Promise<WebhookAttempt>
+  close(): Promise<void>
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/** The first `max` bytes of a body as text; the rest is cancelled unread. */
+async function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<string> {
+  if (!body) return ''
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.byteLength
+    }
+  } finally {
+    await reader.cancel().catch(() => {})
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8')
+}
+
+const snippet = (text: string) =>
+  text.length > RESPONSE_SNIPPET ? `${text.slice(0, RESPONSE_SNIPPET)}…` : text
+
+/** A transport failure in words, and whether another attempt may do better. */
+function transportError(err: unknown, timeoutMs: number): { error: string; retryable: boolean } {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } }
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+    return { error: `Webhook timed out after ${timeoutMs / 1000} s`, retryable: true }
+  }
+  const cause = e.cause
+  if (cause?.code === REFUSED_CODE) {
+    return { error: `Invalid webhook URL: ${cause.message}`, retryable: false }
+  }
+  const detail = cause?.message ?? e.message ?? String(err)
+  return { error: `Webhook request failed: ${detail}`, retryable: true }
+}
+
+/** Build the channel; `close()` ends its connection pool. */
+export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
+  const now = deps.now ?? Date.now
+  const timeoutMs = deps.timeoutMs ?? WEBHOOK_TIMEOUT_MS
+  const ratePerMinute = deps.ratePerMinute ?? WEBHOOK_RATE_PER_MINUTE
+  const safety = { allowLoopback: deps.allowLoopback }
+  const agent = new Agent({ connect: { lookup: safeLookup(safety) } })
+  /** Send times of the last minute, per URL. */
+  const recent = new Map<string, number[]>()
+
+  /** Count a request to `url`; false when the minute's budget is spent. */
+  const admit = (url: string): boolean => {
+    const t = now()
+    if (recent.size > 1000) {
+      for (const [key, times] of recent) if (times.at(-1)! <= t - MINUTE_MS) recent.delete(key)
+    }
+    const times = (recent.get(url) ?? []).filter((at) => at > t - MINUTE_MS)
+    if (times.length >= ratePerMinute) {
+      recent.set(url, times)
+      return false
+    }
+    times.push(t)
+    recent.set(url, times)
+    return true
+  }
+
+  const deliver = async (batch: NotificationBatch, webhook: Webhook): Promise<WebhookAttempt> => {
+    let request
+    try {
+      request = renderWebhook(batch, webhook, { publicUrl: deps.publicUrl, now: now() })
+    } catch (err) {
+      return { ok: false, error: `Template error: ${(err as Error).message}`, retryable: false }
+    }
+    if (!admit(request.url)) {
+      return {
+        ok: false,
+        error: `Rate limit: at most ${ratePerMinute} requests a minute to this URL`,
+        retryable: true,
+      }
+    }
+    let url = request.url
+    let method: string = request.method
+    let body: string | undefined = request.body
+    const headers = {
+      'User-Agent': USER_AGENT,
+      ...request.headers,
+      'Idempotency-Key': batch.key,
+    }
+    for (let hop = 0; ; hop++) {
+      const check = checkUrl(url, safety)
+      if (!check.ok) {
+        const what = hop === 0 ? 'Invalid webhook URL' : 'Refused redirect'
+        return { ok: false, error: `${what}: ${check.error}`, retryable: false }
+      }
+      let response
+      try {
+        response = await fetch(url, {
+          method,
+          headers,
+          body,
+          redirect: 'manual',
+          dispatcher: agent,
+          signal: AbortSignal.timeout(timeoutMs),
+        })
+      } catch (err) {
+        return { ok: false, ...transportError(err, timeoutMs) }
+      }
+      const location = response.headers.get('location')
+      if (REDIRECTS.has(response.status) && location) {
+        await response.body?.cancel().catch(() => {})
+        if (hop >= WEBHOOK_MAX_REDIRECTS) {
+          return {
+            ok: false,
+            status: response.status,
+            error: `Webhook redirected more than ${WEBHOOK_MAX_REDIRECTS} times`,
+            retryable: false,
+          }
+        }
+        url = new URL(location, url).toString()
+        // 303 asks for a GET of the other resource; the others repeat the request as it was.
+        if (response.status === 303) {
+          method = 'GET'
+          body = undefined
+        }
+        continue
+      }
+      let text: string
+      try {
+        text = await readCapped(response.body, RESPONSE_READ_MAX)
+      } catch (err) {
+        return { ok: false, status: response.status, ...transportError(err, timeoutMs) }
+      }
+      const { status } = response
+      if (status >= 200 && status < 300) return { ok: true, status, response: snippet(text) }
+      return {
+        ok: false,
+        status,
+        response: snippet(text),
+        error: `Webhook returned HTTP ${status}: ${snippet(text)}`,
+        retryable: status === 429 || status >= 500 || status === 408,
+      }
+    }
+  }
+
+  return {
+    deliver,
+    async send(batch, destination): Promise<SendResult> {
+      if (destination.kind !== 'webhook') {
+        return { ok: false, error: 'not a webhook destination', retryable: false }
+      }
+      const attempt = await deliver(batch, destination.webhook)
+      if (attempt.ok) return { ok: true, info: `HTTP ${attempt.status}` }
+      return { ok: false, error: attempt.error, retryable: attempt.retryable }
+    },
+    close: () => agent.close(),
+  }
+}

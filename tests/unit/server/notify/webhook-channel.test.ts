@@ -1,0 +1,166 @@
+// The channel against a real receiver on 127.0.0.1: redirects (followed up to 3, each re-checked),
+// how answers classify (2xx ok; 429/5xx/network retryable; other 4xx not), the per-URL rate limit.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  createWebhookChannel,
+  type WebhookChannel,
+} from '../../../../src/server/notify/webhook/channel.ts'
+import { closedPort, fired, makeWebhook, startReceiver, type Receiver } from './webhook-receiver.ts'
+
+let receiver: Receiver
+let channel: WebhookChannel
+let clock = 0
+
+beforeAll(async () => {
+  receiver = await startReceiver()
+})
+afterAll(async () => {
+  await receiver.close()
+})
+beforeEach(() => {
+  clock = Date.parse('2025-01-01T10:00:00Z')
+  receiver.requests.length = 0
+  receiver.respond = () => ({ status: 200, body: 'ok' })
+  channel = createWebhookChannel({ allowLoopback: true, now: () => clock })
+})
+afterEach(async () => {
+  await channel.close()
+})
+
+const hook = (path = '/hook', overrides = {}) =>
+  makeWebhook({ url: receiver.base + path, ...overrides })
+
+describe('redirects', () => {
+  /** /r3 → /r2 → /r1 → /r0 (200), as many hops as asked. */
+  const chain = () => {
+    receiver.respond = (req) => {
+      const hop = /^\/r(\d+)$/.exec(req.url)
+      if (!hop || hop[1] === '0') return { status: 200, body: `final ${req.method} ${req.body}` }
+      return { status: 307, headers: { location: `/r${Number(hop[1]) - 1}` } }
+    }
+  }
+
+  it('follows up to 3, keeping method and body', async () => {
+    chain()
+    const attempt = await channel.deliver(fired(), hook('/r3'))
+    expect(attempt).toMatchObject({ ok: true, status: 200 })
+    expect(receiver.requests.map((r) => r.url)).toEqual(['/r3', '/r2', '/r1', '/r0'])
+    expect(receiver.requests.every((r) => r.method === 'POST' && r.body.length > 0)).toBe(true)
+  })
+
+  it('stops after 3', async () => {
+    chain()
+    const attempt = await channel.deliver(fired(), hook('/r4'))
+    expect(attempt).toMatchObject({ ok: false, retryable: false })
+    if (!attempt.ok) expect(attempt.error).toBe('Webhook redirected more than 3 times')
+    expect(receiver.requests).toHaveLength(4)
+  })
+
+  it.each([
+    'http://169.254.169.254/latest/meta-data/iam',
+    'http://metadata.google.internal/computeMetadata/v1/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://0.0.0.0:1/',
+    'file:///etc/passwd',
+  ])('refuses a redirect to %s and does not follow it', async (location) => {
+    receiver.respond = () => ({ status: 302, headers: { location } })
+    const attempt = await channel.deliver(fired(), hook())
+    expect(attempt).toMatchObject({ ok: false, retryable: false })
+    if (!attempt.ok) expect(attempt.error).toMatch(/^Refused redirect: /)
+    expect(receiver.requests).toHaveLength(1)
+  })
+
+  it('refuses a redirect to loopback when loopback is not allowed', async () => {
+    // The receiver is on loopback, so the first hop goes through a channel that allows it; the
+    // redirect is checked with the same rule a strict channel applies to every hop.
+    const strict = createWebhookChannel({ allowLoopback: false, now: () => clock })
+    try {
+      const attempt = await strict.deliver(fired(), hook())
+      expect(attempt).toMatchObject({ ok: false, retryable: false })
+      if (!attempt.ok) expect(attempt.error).toMatch(/^Invalid webhook URL: a loopback address/)
+      const named = await strict.deliver(fired(), makeWebhook({ url: 'http://localhost:9/' }))
+      expect(named).toMatchObject({ ok: false, retryable: false })
+      expect(receiver.requests).toHaveLength(0)
+    } finally {
+      await strict.close()
+    }
+  })
+})
+
+describe('answers', () => {
+  it('2xx is delivered', async () => {
+    receiver.respond = () => ({ status: 204 })
+    expect(
+      await channel.send(fired(), { kind: 'webhook', id: 'w', name: 'w', webhook: hook() }),
+    ).toEqual({ ok: true, info: 'HTTP 204' })
+  })
+
+  it.each([500, 502, 503, 429])('%i is worth a retry', async (status) => {
+    receiver.respond = () => ({ status, body: 'busy' })
+    const result = await channel.send(fired(), {
+      kind: 'webhook',
+      id: 'w',
+      name: 'w',
+      webhook: hook(),
+    })
+    expect(result).toEqual({
+      ok: false,
+      retryable: true,
+      error: `Webhook returned HTTP ${status}: busy`,
+    })
+  })
+
+  it('404 is not, and its error quotes the first 200 characters of the answer', async () => {
+    receiver.respond = () => ({ status: 404, body: 'n'.repeat(500) })
+    const attempt = await channel.deliver(fired(), hook())
+    expect(attempt).toMatchObject({ ok: false, status: 404, retryable: false })
+    if (!attempt.ok) expect(attempt.error).toBe(`Webhook returned HTTP 404: ${'n'.repeat(200)}…`)
+  })
+
+  it('a closed port is worth a retry', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/x`
+    const attempt = await channel.deliver(fired(), makeWebhook({ url }))
+    expect(attempt).toMatchObject({ ok: false, retryable: true })
+    if (!attempt.ok) expect(attempt.error).toMatch(/^Webhook request failed: .*ECONNREFUSED/)
+  })
+
+  it('a receiver that never answers times out, worth a retry', async () => {
+    const slow = createWebhookChannel({ allowLoopback: true, timeoutMs: 300 })
+    receiver.respond = () => null
+    try {
+      const attempt = await slow.deliver(fired(), hook())
+      expect(attempt).toMatchObject({ ok: false, retryable: true })
+      if (!attempt.ok) expect(attempt.error).toBe('Webhook timed out after 0.3 s')
+    } finally {
+      await slow.close()
+    }
+  })
+
+  it('a template that does not render is not worth a retry', async () => {
+    const attempt = await channel.deliver(fired(), hook('/hook', { template: '{{ x | nope }}' }))
+    expect(attempt).toMatchObject({ ok: false, retryable: false })
+    if (!attempt.ok) expect(attempt.error).toMatch(/^Template error: /)
+    expect(receiver.requests).toHaveLength(0)
+  })
+
+  it('sends PUT and PATCH as configured', async () => {
+    await channel.deliver(fired(), hook('/hook', { method: 'PUT' }))
+    await channel.deliver(fired(), hook('/hook', { method: 'PATCH' }))
+    expect(receiver.requests.map((r) => r.method)).toEqual(['PUT', 'PATCH'])
+  })
+})
+
+describe('rate limit', () => {
+  it('allows 10 requests a minute per URL, then answers retryable without sending', async () => {
+    for (let i = 0; i < 10; i++) expect((await channel.deliver(fired(), hook('/a'))).ok).toBe(true)
+    const over = await channel.deliver(fired(), hook('/a'))
+    expect(over).toMatchObject({ ok: false, retryable: true })
+    if (!over.ok) expect(over.error).toMatch(/^Rate limit: at most 10 requests a minute/)
+    expect(receiver.requests).toHaveLength(10)
+    // Another URL has its own budget; the first gets its back a minute later.
+    expect((await channel.deliver(fired(), hook('/b'))).ok).toBe(true)
+    clock += 60_001
+    expect((await channel.deliver(fired(), hook('/a'))).ok).toBe(true)
+    expect(receiver.requests).toHaveLength(12)
+  })
+})

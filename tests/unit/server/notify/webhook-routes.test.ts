@@ -1,0 +1,221 @@
+// /api/notifications webhook routes over real HTTP with authentication on (session + CSRF), a real
+// SQLite file and a real receiver on 127.0.0.1: secrets are sealed at rest and never answered,
+// masked or empty values keep what is stored, errors name the field, the test route sends.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Webhook } from '../../../../src/shared/model/notifications.ts'
+import {
+  quickSetup,
+  startAuthServer,
+  type AuthTestServer,
+  type CallOptions,
+  type Credentials,
+} from '../auth/auth-helpers.ts'
+import { startReceiver, type Receiver } from './webhook-receiver.ts'
+
+let server: AuthTestServer
+let creds: Credentials
+let receiver: Receiver
+const BASE = '/api/notifications'
+const TOKEN = 'Zq8sXv1TopSecretTokenValue42'
+
+beforeAll(async () => {
+  server = await startAuthServer({ webhookAllowLoopback: true })
+  creds = await quickSetup(server)
+  receiver = await startReceiver()
+})
+afterAll(async () => {
+  await server.close()
+  await receiver.close()
+})
+beforeEach(() => {
+  receiver.requests.length = 0
+  receiver.respond = () => ({ status: 200, body: 'received' })
+})
+
+const session = (body?: unknown): CallOptions => ({
+  cookies: creds.cookies,
+  csrf: creds.cookies.pulse_csrf,
+  body,
+})
+const call = (method: string, path: string, body?: unknown) =>
+  server.call(method, BASE + path, session(body))
+
+const discord = (overrides: Partial<Webhook> = {}) => ({
+  name: 'Ops Discord',
+  url: `${receiver.base}/api/webhooks/123/${TOKEN}`,
+  method: 'POST',
+  headers: { Authorization: `Bearer ${TOKEN}`, 'X-Team': 'ops', '': 'ignored row' },
+  enabled: true,
+  service: 'discord',
+  template: '',
+  customFields: { apikey: TOKEN, note: 'plain' },
+  secretFields: ['apikey'],
+  ...overrides,
+})
+
+describe('webhook CRUD', () => {
+  it('stores secrets sealed and answers them masked', async () => {
+    const created = await call('POST', '/webhooks', discord())
+    expect(created.status).toBe(200)
+    const hook = created.json as Webhook
+    expect(hook.id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(hook).toMatchObject({
+      name: 'Ops Discord',
+      url: `${receiver.base}/api/webhooks/123/****`,
+      urlMasked: true,
+      headers: { Authorization: '********', 'X-Team': 'ops' },
+      customFields: { apikey: '', note: 'plain' },
+      hasSecret: { apikey: true },
+    })
+    expect(JSON.stringify(hook)).not.toContain(TOKEN)
+    const list = await call('GET', '/webhooks')
+    expect(list.text).not.toContain(TOKEN)
+    expect((list.json as Webhook[]).map((w) => w.id)).toContain(hook.id)
+    // At rest: no column holds the token in clear.
+    const row = server.ctx.app.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(hook.id)
+    expect(JSON.stringify(row)).not.toContain(TOKEN)
+    expect(JSON.stringify(row)).not.toContain('SecretToken')
+  })
+
+  it('keeps stored secrets when the masked URL, masked header and empty field come back', async () => {
+    const hook = (await call('POST', '/webhooks', discord())).json as Webhook
+    const edited = await call('PUT', `/webhooks/${hook.id}`, { ...hook, name: 'Renamed' })
+    expect(edited.status).toBe(200)
+    expect(edited.json).toMatchObject({ name: 'Renamed', urlMasked: true })
+    // The stored webhook still sends with the real secrets.
+    const test = await call('POST', '/webhooks/test', { id: hook.id })
+    expect(test.json).toEqual({ status: 200, response: 'received', success: true })
+    const got = receiver.requests[0]!
+    expect(got.url).toBe(`/api/webhooks/123/${TOKEN}`)
+    expect(got.headers.authorization).toBe(`Bearer ${TOKEN}`)
+    expect(got.headers['x-team']).toBe('ops')
+  })
+
+  it('replaces the URL when a new one is entered, and refuses a half-masked one', async () => {
+    const hook = (await call('POST', '/webhooks', discord())).json as Webhook
+    const half = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: hook.url.replace('/123/', '/456/'),
+    })
+    expect(half.status).toBe(400)
+    expect(half.json.error).toMatch(/^url: holds masked parts/)
+    const fresh = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: `${receiver.base}/plain`,
+    })
+    expect(fresh.json).toMatchObject({ url: `${receiver.base}/plain` })
+    expect(fresh.json.urlMasked).toBe(false)
+  })
+
+  it('deletes, and answers 404 for an unknown id', async () => {
+    const hook = (await call('POST', '/webhooks', discord())).json as Webhook
+    expect((await call('DELETE', `/webhooks/${hook.id}`)).json).toEqual({ status: 'success' })
+    const again = await call('DELETE', `/webhooks/${hook.id}`)
+    expect(again.status).toBe(404)
+    expect(again.json).toMatchObject({ error: `webhook not found: ${hook.id}` })
+    const put = await call('PUT', '/webhooks/nope', discord())
+    expect(put.status).toBe(404)
+    expect(put.json.error).toBe('webhook not found: nope')
+  })
+
+  it('records each change in the audit log', async () => {
+    await call('POST', '/webhooks', discord({ name: 'Audited' }))
+    const audit = await server.call('GET', '/api/security/audit', { cookies: creds.cookies })
+    const events = audit.json.events as Array<{ type: string; detail: string }>
+    expect(events.some((e) => e.type === 'webhook_changed' && e.detail.includes('Audited'))).toBe(
+      true,
+    )
+  })
+
+  it('refuses a write without the CSRF token', async () => {
+    const before = ((await call('GET', '/webhooks')).json as Webhook[]).length
+    const res = await server.call('POST', `${BASE}/webhooks`, {
+      cookies: creds.cookies,
+      body: discord(),
+    })
+    expect(res.status).toBe(403)
+    expect(((await call('GET', '/webhooks')).json as Webhook[]).length).toBe(before)
+  })
+})
+
+describe('validation', () => {
+  it.each([
+    [{ name: '' }, /^name: /],
+    [{ name: 'x'.repeat(101) }, /^name: /],
+    [{ url: 'ftp://example.com/x' }, /^Invalid webhook URL: only http and https/],
+    [{ url: 'http://169.254.169.254/latest' }, /^Invalid webhook URL: a cloud metadata/],
+    [{ url: '' }, /^Invalid webhook URL: /],
+    [{ method: 'GET' }, /^method: /],
+    [{ service: 'myspace' }, /^service: /],
+    [{ headers: { 'Bad Header': 'x' } }, /^headers\.Bad Header: /],
+    [{ headers: { 'X-A': 'a\r\nInjected: 1' } }, /^headers\.X-A: /],
+    [{ customFields: { a: 5 } }, /^customFields\.a: /],
+    [{ template: '{% if %}' }, /^template: /],
+    [{ service: 'pushover', customFields: { app_token: 'a' } }, /^customFields\.user_token: /],
+    [{ service: 'pushover', customFields: { app_token: '', user_token: 'u' } }, /app_token/],
+    [{ service: 'telegram', url: 'http://127.0.0.1:9/botX/sendMessage' }, /chat_id/],
+  ])('refuses %j naming the field, saving nothing', async (change, error) => {
+    const before = ((await call('GET', '/webhooks')).json as Webhook[]).length
+    const res = await call('POST', '/webhooks', discord(change as Partial<Webhook>))
+    expect(res.status).toBe(400)
+    expect(res.json.error).toMatch(error)
+    expect(res.json.code).toBe('FIELD_INVALID')
+    expect(res.json.message).toBe(res.json.error)
+    expect(((await call('GET', '/webhooks')).json as Webhook[]).length).toBe(before)
+  })
+
+  it('accepts pushover with both required fields, keeping them secret', async () => {
+    const res = await call(
+      'POST',
+      '/webhooks',
+      discord({
+        service: 'pushover',
+        url: `${receiver.base}/1/messages.json`,
+        customFields: { app_token: 'app-secret', user_token: 'user-secret' },
+        secretFields: [],
+      }),
+    )
+    expect(res.status).toBe(200)
+    expect(res.json.customFields).toEqual({ app_token: '', user_token: '' })
+    expect(res.json.hasSecret).toEqual({ app_token: true, user_token: true })
+    // An edit that leaves them empty keeps them (and passes the required check).
+    const edit = await call('PUT', `/webhooks/${res.json.id}`, res.json)
+    expect(edit.status).toBe(200)
+    await call('POST', '/webhooks/test', { id: res.json.id })
+    expect(JSON.parse(receiver.requests[0]!.body)).toMatchObject({
+      token: 'app-secret',
+      user: 'user-secret',
+    })
+  })
+})
+
+describe('templates and test', () => {
+  it('lists the ten service templates', async () => {
+    const res = await call('GET', '/webhook-templates')
+    expect(res.json.map((t: { service: string }) => t.service)).toHaveLength(10)
+  })
+
+  it('tests an unsaved webhook and answers the receiver status and body', async () => {
+    const res = await call('POST', '/webhooks/test', discord({ service: 'generic' }))
+    expect(res.json).toEqual({ status: 200, response: 'received', success: true })
+    const payload = JSON.parse(receiver.requests[0]!.body)
+    expect(payload.alert).toMatchObject({ resource_name: 'test-vm', level: 'warning' })
+  })
+
+  it('answers 400 with the receiver error when the receiver refuses', async () => {
+    receiver.respond = () => ({ status: 404, body: 'unknown webhook' })
+    const res = await call('POST', '/webhooks/test', discord())
+    expect(res.status).toBe(400)
+    expect(res.json).toMatchObject({
+      error: 'Webhook returned HTTP 404: unknown webhook',
+      status: 404,
+      success: false,
+    })
+  })
+
+  it('answers 404 for a stored id that does not exist', async () => {
+    const res = await call('POST', '/webhooks/test', { id: 'missing' })
+    expect(res.status).toBe(404)
+    expect(res.json.error).toBe('webhook not found: missing')
+  })
+})
