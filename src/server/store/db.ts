@@ -133,6 +133,14 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX alert_history_start_level ON alert_history (start_time, level);
    CREATE INDEX alert_history_resource_start ON alert_history (resource_id, start_time);
    CREATE INDEX alert_history_open ON alert_history (alert_id) WHERE end_time IS NULL`,
+  // Email notifications (issue 15): one config row; the settings as JSON without the password,
+  // which is sealed with the secret box in its own column (never in the JSON, never logged).
+  `CREATE TABLE email_config (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     json TEXT NOT NULL,
+     password_enc TEXT,
+     updated_at INTEGER NOT NULL
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */
