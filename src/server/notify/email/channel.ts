@@ -2,6 +2,7 @@
 // (required, not opportunistic, when chosen), authentication when a username is set, a rate
 // limit per minute. Retries are the outbox's business: the channel makes one attempt and says
 // whether another could succeed; maxAttempts / retryDelayMs carry the settings there.
+import net from 'node:net'
 import nodemailer from 'nodemailer'
 import type { EmailConfig, NotificationBatch } from '../../../shared/model/notifications.ts'
 import type { Channel, ResolvedDestination, SendResult } from '../types.ts'
@@ -63,7 +64,8 @@ export function createEmailChannel(deps: EmailChannelDeps = {}): EmailChannel {
       socketTimeout: timeoutMs * 3,
       tls: {
         rejectUnauthorized: deps.tlsRejectUnauthorized ?? true,
-        servername: config.server,
+        // SNI takes host names only (RFC 6066).
+        ...(net.isIP(config.server) === 0 ? { servername: config.server } : {}),
       },
     })
     try {

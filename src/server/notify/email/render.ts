@@ -74,7 +74,8 @@ function shortTime(iso: string): string {
 /** Render one batch as one message. */
 export function renderEmail(batch: NotificationBatch, opts: RenderOptions = {}): RenderedEmail {
   const counts = countEvents(batch.events)
-  const subject = renderSubject(batch, counts)
+  // A name with a line break must not fold the subject into a second header.
+  const subject = renderSubject(batch, counts).replace(/[\r\n]+/g, ' ')
   const link = opts.publicUrl ? `${opts.publicUrl.replace(/\/+$/, '')}/alerts` : ''
   const shown = Math.min(batch.events.length, EMAIL_MAX_ROWS)
   const more = batch.events.length - shown
