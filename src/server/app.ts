@@ -17,6 +17,9 @@ import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
+import { registerEmailRoutes } from './http/notify-email.ts'
+import { createEmailChannel } from './notify/email/channel.ts'
+import { createEmailRepo } from './store/email-repo.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
@@ -176,6 +179,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   })
   registerNodeRoutes(http, nodes)
   registerAlertRoutes(http, { alerts, audit: auth.audit, now })
+  registerEmailRoutes(http, {
+    repo: createEmailRepo(db, box),
+    channel: createEmailChannel({ now, publicUrl: config.publicUrl ?? undefined }),
+    audit: auth.audit,
+    now,
+  })
   registerSetupScriptRoutes(http, { now })
   const discovery = createDiscoveryService({
     settings: createSystemSettingsRepo(db),

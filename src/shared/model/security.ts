@@ -19,6 +19,7 @@ export const AUDIT_EVENT_TYPES = [
   'oidc_config_changed',
   'account_unlocked',
   'alert_history_cleared',
+  'email_config_changed',
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 
