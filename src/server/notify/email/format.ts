@@ -2,9 +2,16 @@
 // (10,000 events must render in well under 100 ms): no regex unless a value needs escaping.
 import { ALERT_METRICS, type Alert, type AlertMetric } from '../../../shared/model/alerts.ts'
 import type { NotificationEvent } from '../../../shared/model/notifications.ts'
-import { metricUnit } from '../../alerts/alert-ids.ts'
 
 const METRICS: ReadonlySet<string> = new Set(ALERT_METRICS)
+
+/** The unit of a metric alert without metadata (as the engine's; notify may not import alerts/). */
+function unitOf(metric: AlertMetric): string {
+  if (metric === 'temperature') return '°C'
+  if (metric === 'diskRead' || metric === 'diskWrite') return 'MB/s'
+  if (metric === 'networkIn' || metric === 'networkOut') return 'MB/s'
+  return '%'
+}
 const NEEDS_ESCAPE = /[&<>"']/
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -34,7 +41,7 @@ export function formatDuration(ms: number): string {
 /** '95.0% / 90%' for a metric alert; '' for a state alert (offline, powered-off, ...). */
 export function formatValue(alert: Alert): string {
   if (!METRICS.has(alert.type)) return ''
-  const unit = alert.metadata?.unit ?? metricUnit(alert.type as AlertMetric)
+  const unit = alert.metadata?.unit ?? unitOf(alert.type as AlertMetric)
   const sep = unit === 'MB/s' ? ' ' : ''
   return `${alert.value.toFixed(1)}${sep}${unit} / ${alert.threshold}${sep}${unit}`
 }
