@@ -172,6 +172,26 @@ describe('email channel', () => {
     })
   })
 
+  it('reports a server that never greets as a retryable timeout', async () => {
+    // A TCP listener that accepts and stays silent: the greeting timeout must end the attempt.
+    const silent = net.createServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const port = (silent.address() as net.AddressInfo).port
+    try {
+      const result = await createEmailChannel({ timeoutMs: 200 }).send(
+        batchOf([event('fired', makeAlert())]),
+        to(smtpConfig(port)),
+      )
+      expect(result).toEqual({
+        ok: false,
+        retryable: true,
+        error: `Timed out talking to SMTP server 127.0.0.1:${port}`,
+      })
+    } finally {
+      silent.close()
+    }
+  })
+
   it('holds to the rate limit per minute and says so, retryable', async () => {
     const server = await smtp()
     const clock = { t: 1_000_000 }
