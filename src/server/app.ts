@@ -20,6 +20,9 @@ import { registerNodeRoutes } from './http/nodes.ts'
 import { registerWebhookRoutes } from './http/notify-webhooks.ts'
 import { createWebhookChannel } from './notify/webhook/channel.ts'
 import { createWebhookRepo } from './store/webhook-repo.ts'
+import { registerEmailRoutes } from './http/notify-email.ts'
+import { createEmailChannel } from './notify/email/channel.ts'
+import { createEmailRepo } from './store/email-repo.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
@@ -190,6 +193,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     channel: webhookChannel,
     audit: auth.audit,
     safety: webhookSafety,
+    now,
+  })
+  registerEmailRoutes(http, {
+    repo: createEmailRepo(db, box),
+    channel: createEmailChannel({ now, publicUrl: config.publicUrl ?? undefined }),
+    audit: auth.audit,
     now,
   })
   registerSetupScriptRoutes(http, { now })

@@ -152,6 +152,14 @@ const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL,
      updated_at INTEGER NOT NULL
    )`,
+  // Email notifications (issue 15): one config row; the settings as JSON without the password,
+  // which is sealed with the secret box in its own column (never in the JSON, never logged).
+  `CREATE TABLE email_config (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     json TEXT NOT NULL,
+     password_enc TEXT,
+     updated_at INTEGER NOT NULL
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

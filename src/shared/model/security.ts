@@ -20,6 +20,7 @@ export const AUDIT_EVENT_TYPES = [
   'account_unlocked',
   'alert_history_cleared',
   'webhook_changed',
+  'email_config_changed',
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 
