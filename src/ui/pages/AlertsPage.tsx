@@ -4,6 +4,7 @@ import { CustomRulesTab } from '../alerts/CustomRulesTab.tsx'
 import { ThresholdsTab } from '../alerts/ThresholdsTab.tsx'
 import { UnsavedBar } from '../alerts/UnsavedBar.tsx'
 import { HistoryTab } from '../alerts/HistoryTab.tsx'
+import { NotificationsTab } from '../alerts/NotificationsTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -45,6 +46,8 @@ export function AlertsPage({ tab }: { tab: string | undefined }) {
         <CustomRulesTab />
       ) : tab === 'history' ? (
         <HistoryTab />
+      ) : tab === 'destinations' ? (
+        <NotificationsTab />
       ) : (
         <Placeholder title={`Alerts ${info.label}`} description={info.text} />
       )}
