@@ -128,11 +128,7 @@ export function EmailFields({
         <TextInput field="port" label="Port" inputMode="numeric" placeholder="587" {...common} />
       </div>
       <div className="flex flex-wrap gap-x-6 gap-y-2">
-        <Check
-          label="TLS (implicit, usually port 465)"
-          checked={form.tls}
-          onChange={(v) => set('tls', v)}
-        />
+        <Check label="Implicit TLS (SMTPS)" checked={form.tls} onChange={(v) => set('tls', v)} />
         <Check label="STARTTLS" checked={form.startTLS} onChange={(v) => set('startTLS', v)} />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
