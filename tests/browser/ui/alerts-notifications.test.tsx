@@ -4,186 +4,24 @@
 // (tests/unit/server), this harness has no loopback server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
-import type {
-  DeliveryRecord,
-  EmailConfig,
-  EmailProvider,
-  Webhook,
-  WebhookTemplate,
-} from '../../../src/shared/model/notifications.ts'
-import { Toasts } from '../../../src/ui/components/Toasts.tsx'
-import { AlertsPage } from '../../../src/ui/pages/AlertsPage.tsx'
-import { cleanup, render, stubServer } from './render.tsx'
-
-const PROVIDERS: EmailProvider[] = [
-  {
-    name: 'Gmail / Google Workspace',
-    smtpHost: 'smtp.gmail.com',
-    smtpPort: 587,
-    tls: false,
-    startTLS: true,
-    authRequired: true,
-    instructions: 'Use an app password.',
-  },
-  {
-    name: 'Implicit TLS Mail',
-    smtpHost: 'smtps.example.net',
-    smtpPort: 465,
-    tls: true,
-    startTLS: false,
-    authRequired: true,
-    instructions: '',
-  },
-  {
-    name: 'Custom SMTP Server',
-    smtpHost: '',
-    smtpPort: 587,
-    tls: false,
-    startTLS: true,
-    authRequired: true,
-    instructions: '',
-  },
-]
-
-const TEMPLATES: WebhookTemplate[] = [
-  {
-    service: 'generic',
-    name: 'Generic',
-    urlPattern: '',
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    payloadTemplate: '',
-    instructions: '',
-    requiredFields: [],
-  },
-  {
-    service: 'discord',
-    name: 'Discord',
-    urlPattern: 'https://discord.com/api/webhooks/{webhook_id}/{webhook_token}',
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    payloadTemplate: '',
-    instructions: 'Server Settings > Integrations > Webhooks.',
-    requiredFields: [],
-  },
-  {
-    service: 'pushover',
-    name: 'Pushover',
-    urlPattern: 'https://api.pushover.net/1/messages.json',
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/json', 'X-Pushover': 'yes' },
-    payloadTemplate: '',
-    instructions: 'Create an application at pushover.net.',
-    requiredFields: ['app_token', 'user_token'],
-  },
-]
-
-function emailConfig(change: Partial<EmailConfig> = {}): EmailConfig {
-  return {
-    enabled: true,
-    provider: 'Custom SMTP Server',
-    server: 'mail.lab',
-    port: 587,
-    username: 'pulse',
-    password: '',
-    hasPassword: true,
-    from: 'pulse@lab.example',
-    to: ['ops@lab.example'],
-    tls: false,
-    startTLS: true,
-    replyTo: '',
-    rateLimit: 60,
-    maxRetries: 3,
-    retryDelay: 5,
-    ...change,
-  }
-}
-
-function webhook(change: Partial<Webhook> = {}): Webhook {
-  return {
-    id: 'wh1',
-    name: 'Ops chat',
-    url: 'https://discord.com/api/webhooks/123/****',
-    urlMasked: true,
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    enabled: true,
-    service: 'discord',
-    template: '',
-    customFields: {},
-    secretFields: [],
-    ...change,
-  }
-}
-
-interface Call {
-  method: string
-  url: string
-  body: unknown
-}
-
-let calls: Call[]
-let email: EmailConfig
-let hooks: Webhook[]
-let deliveries: DeliveryRecord[]
-/** Overrides the answer of one route (`METHOD path`), e.g. to make it fail. */
-let answers: Record<string, () => Response>
-
-function mount(width = 1280) {
-  calls = []
-  answers = {}
-  stubServer({
-    route: (url, init) => {
-      const path = new URL(url, location.href).pathname
-      if (!path.startsWith('/api/notifications/')) return undefined
-      const method = init?.method ?? 'GET'
-      const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined
-      calls.push({ method, url, body })
-      const key = `${method} ${path.replace('/api/notifications', '')}`
-      const override = answers[key]
-      if (override) return override()
-      if (key === 'GET /email') return Response.json(email)
-      if (key === 'PUT /email') return Response.json({ status: 'success' })
-      if (key === 'GET /email-providers') return Response.json(PROVIDERS)
-      if (key === 'POST /test')
-        return Response.json({ status: 'success', message: 'Test notification sent' })
-      if (key === 'GET /webhook-templates') return Response.json(TEMPLATES)
-      if (key === 'GET /webhooks') return Response.json(hooks)
-      if (key === 'POST /webhooks') {
-        const stored = { ...(body as Webhook), id: `wh${hooks.length + 1}` }
-        hooks.push(stored)
-        return Response.json(stored)
-      }
-      if (key.startsWith('PUT /webhooks/')) return Response.json(body)
-      if (key.startsWith('DELETE /webhooks/')) return Response.json({ status: 'success' })
-      if (key === 'POST /webhooks/test')
-        return Response.json({ status: 200, response: 'ok', success: true })
-      if (key === 'GET /deliveries') {
-        const status = new URL(url, location.href).searchParams.get('status')
-        const list = deliveries.filter((record) => !status || record.status === status)
-        return Response.json(list, { headers: { 'X-Total-Count': String(list.length) } })
-      }
-      return new Response('not found', { status: 404 })
-    },
-  })
-  render(
-    <>
-      <AlertsPage tab="destinations" />
-      <Toasts />
-    </>,
-    { width, height: 900 },
-  )
-}
-
-const callsOf = (method: string, suffix: string) =>
-  calls.filter((call) => call.method === method && call.url.split('?')[0]!.endsWith(suffix))
-const dialog = () => page.getByRole('dialog')
+import type { EmailConfig } from '../../../src/shared/model/notifications.ts'
+import {
+  TEMPLATES,
+  callsOf,
+  delivery,
+  dialog,
+  emailConfig,
+  mount,
+  server,
+  webhook,
+} from './notifications-harness.tsx'
+import { cleanup, unmountAll } from './render.tsx'
 
 beforeEach(async () => {
   await page.viewport(1280, 900)
-  email = emailConfig()
-  hooks = [webhook()]
-  deliveries = []
+  server.email = emailConfig()
+  server.hooks = [webhook()]
+  server.deliveries = []
 })
 afterEach(() => cleanup())
 
@@ -227,7 +65,7 @@ describe('Email card', () => {
 
   it('saves the body with recipients one per line and a blank password that keeps the stored one', async () => {
     mount()
-    const password = page.getByLabelText('Password')
+    const password = page.getByLabelText('Password', { exact: true })
     await expect.element(password).toHaveAttribute('placeholder', '••••')
     await page.getByLabelText('Recipients').fill('a@lab.example\n\n  b@lab.example  \n')
     await page.getByLabelText('Port').fill('abc')
@@ -242,6 +80,30 @@ describe('Email card', () => {
     await expect.element(page.getByText('Unsaved email changes')).not.toBeInTheDocument()
   })
 
+  it('removes the stored password only when asked, and a typed password cancels that', async () => {
+    mount()
+    await page.getByLabelText('Remove stored password').click()
+    await expect.element(page.getByText('The stored password is removed on save.')).toBeVisible()
+    await page.getByRole('button', { name: 'Save email settings' }).click()
+    await expect.element(page.getByText('Email settings saved')).toBeVisible()
+    expect(callsOf('PUT', '/email')[0]!.body).toMatchObject({ password: '', clearPassword: true })
+    // Saved without a password: the placeholder no longer claims one is stored.
+    await expect
+      .element(page.getByLabelText('Password', { exact: true }))
+      .toHaveAttribute('placeholder', '')
+
+    unmountAll()
+    mount()
+    await page.getByLabelText('Remove stored password').click()
+    await page.getByLabelText('Password', { exact: true }).fill('n3w-secret')
+    await expect.element(page.getByLabelText('Remove stored password')).not.toBeChecked()
+    await page.getByRole('button', { name: 'Save email settings' }).click()
+    await expect.element(page.getByText('Email settings saved')).toBeVisible()
+    const body = callsOf('PUT', '/email')[0]!.body as EmailConfig
+    expect(body.password).toBe('n3w-secret')
+    expect(body.clearPassword).toBeUndefined()
+  })
+
   it('sends a test with the unsaved config and shows success or the server error', async () => {
     mount()
     await page.getByLabelText('SMTP server').fill('smtp.other.lab')
@@ -252,7 +114,7 @@ describe('Email card', () => {
     const [test] = callsOf('POST', '/test')
     expect(test!.body).toMatchObject({ type: 'email', config: { server: 'smtp.other.lab' } })
 
-    answers['POST /test'] = () =>
+    server.answers['POST /test'] = () =>
       Response.json({ error: 'SMTP authentication failed: 535 bad credentials' }, { status: 400 })
     await page.getByRole('button', { name: 'Send test email' }).click()
     await expect
@@ -348,7 +210,7 @@ describe('Webhooks card', () => {
     })
     await dialog().getByRole('button', { name: 'Cancel' }).click()
 
-    answers['POST /webhooks/test'] = () =>
+    server.answers['POST /webhooks/test'] = () =>
       Response.json(
         { status: 404, response: 'nope', success: false, error: 'Webhook returned HTTP 404: nope' },
         { status: 400 },
@@ -371,7 +233,7 @@ describe('Webhooks card', () => {
     expect(put!.body).toMatchObject({ id: 'wh1', name: 'Ops room', url: webhook().url })
     await expect.element(page.getByRole('button', { name: 'Edit webhook Ops room' })).toBeVisible()
 
-    answers['PUT /webhooks/wh1'] = () =>
+    server.answers['PUT /webhooks/wh1'] = () =>
       Response.json({ error: 'Invalid webhook URL: bad host' }, { status: 400 })
     await page.getByRole('button', { name: 'Edit webhook Ops room' }).click()
     await dialog().getByRole('button', { name: 'Update webhook' }).click()
@@ -383,14 +245,14 @@ describe('Webhooks card', () => {
 
   it('deletes after confirmation, and says so when the server refuses', async () => {
     mount()
-    answers['DELETE /webhooks/wh1'] = () =>
+    server.answers['DELETE /webhooks/wh1'] = () =>
       Response.json({ error: 'webhook not found: wh1' }, { status: 404 })
     await page.getByRole('button', { name: 'Delete webhook Ops chat' }).click()
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
     await expect
       .element(page.getByText('Failed to delete webhook: webhook not found: wh1'))
       .toBeVisible()
-    delete answers['DELETE /webhooks/wh1']
+    delete server.answers['DELETE /webhooks/wh1']
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
     await expect.element(page.getByText('Webhook deleted successfully')).toBeVisible()
     await expect.element(page.getByText('0 webhooks configured')).toBeVisible()
@@ -398,36 +260,20 @@ describe('Webhooks card', () => {
   })
 })
 
-function delivery(id: number, change: Partial<DeliveryRecord>): DeliveryRecord {
-  return {
-    id,
-    idempotencyKey: `k${id}`,
-    destination: { kind: 'webhook', id: 'wh1', name: 'Ops chat' },
-    alertIds: ['lab-pve1-101-cpu'],
-    eventKinds: ['fired'],
-    title: 'Critical: cpu on web',
-    status: 'sent',
-    attempts: 1,
-    createdAt: Date.now() - 60_000,
-    dueAt: Date.now() - 60_000,
-    ...change,
-  }
-}
-
 describe('Delivery log', () => {
   it('says so when nothing was sent yet', async () => {
-    deliveries = []
+    server.deliveries = []
     mount()
     await expect.element(page.getByText('No notifications yet')).toBeVisible()
     expect(callsOf('GET', '/deliveries')[0]!.url).toContain('/deliveries?limit=100')
     // Refresh on demand reads the log again and shows what arrived since.
-    deliveries = [delivery(1, { status: 'sent' })]
+    server.deliveries = [delivery(1, { status: 'sent' })]
     await page.getByRole('button', { name: 'Refresh delivery log' }).click()
     await expect.element(page.getByRole('table').getByText('Critical: cpu on web')).toBeVisible()
   })
 
   it('shows each status with attempts, the last error and why it was not sent', async () => {
-    deliveries = [
+    server.deliveries = [
       delivery(1, { status: 'sent' }),
       delivery(2, {
         status: 'dead',
@@ -459,7 +305,7 @@ describe('Delivery log', () => {
 
     await page.getByRole('button', { name: 'Not sent' }).click()
     await expect.element(table.getByText('Gave up')).not.toBeInTheDocument()
-    expect(calls.at(-1)!.url).toContain('status=suppressed')
+    expect(server.calls.at(-1)!.url).toContain('status=suppressed')
     // The header row and the two suppressed ones.
     await expect.poll(() => page.getByRole('row').all().length).toBe(3)
   })
@@ -468,7 +314,7 @@ describe('Delivery log', () => {
     await page.viewport(390, 800)
     document.documentElement.classList.add('dark')
     try {
-      deliveries = [delivery(1, { status: 'suppressed', attempts: 0, reason: 'storm' })]
+      server.deliveries = [delivery(1, { status: 'suppressed', attempts: 0, reason: 'storm' })]
       mount(390)
       const list = page.getByRole('list', { name: 'Deliveries' })
       await expect
@@ -479,6 +325,7 @@ describe('Delivery log', () => {
       expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(390)
       await page.getByRole('button', { name: 'Add webhook' }).click()
       await expect.element(dialog().getByLabelText('Name', { exact: true })).toBeVisible()
+      await dialog().getByLabelText('Service').selectOptions('Pushover')
     } finally {
       document.documentElement.classList.remove('dark')
     }

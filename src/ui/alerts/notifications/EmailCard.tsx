@@ -8,6 +8,7 @@ import { INPUT } from '../../components/TextField.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import {
   CUSTOM_PROVIDER,
+  afterSave,
   applyProvider,
   toEmailConfig,
   toEmailForm,
@@ -86,11 +87,7 @@ export function EmailCard() {
     setBusy('save')
     try {
       await saveEmail(toEmailConfig(form))
-      const kept: EmailForm = {
-        ...form,
-        password: '',
-        hasPassword: form.hasPassword || form.password !== '',
-      }
+      const kept = afterSave(form)
       setSaved(kept)
       setForm(kept)
       setTouched(false)

@@ -55,7 +55,7 @@ function TextInput({
   inputMode,
   autoComplete = 'off',
 }: {
-  field: Exclude<EmailField, 'enabled' | 'tls' | 'startTLS' | 'hasPassword'>
+  field: Exclude<EmailField, 'enabled' | 'tls' | 'startTLS' | 'hasPassword' | 'clearPassword'>
   label: string
   form: EmailForm
   errors: Errors
@@ -79,7 +79,11 @@ function TextInput({
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
           value={form[field]}
-          onChange={(event) => set(field, event.target.value)}
+          onChange={(event) => {
+            set(field, event.target.value)
+            // A new password replaces the stored one: no removal pending any more.
+            if (field === 'password' && event.target.value) set('clearPassword', false)
+          }}
           className={`${INPUT} ${invalid ? INVALID : ''}`}
         />
       )}
@@ -139,7 +143,23 @@ export function EmailFields({
           type="password"
           autoComplete="new-password"
           placeholder={form.hasPassword ? '••••' : ''}
-          hint={form.hasPassword ? 'A password is stored; leave blank to keep it.' : undefined}
+          hint={
+            form.hasPassword ? (
+              <span className="flex flex-wrap items-center gap-x-3">
+                {form.clearPassword
+                  ? 'The stored password is removed on save.'
+                  : 'A password is stored; leave blank to keep it.'}
+                <Check
+                  label="Remove stored password"
+                  checked={form.clearPassword}
+                  onChange={(value) => {
+                    set('clearPassword', value)
+                    if (value) set('password', '')
+                  }}
+                />
+              </span>
+            ) : undefined
+          }
           {...common}
         />
         <TextInput

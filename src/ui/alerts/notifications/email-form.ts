@@ -20,6 +20,8 @@ export interface EmailForm {
   /** '' keeps the stored password. */
   password: string
   hasPassword: boolean
+  /** Remove the stored password on Save; typing a new one cancels it. */
+  clearPassword: boolean
   from: string
   /** One address per line. */
   to: string
@@ -42,6 +44,7 @@ export function toEmailForm(config: EmailConfig): EmailForm {
     username: config.username,
     password: '',
     hasPassword: config.hasPassword === true,
+    clearPassword: false,
     from: config.from,
     to: config.to.join('\n'),
     tls: config.tls,
@@ -117,7 +120,7 @@ export function validateEmail(form: EmailForm): Partial<Record<EmailField, strin
 /** The config sent on Save and Test; a blank password keeps the stored one (server rule). */
 export function toEmailConfig(form: EmailForm): EmailConfig {
   const rate = form.rateLimit.trim() ? Number(form.rateLimit) : EMAIL_LIMITS.rateLimit.fallback
-  return {
+  const config: EmailConfig = {
     enabled: form.enabled,
     provider: form.provider,
     server: form.server.trim(),
@@ -133,4 +136,12 @@ export function toEmailConfig(form: EmailForm): EmailConfig {
     maxRetries: Number(form.maxRetries),
     retryDelay: Number(form.retryDelay),
   }
+  if (form.clearPassword && !form.password) config.clearPassword = true
+  return config
+}
+
+/** The form as saved: the password field blank again, the stored flag as the server now has it. */
+export function afterSave(form: EmailForm): EmailForm {
+  const stored = form.password !== '' || (form.hasPassword && !form.clearPassword)
+  return { ...form, password: '', hasPassword: stored, clearPassword: false }
 }
