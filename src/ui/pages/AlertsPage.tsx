@@ -5,6 +5,7 @@ import { ThresholdsTab } from '../alerts/ThresholdsTab.tsx'
 import { UnsavedBar } from '../alerts/UnsavedBar.tsx'
 import { HistoryTab } from '../alerts/HistoryTab.tsx'
 import { ScheduleTab } from '../alerts/ScheduleTab.tsx'
+import { NotificationsTab } from '../alerts/NotificationsTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -48,6 +49,8 @@ export function AlertsPage({ tab }: { tab: string | undefined }) {
         <HistoryTab />
       ) : tab === 'schedule' ? (
         <ScheduleTab />
+      ) : tab === 'destinations' ? (
+        <NotificationsTab />
       ) : (
         <Placeholder title={`Alerts ${info.label}`} description={info.text} />
       )}
