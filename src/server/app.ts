@@ -9,6 +9,14 @@ import { createPoller, type Poller } from './collect/poller.ts'
 import { createHub, type Hub } from './hub/hub.ts'
 import { createAlertService, type AlertService } from './alerts/service.ts'
 import { registerAlertRoutes } from './http/alerts.ts'
+import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
+import {
+  createNotifyService,
+  MISSING_CHANNEL,
+  type NotifyService,
+} from './notify/service.ts'
+import type { Channel, ResolvedDestination } from './notify/types.ts'
+import type { DestinationKind } from '../shared/model/notifications.ts'
 import { registerAuthRoutes } from './http/auth.ts'
 import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
@@ -45,6 +53,7 @@ export interface App {
   db: Db
   auth: AuthService
   alerts: AlertService
+  notify: NotifyService
   /** Every route registered (method, url pattern), in registration order. */
   routes: ReadonlyArray<{ method: string; url: string }>
   /** Start polling (and the poll timer). */
@@ -58,6 +67,14 @@ export interface BuildOptions {
   logger?: boolean | object
   /** scrypt cost of configuration exports; the production default unless a test passes one. */
   exportKdfCost?: KdfCost
+  /**
+   * Test-only: notification destinations and channels (the crash test's loopback receiver).
+   * Production passes nothing and gets the email/webhook parts' own.
+   */
+  notify?: {
+    destinations: () => readonly ResolvedDestination[]
+    channels: Record<DestinationKind, Channel>
+  }
 }
 
 /** Build the server without listening. */
@@ -93,6 +110,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         http.log.error({ err }, 'republishing the alerts failed')
       })
     },
+    log: http.log,
+  })
+  const notify = createNotifyService({
+    db,
+    alerts,
+    // wired when email/webhook land: their stored destinations and their channels.
+    destinations: options.notify?.destinations ?? (() => []),
+    channels: options.notify?.channels ?? { email: MISSING_CHANNEL, webhook: MISSING_CHANNEL },
+    now,
     log: http.log,
   })
   const live = createLiveState({
@@ -176,6 +202,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   })
   registerNodeRoutes(http, nodes)
   registerAlertRoutes(http, { alerts, audit: auth.audit, now })
+  registerDeliveryRoutes(http, { log: notify.log, destinations: notify.destinations })
   registerSetupScriptRoutes(http, { now })
   const discovery = createDiscoveryService({
     settings: createSystemSettingsRepo(db),
@@ -199,14 +226,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     db,
     auth,
     alerts,
+    notify,
     routes,
     startPolling: () => {
       alerts.start()
+      notify.start()
       poller.start()
     },
     async close() {
       alerts.close()
       hub.close()
+      await notify.stop()
       await poller.stop()
       await http.close()
       db.close()
