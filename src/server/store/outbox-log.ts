@@ -65,11 +65,14 @@ const COLUMNS = `id, idempotency_key, destination_kind, destination_id, destinat
 
 export function createOutboxLog(db: Db): OutboxLog {
   // Optional filters as `? IS NULL OR ...`: one statement, prepared once.
-  const where = `WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR destination_id = ?2)`
-  const page = db.prepare<[string | null, string | null, number, number], LogRow>(
-    `SELECT ${COLUMNS} FROM notification_outbox ${where} ORDER BY id DESC LIMIT ?3 OFFSET ?4`,
+  const where = `WHERE (@status IS NULL OR status = @status)
+    AND (@destination IS NULL OR destination_id = @destination)`
+  type Params = { status: string | null; destination: string | null }
+  const page = db.prepare<[Params & { limit: number; offset: number }], LogRow>(
+    `SELECT ${COLUMNS} FROM notification_outbox ${where}
+     ORDER BY id DESC LIMIT @limit OFFSET @offset`,
   )
-  const count = db.prepare<[string | null, string | null], { n: number }>(
+  const count = db.prepare<[Params], { n: number }>(
     `SELECT COUNT(*) AS n FROM notification_outbox ${where}`,
   )
   const webhooks = db.prepare<[number], LogRow>(
@@ -79,11 +82,10 @@ export function createOutboxLog(db: Db): OutboxLog {
 
   return {
     query(filter, { limit, offset }) {
-      const status = filter.status ?? null
-      const destination = filter.destination ?? null
+      const params = { status: filter.status ?? null, destination: filter.destination ?? null }
       return {
-        rows: page.all(status, destination, limit, offset).map(toRecord),
-        total: count.get(status, destination)?.n ?? 0,
+        rows: page.all({ ...params, limit, offset }).map(toRecord),
+        total: count.get(params)?.n ?? 0,
       }
     },
     webhookHistory(limit, webhook) {
