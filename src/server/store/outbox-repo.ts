@@ -175,6 +175,9 @@ export function createOutboxRepo(db: Db): OutboxRepo {
        (SELECT id FROM notification_outbox ORDER BY id DESC LIMIT 1 OFFSET ?)`,
   )
 
+  // The rows of one event (one per destination) share its JSON: stringified once.
+  let lastEvent: NotificationEvent | null = null
+  let lastJson = ''
   const insertAll = db.transaction((planned: readonly PlannedDelivery[], now: number) => {
     let inserted = 0
     for (const p of planned) inserted += insertOne(p, now)
@@ -182,13 +185,17 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   })
   const insertOne = (p: PlannedDelivery, now: number): number => {
     const { event, destination } = p
+    if (event !== lastEvent) {
+      lastEvent = event
+      lastJson = JSON.stringify(event)
+    }
     return insertRow.run(
       p.idempotencyKey,
       destination.kind,
       destination.id,
       destination.name,
       p.groupKey,
-      JSON.stringify(event),
+      lastJson,
       event.alert.id,
       event.kind,
       event.level ?? null,
