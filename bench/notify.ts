@@ -7,10 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Alert } from '../src/shared/model/alerts.ts'
-import type {
-  NotificationBatch,
-  NotificationEvent,
-} from '../src/shared/model/notifications.ts'
+import type { NotificationBatch, NotificationEvent } from '../src/shared/model/notifications.ts'
 import { DEFAULT_ALERT_CONFIG } from '../src/server/alerts/config-defaults.ts'
 import { buildBatch } from '../src/server/notify/batches.ts'
 import { enqueueEvents } from '../src/server/notify/dispatcher.ts'
@@ -96,9 +93,14 @@ export function benchNotify(count: number): BenchResult[] {
       iterations,
       run: () => {
         const now = NOW + cycle * 10_000
-        batches = repo
-          .claimDue(now)
-          .map((b) => buildBatch(b.rows.map((r) => r.event), b.batchKey, schedule, now))
+        batches = repo.claimDue(now).map((b) =>
+          buildBatch(
+            b.rows.map((r) => r.event),
+            b.batchKey,
+            schedule,
+            now,
+          ),
+        )
         if (batches.reduce((n, b) => n + b.events.length, 0) !== count * DESTINATIONS.length)
           throw new Error('batches lost events')
       },

@@ -10,11 +10,7 @@ import { createHub, type Hub } from './hub/hub.ts'
 import { createAlertService, type AlertService } from './alerts/service.ts'
 import { registerAlertRoutes } from './http/alerts.ts'
 import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
-import {
-  createNotifyService,
-  MISSING_CHANNEL,
-  type NotifyService,
-} from './notify/service.ts'
+import { createNotifyService, MISSING_CHANNEL, type NotifyService } from './notify/service.ts'
 import type { Channel, ResolvedDestination } from './notify/types.ts'
 import type { DestinationKind } from '../shared/model/notifications.ts'
 import { registerAuthRoutes } from './http/auth.ts'

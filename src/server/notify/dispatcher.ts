@@ -2,10 +2,8 @@
 // policy for every enabled destination and written to the outbox before anything is sent. The
 // transitions of one evaluation are written in one transaction (a microtask after the first);
 // escalations are checked every minute over the active alerts.
-import type { Alert, AlertSchedule } from '../../shared/model/alerts.ts'
+import type { Alert, AlertSchedule, ResolvedAlert } from '../../shared/model/alerts.ts'
 import type { NotificationEvent } from '../../shared/model/notifications.ts'
-import type { TransitionListener } from '../alerts/service.ts'
-import type { Transition } from '../alerts/engine-types.ts'
 import type { OutboxRepo } from '../store/outbox-repo.ts'
 import { escalationsDue } from './escalation.ts'
 import { planEvent } from './policy.ts'
@@ -15,10 +13,18 @@ export const ESCALATION_INTERVAL_MS = 60_000
 /** On start, a 'fired' of an active alert younger than this with no outbox row is planned again. */
 export const RECOVER_WINDOW_MS = 2 * 60 * 60 * 1000
 
+/**
+ * An alert transition as the alert service's `onTransition` gives it (alerts/engine-types.ts
+ * Transition; notify does not import the alert engine, the engine's type is assignable to this).
+ */
+export type AlertTransition =
+  | { kind: 'fired' | 'escalated'; alert: Alert; at: number }
+  | { kind: 'resolved'; alert: ResolvedAlert; at: number }
+
 export interface DispatcherDeps {
   repo: OutboxRepo
   alerts: {
-    onTransition(listener: TransitionListener): () => void
+    onTransition(listener: (transition: AlertTransition) => void): () => void
     active(): readonly Alert[]
     config(): { schedule: AlertSchedule }
   }
@@ -47,7 +53,7 @@ export function policyDestinations(all: readonly ResolvedDestination[]): PolicyD
   return out
 }
 
-export function toEvent(t: Transition): NotificationEvent {
+export function toEvent(t: AlertTransition): NotificationEvent {
   return { kind: t.kind, alert: t.alert, at: t.at }
 }
 

@@ -96,7 +96,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       result = await channel.send(message, destination)
     } catch (err) {
       // A channel that throws is a bug or a transport failure: retried like any failure.
-      result = { ok: false, error: err instanceof Error ? err.message : String(err), retryable: true }
+      result = {
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+        retryable: true,
+      }
     }
     try {
       record(batch, destination, result, summary)

@@ -34,7 +34,8 @@ export interface NotifyService {
 
 /** A channel for a kind no part provides yet: every attempt fails and is retried. */
 export const MISSING_CHANNEL: Channel = {
-  send: () => Promise.resolve({ ok: false, error: 'no channel for this destination', retryable: true }),
+  send: () =>
+    Promise.resolve({ ok: false, error: 'no channel for this destination', retryable: true }),
 }
 
 export function createNotifyService(deps: NotifyServiceDeps): NotifyService {

@@ -7,8 +7,28 @@ import type {
   NotificationEvent,
   NotSentReason,
 } from '../../shared/model/notifications.ts'
-import type { DeliveryMemory, PlannedDelivery, PolicyDestination } from '../notify/types.ts'
 import type { Db } from './db.ts'
+
+// The store imports only src/shared: these mirror notify/types.ts (PolicyDestination,
+// PlannedRow, DeliveryMemory) structurally, and the notify side passes its own types in.
+
+/** A destination as an outbox row names it. */
+export interface OutboxDestination {
+  kind: DestinationKind
+  id: string
+  name: string
+}
+
+/** A planned delivery (notify/types.ts PlannedRow): one row. */
+export interface PlannedRow {
+  destination: OutboxDestination
+  event: NotificationEvent
+  idempotencyKey: string
+  groupKey: string
+  dueAt: number
+  status: 'pending' | 'suppressed'
+  reason?: NotSentReason
+}
 
 /** Attempts before a row becomes a dead letter (email's maxRetries may lower it). */
 export const MAX_ATTEMPTS = 8
@@ -33,7 +53,7 @@ export interface OutboxRow {
 
 /** Rows that go out as one message: one destination, one group key, one due time. */
 export interface ClaimedBatch {
-  destination: PolicyDestination
+  destination: OutboxDestination
   groupKey: string
   dueAt: number
   /** Stable across retries and restarts: the idempotency key of the batch's first row. */
@@ -41,10 +61,14 @@ export interface ClaimedBatch {
   rows: OutboxRow[]
 }
 
-export interface OutboxRepo extends DeliveryMemory {
+export interface OutboxRepo {
+  /** The policy's memory (notify/types.ts DeliveryMemory), answered from the rows. */
+  lastNotified(alertId: string, destinationId: string): number | undefined
+  countSince(alertId: string, destinationId: string, since: number): number
+  firedWasNotified(alertId: string, startTime: string, destinationId: string): boolean
   openGroupDue(destinationId: string, groupKey: string): number | undefined
   /** Insert planned rows; a key already stored is ignored. Returns the rows inserted. */
-  insert(planned: readonly PlannedDelivery[], now: number): number
+  insert(planned: readonly PlannedRow[], now: number): number
   /** Run `fn` in one transaction (planning reads and inserts of one dispatch). */
   transaction<T>(fn: () => T): T
   /** Due rows (pending or failed, next attempt <= now), grouped into batches in id order. */
@@ -178,12 +202,12 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   // The rows of one event (one per destination) share its JSON: stringified once.
   let lastEvent: NotificationEvent | null = null
   let lastJson = ''
-  const insertAll = db.transaction((planned: readonly PlannedDelivery[], now: number) => {
+  const insertAll = db.transaction((planned: readonly PlannedRow[], now: number) => {
     let inserted = 0
     for (const p of planned) inserted += insertOne(p, now)
     return inserted
   })
-  const insertOne = (p: PlannedDelivery, now: number): number => {
+  const insertOne = (p: PlannedRow, now: number): number => {
     const { event, destination } = p
     if (event !== lastEvent) {
       lastEvent = event
@@ -217,7 +241,11 @@ export function createOutboxRepo(db: Db): OutboxRepo {
       let batch = batches.get(row.batch_key)
       if (!batch) {
         batch = {
-          destination: { kind: row.destination_kind, id: row.destination_id, name: row.destination_name },
+          destination: {
+            kind: row.destination_kind,
+            id: row.destination_id,
+            name: row.destination_name,
+          },
           groupKey: row.group_key,
           dueAt: row.due_at,
           batchKey: row.batch_key,

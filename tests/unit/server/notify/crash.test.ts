@@ -74,7 +74,11 @@ describe('kill -9 with notifications in the outbox', () => {
       first.base,
       (rows) => rows.length === ALERTS && rows.every((r) => r.attempts >= 1),
     )
-    expect(before.every((r) => r.status === 'failed' && /ECONNREFUSED|fetch failed/.test(r.lastError ?? ''))).toBe(true)
+    expect(
+      before.every(
+        (r) => r.status === 'failed' && /ECONNREFUSED|fetch failed/.test(r.lastError ?? ''),
+      ),
+    ).toBe(true)
     expect(await killed(first.child)).toBe('SIGKILL')
 
     await receiver.listen(port)

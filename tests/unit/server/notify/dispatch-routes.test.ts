@@ -72,13 +72,24 @@ describe('dispatcher and delivery log', () => {
     const sent = await deliveries('?status=sent&limit=1')
     expect(sent.total).toBe('2')
     expect(sent.rows).toEqual([
-      expect.objectContaining({ status: 'sent', attempts: 1, destination: expect.objectContaining({ id: 'a' }) }),
+      expect.objectContaining({
+        status: 'sent',
+        attempts: 1,
+        destination: expect.objectContaining({ id: 'a' }),
+      }),
     ])
     expect((await deliveries('?destination=other')).total).toBe('0')
 
     const history = await app.http.inject({ url: '/api/notifications/webhook-history' })
     expect(history.json()).toEqual([
-      expect.objectContaining({ webhookName: 'hook a', service: 'generic', statusCode: 200, success: true, retryAttempts: 0, webhookUrl: '' }),
+      expect.objectContaining({
+        webhookName: 'hook a',
+        service: 'generic',
+        statusCode: 200,
+        success: true,
+        retryAttempts: 0,
+        webhookUrl: '',
+      }),
       expect.objectContaining({ alertId: written.rows[1]!.alertIds[0], success: true }),
     ])
   })
@@ -86,7 +97,10 @@ describe('dispatcher and delivery log', () => {
   it('answers 400 naming the field for a bad filter', async () => {
     const res = await app.http.inject({ url: '/api/notifications/deliveries?status=lost' })
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toMatchObject({ code: 'FIELD_INVALID', error: expect.stringMatching(/^status: /) })
+    expect(res.json()).toMatchObject({
+      code: 'FIELD_INVALID',
+      error: expect.stringMatching(/^status: /),
+    })
     const limit = await app.http.inject({ url: '/api/notifications/deliveries?limit=0' })
     expect(limit.json()).toMatchObject({ error: expect.stringMatching(/^limit: /) })
   })
@@ -94,7 +108,11 @@ describe('dispatcher and delivery log', () => {
   it('plans each escalation level once per occurrence', async () => {
     const config = (await app.http.inject({ url: '/api/alerts/config' })).json()
     config.schedule.escalation = { enabled: true, levels: [{ after: 5, notify: 'all' }] }
-    const saved = await app.http.inject({ method: 'PUT', url: '/api/alerts/config', payload: config })
+    const saved = await app.http.inject({
+      method: 'PUT',
+      url: '/api/alerts/config',
+      payload: config,
+    })
     expect(saved.statusCode).toBe(200)
     await poll(app, clock, cpuPoll({ 101: 0.95 }, 1))
     app.notify.dispatcher.checkEscalations()

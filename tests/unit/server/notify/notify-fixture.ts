@@ -81,7 +81,8 @@ export function webhookTo(id: string, url: string, enabled = true): ResolvedDest
 /** Test-only channel: POST the batch as JSON; the real webhook channel is another part's. */
 export const testChannel: Channel = {
   async send(batch: NotificationBatch, destination: ResolvedDestination) {
-    if (destination.kind !== 'webhook') return { ok: false, error: 'not a webhook', retryable: false }
+    if (destination.kind !== 'webhook')
+      return { ok: false, error: 'not a webhook', retryable: false }
     try {
       const res = await fetch(destination.webhook.url, {
         method: 'POST',

@@ -56,7 +56,10 @@ describe('outbox repo', () => {
     expect(repo.countSince(id, 'a', T0 + 30_001)).toBe(0)
 
     const [batch] = repo.claimDue(T0 + 30_000)
-    repo.markSent(batch!.rows.map((r) => r.id), T0 + 31_000)
+    repo.markSent(
+      batch!.rows.map((r) => r.id),
+      T0 + 31_000,
+    )
     expect(repo.lastNotified(id, 'a')).toBe(T0 + 31_000)
 
     // A suppressed row (cooldown) and a dead letter never reached anyone.
@@ -118,7 +121,14 @@ describe('outbox repo', () => {
       expect(batches).toHaveLength(1)
       expect(batches[0]!.rows.map((r) => r.attempts)).toEqual([attempt - 1, attempt - 1])
       const ids = batches[0]!.rows.map((r) => r.id)
-      statuses.push(repo.markFailed(ids, { error: 'HTTP 500: broken', retryable: true, now, maxAttempts: MAX_ATTEMPTS }))
+      statuses.push(
+        repo.markFailed(ids, {
+          error: 'HTTP 500: broken',
+          retryable: true,
+          now,
+          maxAttempts: MAX_ATTEMPTS,
+        }),
+      )
       // Not due again before its backoff.
       expect(repo.claimDue(now + backoffMs(attempt) - 1)).toEqual([])
       now += backoffMs(attempt)
@@ -133,10 +143,16 @@ describe('outbox repo', () => {
   it('dead-letters at once on a failure that is not retryable, or at a lower limit', () => {
     repo.insert([planned(fired(1), A), planned(fired(2), B)], T0)
     const [a, b] = repo.claimDue(T0)
-    expect(repo.markFailed([a!.rows[0]!.id], { error: 'no', retryable: false, now: T0, maxAttempts: 8 })).toBe('dead')
-    expect(repo.markFailed([b!.rows[0]!.id], { error: 'no', retryable: true, now: T0, maxAttempts: 2 })).toBe('failed')
+    expect(
+      repo.markFailed([a!.rows[0]!.id], { error: 'no', retryable: false, now: T0, maxAttempts: 8 }),
+    ).toBe('dead')
+    expect(
+      repo.markFailed([b!.rows[0]!.id], { error: 'no', retryable: true, now: T0, maxAttempts: 2 }),
+    ).toBe('failed')
     const [b2] = repo.claimDue(T0 + 1000)
-    expect(repo.markFailed([b2!.rows[0]!.id], { error: 'no', retryable: true, now: T0, maxAttempts: 2 })).toBe('dead')
+    expect(
+      repo.markFailed([b2!.rows[0]!.id], { error: 'no', retryable: true, now: T0, maxAttempts: 2 }),
+    ).toBe('dead')
   })
 
   it('lists deliveries newest first with filters, paging and the total', () => {
