@@ -138,7 +138,8 @@ const MIGRATIONS: readonly string[] = [
   // re-planning the same alert transition after a restart is a no-op. Rows claimed together share
   // `batch_key` (set on the first claim), so a retry sends the same message under the same key.
   // Times in epoch ms. The partial index holds only rows still to send; the memory index serves
-  // the policy's cooldown / max-per-hour / fired-was-sent lookups.
+  // the policy's cooldown / max-per-hour / fired-was-sent lookups. No index on created_at: the
+  // hourly prune scans at most the row cap, and every insert would pay for it.
   `CREATE TABLE notification_outbox (
      id INTEGER PRIMARY KEY,
      idempotency_key TEXT NOT NULL UNIQUE,
@@ -167,8 +168,7 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX notification_outbox_due ON notification_outbox (next_attempt_at)
      WHERE status IN ('pending', 'failed');
    CREATE INDEX notification_outbox_memory
-     ON notification_outbox (alert_id, destination_id, event_kind, status);
-   CREATE INDEX notification_outbox_created ON notification_outbox (created_at)`,
+     ON notification_outbox (alert_id, destination_id, event_kind, status)`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

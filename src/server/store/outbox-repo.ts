@@ -237,7 +237,14 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     for (const g of unkeyedGroups.all(now))
       setBatchKey.run(g.key, g.kind, g.dest, g.group_key, g.due_at, now)
     const batches = new Map<string, ClaimedBatch>()
+    // An event's rows (one per destination) hold the same JSON: parsed once.
+    const parsed = new Map<string, NotificationEvent>()
     for (const row of dueRows.all(now)) {
+      let event = parsed.get(row.event)
+      if (!event) {
+        event = JSON.parse(row.event) as NotificationEvent
+        parsed.set(row.event, event)
+      }
       let batch = batches.get(row.batch_key)
       if (!batch) {
         batch = {
@@ -256,7 +263,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
       batch.rows.push({
         id: row.id,
         idempotencyKey: row.idempotency_key,
-        event: JSON.parse(row.event) as NotificationEvent,
+        event,
         attempts: row.attempts,
         ...(row.reason ? { reason: row.reason } : {}),
       })
