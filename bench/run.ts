@@ -10,6 +10,7 @@ import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
 import { benchAlerts } from './alerts.ts'
 import { benchAlertHistory } from './alert-history.ts'
+import { benchNotify } from './notify.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
@@ -83,6 +84,12 @@ if (wanted('alert-history')) {
   const history = benchAlertHistory(1_000_000)
   printTable('Alert history (size = rows): filtered page with total, summary buckets', history)
   results.alertHistory = history
+}
+if (wanted('notify')) {
+  // Issue 15's target: 10,000 alerts in one cycle to 3 destinations, enqueue and render < 200 ms.
+  const notify = benchNotify(10_000)
+  printTable('Notifications (size = alerts firing in one cycle): outbox enqueue, batches', notify)
+  results.notify = notify
 }
 
 if (wanted('collector')) {

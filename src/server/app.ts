@@ -9,6 +9,10 @@ import { createPoller, type Poller } from './collect/poller.ts'
 import { createHub, type Hub } from './hub/hub.ts'
 import { createAlertService, type AlertService } from './alerts/service.ts'
 import { registerAlertRoutes } from './http/alerts.ts'
+import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
+import { createNotifyService, type NotifyService } from './notify/service.ts'
+import type { Channel, ResolvedDestination } from './notify/types.ts'
+import type { DestinationKind } from '../shared/model/notifications.ts'
 import { registerAuthRoutes } from './http/auth.ts'
 import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
@@ -17,7 +21,7 @@ import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
-import { registerWebhookRoutes } from './http/notify-webhooks.ts'
+import { registerWebhookRoutes, testStoredWebhook } from './http/notify-webhooks.ts'
 import { createWebhookChannel } from './notify/webhook/channel.ts'
 import { createWebhookRepo } from './store/webhook-repo.ts'
 import { registerEmailRoutes } from './http/notify-email.ts'
@@ -51,6 +55,7 @@ export interface App {
   db: Db
   auth: AuthService
   alerts: AlertService
+  notify: NotifyService
   /** Every route registered (method, url pattern), in registration order. */
   routes: ReadonlyArray<{ method: string; url: string }>
   /** Start polling (and the poll timer). */
@@ -64,6 +69,14 @@ export interface BuildOptions {
   logger?: boolean | object
   /** scrypt cost of configuration exports; the production default unless a test passes one. */
   exportKdfCost?: KdfCost
+  /**
+   * Test-only: notification destinations and channels (the crash test's loopback receiver).
+   * Production passes nothing and gets the email/webhook parts' own.
+   */
+  notify?: {
+    destinations: () => readonly ResolvedDestination[]
+    channels: Record<DestinationKind, Channel>
+  }
 }
 
 /** Build the server without listening. */
@@ -99,6 +112,32 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         http.log.error({ err }, 'republishing the alerts failed')
       })
     },
+    log: http.log,
+  })
+  // Notification destinations and their channels (issue 15): the stored email settings and
+  // webhooks, with their secrets, read when the dispatcher plans and the sender sends.
+  const emailRepo = createEmailRepo(db, box)
+  const webhookRepo = createWebhookRepo(db, box)
+  const publicUrl = config.publicUrl ?? undefined
+  const emailChannel = createEmailChannel({ now, publicUrl })
+  const webhookSafety = { allowLoopback: config.webhookAllowLoopback }
+  const webhookChannel = createWebhookChannel({ ...webhookSafety, publicUrl, now })
+  const storedDestinations = (): ResolvedDestination[] => {
+    const out: ResolvedDestination[] = []
+    const email = emailRepo.getResolved()
+    if (email.enabled) out.push({ kind: 'email', id: 'email', name: 'Email', config: email })
+    for (const webhook of webhookRepo.listResolved()) {
+      if (webhook.enabled)
+        out.push({ kind: 'webhook', id: webhook.id, name: webhook.name, webhook })
+    }
+    return out
+  }
+  const notify = createNotifyService({
+    db,
+    alerts,
+    destinations: options.notify?.destinations ?? storedDestinations,
+    channels: options.notify?.channels ?? { email: emailChannel, webhook: webhookChannel },
+    now,
     log: http.log,
   })
   const live = createLiveState({
@@ -182,25 +221,22 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   })
   registerNodeRoutes(http, nodes)
   registerAlertRoutes(http, { alerts, audit: auth.audit, now })
-  const webhookSafety = { allowLoopback: config.webhookAllowLoopback }
-  const webhookChannel = createWebhookChannel({
-    ...webhookSafety,
-    publicUrl: config.publicUrl ?? undefined,
-    now,
-  })
   registerWebhookRoutes(http, {
-    repo: createWebhookRepo(db, box),
+    repo: webhookRepo,
     channel: webhookChannel,
     audit: auth.audit,
     safety: webhookSafety,
     now,
   })
   registerEmailRoutes(http, {
-    repo: createEmailRepo(db, box),
-    channel: createEmailChannel({ now, publicUrl: config.publicUrl ?? undefined }),
+    repo: emailRepo,
+    channel: emailChannel,
     audit: auth.audit,
     now,
+    testOther: (request, body) =>
+      testStoredWebhook(request, body, { repo: webhookRepo, channel: webhookChannel, now }),
   })
+  registerDeliveryRoutes(http, { log: notify.log, destinations: notify.destinations })
   registerSetupScriptRoutes(http, { now })
   const discovery = createDiscoveryService({
     settings: createSystemSettingsRepo(db),
@@ -224,14 +260,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     db,
     auth,
     alerts,
+    notify,
     routes,
     startPolling: () => {
       alerts.start()
+      notify.start()
       poller.start()
     },
     async close() {
       alerts.close()
       hub.close()
+      await notify.stop()
       await poller.stop()
       await http.close()
       await webhookChannel.close()

@@ -152,3 +152,23 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRouteDe
     return webhook
   }
 }
+
+/**
+ * POST /api/notifications/test with `{type: 'webhook', webhookId}` (the reference's form; the
+ * email routes own that path and hand other types here): a sample alert to the stored webhook.
+ */
+export async function testStoredWebhook(
+  request: FastifyRequest,
+  body: Record<string, unknown>,
+  deps: Pick<WebhookRouteDeps, 'repo' | 'channel' | 'now'>,
+): Promise<{ status: 'success'; message: string }> {
+  requireAdmin(request)
+  const type = body.type ?? body.method
+  if (type !== 'webhook') return fail("type: must be 'email' or 'webhook'")
+  const id = body.webhookId ?? body.id
+  if (typeof id !== 'string' || id === '') return fail('webhookId: required for a webhook test')
+  const webhook = deps.repo.getResolved(id) ?? fail('Webhook not found', 404)
+  const attempt = await deps.channel.deliver(sampleBatch(deps.now()), webhook)
+  if (!attempt.ok) return fail(attempt.error)
+  return { status: 'success', message: 'Test notification sent' }
+}

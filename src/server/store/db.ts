@@ -160,6 +160,42 @@ const MIGRATIONS: readonly string[] = [
      password_enc TEXT,
      updated_at INTEGER NOT NULL
    )`,
+  // Notification outbox (issue 15): one row per notification and destination, written before
+  // anything is sent, so a kill -9 loses nothing that was accepted. `idempotency_key` is unique:
+  // re-planning the same alert transition after a restart is a no-op. Rows claimed together share
+  // `batch_key` (set on the first claim), so a retry sends the same message under the same key.
+  // Times in epoch ms. The partial index holds only rows still to send; the memory index serves
+  // the policy's cooldown / max-per-hour / fired-was-sent lookups. No index on created_at: the
+  // hourly prune scans at most the row cap, and every insert would pay for it.
+  `CREATE TABLE notification_outbox (
+     id INTEGER PRIMARY KEY,
+     idempotency_key TEXT NOT NULL UNIQUE,
+     destination_kind TEXT NOT NULL CHECK (destination_kind IN ('email', 'webhook')),
+     destination_id TEXT NOT NULL,
+     destination_name TEXT NOT NULL,
+     group_key TEXT NOT NULL,
+     event TEXT NOT NULL,
+     alert_id TEXT NOT NULL,
+     event_kind TEXT NOT NULL,
+     event_level INTEGER,
+     alert_start TEXT NOT NULL,
+     status TEXT NOT NULL
+       CHECK (status IN ('pending', 'sent', 'failed', 'dead', 'suppressed')),
+     reason TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     due_at INTEGER NOT NULL,
+     last_error TEXT,
+     last_info TEXT,
+     batch_key TEXT,
+     title TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     sent_at INTEGER
+   );
+   CREATE INDEX notification_outbox_due ON notification_outbox (next_attempt_at)
+     WHERE status IN ('pending', 'failed');
+   CREATE INDEX notification_outbox_memory
+     ON notification_outbox (alert_id, destination_id, event_kind, status)`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

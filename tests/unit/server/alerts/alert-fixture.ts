@@ -61,8 +61,13 @@ export async function poll(app: App, clock: { t: number }, collected: CollectedS
 }
 
 /** PUT the current config with every alert delay at 0, so an alert fires on its first poll. */
-export async function useNoDelays(app: App): Promise<void> {
+export async function useNoDelays(
+  app: App,
+  options: { groupNotifications?: boolean } = {},
+): Promise<void> {
   const config = (await app.http.inject({ method: 'GET', url: '/api/alerts/config' })).json()
+  // Notification tests send each alert on its own at once: no 5-minute grouping window.
+  if (options.groupNotifications === false) config.schedule.grouping.enabled = false
   config.timeThreshold = 0
   config.timeThresholds = { guest: 0, node: 0, storage: 0, pbs: 0 }
   config.metricTimeThresholds = {}

@@ -1,0 +1,325 @@
+// The notification outbox (issue 15): every planned notification is a row before anything is
+// sent. The sender claims due rows as batches, and records each attempt's outcome; the policy's
+// memory (cooldown, max per hour, "was the fired sent?") is answered from the same rows, so it
+// survives a restart. Every write is a synchronous SQLite transaction.
+import type {
+  DestinationKind,
+  NotificationEvent,
+  NotSentReason,
+} from '../../shared/model/notifications.ts'
+import type { Db } from './db.ts'
+
+// The store imports only src/shared: these mirror notify/types.ts (PolicyDestination,
+// PlannedRow, DeliveryMemory) structurally, and the notify side passes its own types in.
+
+/** A destination as an outbox row names it. */
+export interface OutboxDestination {
+  kind: DestinationKind
+  id: string
+  name: string
+}
+
+/** A planned delivery (notify/types.ts PlannedRow): one row. */
+export interface PlannedRow {
+  destination: OutboxDestination
+  event: NotificationEvent
+  idempotencyKey: string
+  groupKey: string
+  dueAt: number
+  status: 'pending' | 'suppressed'
+  reason?: NotSentReason
+}
+
+/** Attempts before a row becomes a dead letter (email's maxRetries may lower it). */
+export const MAX_ATTEMPTS = 8
+export const BACKOFF_BASE_MS = 1000
+export const BACKOFF_CAP_MS = 60_000
+export const RETENTION_MS = 30 * 86_400_000
+export const RETENTION_ROWS = 100_000
+
+/** Delay before the next attempt after `attempts` failed ones: base, doubling, capped. */
+export function backoffMs(attempts: number, baseMs = BACKOFF_BASE_MS): number {
+  return Math.min(BACKOFF_CAP_MS, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 16)))
+}
+
+/** One outbox row as the sender sees it. */
+export interface OutboxRow {
+  id: number
+  idempotencyKey: string
+  event: NotificationEvent
+  attempts: number
+  reason?: NotSentReason
+}
+
+/** Rows that go out as one message: one destination, one group key, one due time. */
+export interface ClaimedBatch {
+  destination: OutboxDestination
+  groupKey: string
+  dueAt: number
+  /** Stable across retries and restarts: the idempotency key of the batch's first row. */
+  batchKey: string
+  rows: OutboxRow[]
+}
+
+export interface OutboxRepo {
+  /** The policy's memory (notify/types.ts DeliveryMemory), answered from the rows. */
+  lastNotified(alertId: string, destinationId: string): number | undefined
+  countSince(alertId: string, destinationId: string, since: number): number
+  firedWasNotified(alertId: string, startTime: string, destinationId: string): boolean
+  openGroupDue(destinationId: string, groupKey: string): number | undefined
+  /** Insert planned rows; a key already stored is ignored. Returns the rows inserted. */
+  insert(planned: readonly PlannedRow[], now: number): number
+  /** Run `fn` in one transaction (planning reads and inserts of one dispatch). */
+  transaction<T>(fn: () => T): T
+  /** Due rows (pending or failed, next attempt <= now), grouped into batches in id order. */
+  claimDue(now: number): ClaimedBatch[]
+  /** `summary` (a storm or quiet-hours summary's text) replaces the rows' titles. */
+  markSent(ids: readonly number[], now: number, info?: string, summary?: string): void
+  /**
+   * Record a failed attempt: 'failed' with the next attempt after the backoff, or 'dead' when
+   * this was attempt `maxAttempts` (or the error is not retryable). Returns the new status.
+   */
+  markFailed(ids: readonly number[], failure: FailedAttempt): 'failed' | 'dead'
+  markSuppressed(ids: readonly number[], reason: NotSentReason, now: number): void
+  /** Whether an escalation notification of this occurrence and level was planned (any status). */
+  escalationPlanned(alertId: string, startTime: string, level: number): boolean
+  /** Whether any row exists for this occurrence's 'fired'. */
+  firedPlanned(alertId: string, startTime: string): boolean
+  /** Delete final rows older than the retention, and the oldest beyond the row cap. */
+  prune(now: number): number
+}
+
+export interface FailedAttempt {
+  error: string
+  retryable: boolean
+  now: number
+  maxAttempts: number
+  backoffBaseMs?: number
+}
+
+interface DueRow {
+  id: number
+  idempotency_key: string
+  destination_kind: DestinationKind
+  destination_id: string
+  destination_name: string
+  group_key: string
+  due_at: number
+  batch_key: string
+  event: string
+  attempts: number
+  reason: NotSentReason | null
+}
+
+// Rows that count as notified for the policy: sent, or on their way. Dead letters and
+// suppressed rows never reached anyone.
+const LIVE = `status IN ('pending', 'sent', 'failed')`
+
+export function createOutboxRepo(db: Db): OutboxRepo {
+  const insertRow = db.prepare(
+    `INSERT OR IGNORE INTO notification_outbox (idempotency_key, destination_kind, destination_id,
+       destination_name, group_key, event, alert_id, event_kind, event_level, alert_start, status,
+       reason, attempts, next_attempt_at, due_at, title, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+  )
+  const lastNotified = db.prepare<[string, string], { at: number | null }>(
+    `SELECT MAX(COALESCE(sent_at, due_at)) AS at FROM notification_outbox
+     WHERE alert_id = ? AND destination_id = ? AND ${LIVE}`,
+  )
+  const countSince = db.prepare<[string, string, number], { n: number }>(
+    `SELECT COUNT(*) AS n FROM notification_outbox
+     WHERE alert_id = ? AND destination_id = ? AND ${LIVE} AND COALESCE(sent_at, due_at) >= ?`,
+  )
+  const firedNotified = db.prepare<[string, string, string], { one: number }>(
+    `SELECT 1 AS one FROM notification_outbox
+     WHERE alert_id = ? AND destination_id = ? AND event_kind = 'fired' AND ${LIVE}
+       AND alert_start = ? LIMIT 1`,
+  )
+  const firedAny = db.prepare<[string, string], { one: number }>(
+    `SELECT 1 AS one FROM notification_outbox
+     WHERE alert_id = ? AND event_kind = 'fired' AND alert_start = ? LIMIT 1`,
+  )
+  const escalationAny = db.prepare<[string, string, number], { one: number }>(
+    `SELECT 1 AS one FROM notification_outbox
+     WHERE alert_id = ? AND event_kind = 'escalation' AND alert_start = ? AND event_level = ?
+     LIMIT 1`,
+  )
+  const openGroup = db.prepare<[string, string], { due: number | null }>(
+    `SELECT MIN(due_at) AS due FROM notification_outbox
+     WHERE status = 'pending' AND attempts = 0 AND batch_key IS NULL
+       AND destination_id = ? AND group_key = ?`,
+  )
+  // SQLite answers the bare idempotency_key from the row holding MIN(id).
+  const unkeyedGroups = db.prepare<
+    [number],
+    { kind: string; dest: string; group_key: string; due_at: number; first: number; key: string }
+  >(
+    `SELECT destination_kind AS kind, destination_id AS dest, group_key, due_at,
+       MIN(id) AS first, idempotency_key AS key
+     FROM notification_outbox
+     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND batch_key IS NULL
+     GROUP BY destination_kind, destination_id, group_key, due_at`,
+  )
+  const setBatchKey = db.prepare<[string, string, string, string, number, number]>(
+    `UPDATE notification_outbox SET batch_key = ?
+     WHERE batch_key IS NULL AND status IN ('pending', 'failed')
+       AND destination_kind = ? AND destination_id = ? AND group_key = ? AND due_at = ?
+       AND next_attempt_at <= ?`,
+  )
+  const dueRows = db.prepare<[number], DueRow>(
+    `SELECT id, idempotency_key, destination_kind, destination_id, destination_name, group_key,
+       due_at, batch_key, event, attempts, reason
+     FROM notification_outbox
+     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
+     ORDER BY id`,
+  )
+  const sent = db.prepare<[number, string | null, string | null, number]>(
+    `UPDATE notification_outbox
+     SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_info = ?,
+       title = COALESCE(?, title)
+     WHERE id = ?`,
+  )
+  const failed = db.prepare<[string, string, number, number]>(
+    `UPDATE notification_outbox
+     SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?
+     WHERE id = ?`,
+  )
+  const suppressed = db.prepare<[string, number]>(
+    `UPDATE notification_outbox SET status = 'suppressed', reason = ? WHERE id = ?`,
+  )
+  const attemptsOf = db.prepare<[number], { attempts: number }>(
+    'SELECT attempts FROM notification_outbox WHERE id = ?',
+  )
+  const pruneOld = db.prepare<[number]>(
+    `DELETE FROM notification_outbox
+     WHERE created_at < ? AND status NOT IN ('pending', 'failed')`,
+  )
+  const pruneCap = db.prepare<[number]>(
+    `DELETE FROM notification_outbox WHERE status NOT IN ('pending', 'failed') AND id <=
+       (SELECT id FROM notification_outbox ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+  )
+
+  // The rows of one event (one per destination) share its JSON: stringified once.
+  let lastEvent: NotificationEvent | null = null
+  let lastJson = ''
+  const insertAll = db.transaction((planned: readonly PlannedRow[], now: number) => {
+    let inserted = 0
+    for (const p of planned) inserted += insertOne(p, now)
+    return inserted
+  })
+  const insertOne = (p: PlannedRow, now: number): number => {
+    const { event, destination } = p
+    if (event !== lastEvent) {
+      lastEvent = event
+      lastJson = JSON.stringify(event)
+    }
+    return insertRow.run(
+      p.idempotencyKey,
+      destination.kind,
+      destination.id,
+      destination.name,
+      p.groupKey,
+      lastJson,
+      event.alert.id,
+      event.kind,
+      event.level ?? null,
+      event.alert.startTime,
+      p.status,
+      p.reason ?? null,
+      p.dueAt,
+      p.dueAt,
+      titleOf(event),
+      now,
+    ).changes
+  }
+
+  const claim = db.transaction((now: number): ClaimedBatch[] => {
+    for (const g of unkeyedGroups.all(now))
+      setBatchKey.run(g.key, g.kind, g.dest, g.group_key, g.due_at, now)
+    const batches = new Map<string, ClaimedBatch>()
+    // An event's rows (one per destination) hold the same JSON: parsed once.
+    const parsed = new Map<string, NotificationEvent>()
+    for (const row of dueRows.all(now)) {
+      let event = parsed.get(row.event)
+      if (!event) {
+        event = JSON.parse(row.event) as NotificationEvent
+        parsed.set(row.event, event)
+      }
+      let batch = batches.get(row.batch_key)
+      if (!batch) {
+        batch = {
+          destination: {
+            kind: row.destination_kind,
+            id: row.destination_id,
+            name: row.destination_name,
+          },
+          groupKey: row.group_key,
+          dueAt: row.due_at,
+          batchKey: row.batch_key,
+          rows: [],
+        }
+        batches.set(row.batch_key, batch)
+      }
+      batch.rows.push({
+        id: row.id,
+        idempotencyKey: row.idempotency_key,
+        event,
+        attempts: row.attempts,
+        ...(row.reason ? { reason: row.reason } : {}),
+      })
+    }
+    return [...batches.values()]
+  })
+
+  const fail = db.transaction((ids: readonly number[], f: FailedAttempt): 'failed' | 'dead' => {
+    // Rows of one batch share their attempts; the first one decides for all.
+    const attempts = (attemptsOf.get(ids[0]!)?.attempts ?? 0) + 1
+    const status = !f.retryable || attempts >= f.maxAttempts ? 'dead' : 'failed'
+    const next = f.now + backoffMs(attempts, f.backoffBaseMs)
+    for (const id of ids) failed.run(status, f.error, next, id)
+    return status
+  })
+
+  return {
+    lastNotified: (alertId, destinationId) =>
+      lastNotified.get(alertId, destinationId)?.at ?? undefined,
+    countSince: (alertId, destinationId, since) =>
+      countSince.get(alertId, destinationId, since)?.n ?? 0,
+    firedWasNotified: (alertId, startTime, destinationId) =>
+      firedNotified.get(alertId, destinationId, startTime) !== undefined,
+    openGroupDue: (destinationId, groupKey) =>
+      openGroup.get(destinationId, groupKey)?.due ?? undefined,
+    insert: (planned, now) => insertAll(planned, now),
+    transaction: (fn) => db.transaction(fn)(),
+    claimDue: (now) => claim(now),
+    markSent: db.transaction(
+      (ids: readonly number[], now: number, info?: string, summary?: string) => {
+        for (const id of ids) sent.run(now, info ?? null, summary ?? null, id)
+      },
+    ),
+    markFailed: (ids, failure) => (ids.length === 0 ? 'failed' : fail(ids, failure)),
+    markSuppressed: db.transaction((ids: readonly number[], reason: NotSentReason) => {
+      for (const id of ids) suppressed.run(reason, id)
+    }),
+    escalationPlanned: (alertId, startTime, level) =>
+      escalationAny.get(alertId, startTime, level) !== undefined,
+    firedPlanned: (alertId, startTime) => firedAny.get(alertId, startTime) !== undefined,
+    prune(now) {
+      const old = pruneOld.run(now - RETENTION_MS).changes
+      return old + pruneCap.run(RETENTION_ROWS).changes
+    },
+  }
+}
+
+const KIND_LABEL: Record<NotificationEvent['kind'], string> = {
+  fired: 'Alert',
+  escalated: 'Escalated to critical',
+  resolved: 'Resolved',
+  escalation: 'Escalation',
+}
+
+/** The delivery log's one-line title of a single notification. */
+export function titleOf(event: NotificationEvent): string {
+  const level = event.kind === 'escalation' ? ` (level ${event.level ?? 1})` : ''
+  return `${KIND_LABEL[event.kind]}${level}: ${event.alert.message}`
+}
