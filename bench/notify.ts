@@ -2,12 +2,18 @@
 // on a real SQLite file (the app's schema, WAL). Timed: planning every event for every
 // destination and inserting the rows in one transaction (the dispatcher's enqueueEvents, policy
 // memory lookups included), then claiming the due rows and building one batch per destination
-// and group (buildBatch). Rendering the email/webhook payloads is the `renderers` hook's part.
+// and group (buildBatch), then rendering every batch as an email and as two webhook payloads.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Alert } from '../src/shared/model/alerts.ts'
-import type { NotificationBatch, NotificationEvent } from '../src/shared/model/notifications.ts'
+import type {
+  NotificationBatch,
+  NotificationEvent,
+  Webhook,
+} from '../src/shared/model/notifications.ts'
+import { renderEmail } from '../src/server/notify/email/render.ts'
+import { renderWebhook } from '../src/server/notify/webhook/render.ts'
 import { DEFAULT_ALERT_CONFIG } from '../src/server/alerts/config-defaults.ts'
 import { buildBatch } from '../src/server/notify/batches.ts'
 import { enqueueEvents } from '../src/server/notify/dispatcher.ts'
@@ -23,11 +29,33 @@ const DESTINATIONS: PolicyDestination[] = [
   { kind: 'webhook', id: 'hook-pd', name: 'PagerDuty' },
 ]
 
-/**
- * Payload renderers timed over the built batches (one per channel kind). Empty until the
- * email/webhook parts land: TODO(merge) add their render functions here.
- */
-export const renderers: Array<{ name: string; render: (batch: NotificationBatch) => unknown }> = []
+function webhook(service: Webhook['service'], url: string): Webhook {
+  return {
+    id: `hook-${service}`,
+    name: service,
+    url,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    enabled: true,
+    service,
+    template: '',
+    customFields:
+      service === 'pagerduty' ? { routing_key: 'R0UTINGKEY0000000000000000000000' } : {},
+    secretFields: [],
+  }
+}
+const SLACK = webhook(
+  'slack',
+  'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX',
+)
+const PAGERDUTY = webhook('pagerduty', 'https://events.pagerduty.com/v2/enqueue')
+
+/** Payload renderers timed over every built batch (each batch rendered by each renderer). */
+export const renderers: Array<{ name: string; render: (batch: NotificationBatch) => unknown }> = [
+  { name: 'email (subject, text, HTML)', render: (batch) => renderEmail(batch) },
+  { name: 'webhook slack', render: (batch) => renderWebhook(batch, SLACK) },
+  { name: 'webhook pagerduty', render: (batch) => renderWebhook(batch, PAGERDUTY) },
+]
 
 function events(count: number, cycle: number): NotificationEvent[] {
   const at = NOW + cycle * 10_000
