@@ -62,12 +62,14 @@ function events(count: number, cycle: number): NotificationEvent[] {
   const out: NotificationEvent[] = []
   for (let i = 0; i < count; i++) {
     const node = `pve${i % 50}`
+    // Other guests each cycle: the same ones again would meet the 30-minute cooldown.
+    const vmid = 100 + i + cycle * count
     const alert: Alert = {
-      id: `lab-${node}-${100 + i}-cpu`,
+      id: `lab-${node}-${vmid}-cpu`,
       type: 'cpu',
       level: i % 5 === 0 ? 'critical' : 'warning',
-      resourceId: `lab-${node}-${100 + i}`,
-      resourceName: `vm-${100 + i}`,
+      resourceId: `lab-${node}-${vmid}`,
+      resourceName: `vm-${vmid}`,
       node,
       instance: 'lab',
       message: `VM cpu at ${80 + (i % 20)}%`,
@@ -119,8 +121,15 @@ export function benchNotify(count: number): BenchResult[] {
       size: count,
       warmup,
       iterations,
+      before: () => {
+        db.exec(`UPDATE notification_outbox SET status = 'sent', sent_at = due_at
+                 WHERE status IN ('pending', 'failed')`)
+        input = events(count, ++cycle)
+        enqueueEvents(repo, input, schedule, DESTINATIONS, NOW + cycle * 10_000)
+      },
       run: () => {
-        const now = NOW + cycle * 10_000
+        // The default schedule groups by node for 5 minutes: the rows are due when it ends.
+        const now = NOW + cycle * 10_000 + schedule.groupingWindow * 1000 + 1000
         batches = repo.claimDue(now).map((b) =>
           buildBatch(
             b.rows.map((r) => r.event),
