@@ -84,6 +84,7 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
   const ratePerMinute = deps.ratePerMinute ?? WEBHOOK_RATE_PER_MINUTE
   const safety = { allowLoopback: deps.allowLoopback }
   const agent = new Agent({ connect: { lookup: safeLookup(safety) } })
+  let closing: Promise<void> | null = null
   /** Send times of the last minute, per URL. */
   const recent = new Map<string, number[]>()
 
@@ -191,6 +192,7 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
       if (attempt.ok) return { ok: true, info: `HTTP ${attempt.status}` }
       return { ok: false, error: attempt.error, retryable: attempt.retryable }
     },
-    close: () => agent.close(),
+    // Idempotent: the app may be closed twice (a test's cleanup after its own close).
+    close: () => (closing ??= agent.close()),
   }
 }
