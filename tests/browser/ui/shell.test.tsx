@@ -79,7 +79,10 @@ describe('routes', () => {
 
   test('alerts destinations are labelled Notifications and custom rules has its own page', async () => {
     renderApp(dashboardWorker(), '/alerts/destinations')
-    await expect.element(page.getByText('Alerts Notifications: coming soon')).toBeVisible()
+    await expect
+      .element(page.getByRole('link', { name: 'Notifications' }))
+      .toHaveAttribute('aria-current', 'page')
+    await expect.element(page.getByText('Email (SMTP)').first()).toBeVisible()
     cleanup()
     stubServer({
       route: (url) =>
