@@ -124,6 +124,8 @@ export function benchNotify(count: number): BenchResult[] {
       before: () => {
         db.exec(`UPDATE notification_outbox SET status = 'sent', sent_at = due_at
                  WHERE status IN ('pending', 'failed')`)
+        // The hourly prune keeps the table at its row cap, as in production.
+        repo.prune(NOW + cycle * 10_000)
         input = events(count, ++cycle)
         enqueueEvents(repo, input, schedule, DESTINATIONS, NOW + cycle * 10_000)
       },

@@ -6,6 +6,7 @@ import type { Alert, AlertSchedule, ResolvedAlert } from '../../shared/model/ale
 import type { NotificationEvent } from '../../shared/model/notifications.ts'
 import type { OutboxRepo } from '../store/outbox-repo.ts'
 import { escalationsDue } from './escalation.ts'
+import { createPlanningMemory } from './planning-memory.ts'
 import { planEvent } from './policy.ts'
 import type { PolicyDestination, ResolvedDestination } from './types.ts'
 
@@ -70,6 +71,9 @@ export function enqueueEvents(
 ): number {
   if (events.length === 0 || destinations.length === 0) return 0
   return repo.transaction(() => {
+    const alertIds = new Set<string>()
+    for (const event of events) alertIds.add(event.alert.id)
+    const memory = createPlanningMemory(repo.memoryRows([...alertIds]), repo.openGroupDue)
     let inserted = 0
     for (const event of events) {
       const planned = planEvent({
@@ -77,10 +81,15 @@ export function enqueueEvents(
         schedule,
         destinations,
         now,
-        memory: repo,
-        openGroupDue: repo.openGroupDue,
+        memory,
+        openGroupDue: memory.openGroupDue,
       })
-      inserted += repo.insert(planned, now)
+      for (const row of planned) {
+        // A key already stored (a replanned event) is in the memory already.
+        if (!repo.insertOne(row, now)) continue
+        inserted++
+        memory.record(row)
+      }
     }
     return inserted
   })

@@ -5,7 +5,12 @@
 // flight per destination keeps its order; destinations never wait for each other.
 import type { AlertSchedule } from '../../shared/model/alerts.ts'
 import type { DestinationKind } from '../../shared/model/notifications.ts'
-import { MAX_ATTEMPTS, type ClaimedBatch, type OutboxRepo } from '../store/outbox-repo.ts'
+import {
+  MAX_ATTEMPTS,
+  type ClaimedBatch,
+  type OutboxRepo,
+  type SentSummary,
+} from '../store/outbox-repo.ts'
 import { buildBatch } from './batches.ts'
 import type { Channel, ResolvedDestination, SendResult } from './types.ts'
 
@@ -56,7 +61,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     batch: ClaimedBatch,
     destination: ResolvedDestination,
     result: SendResult,
-    summary: string | undefined,
+    summary: SentSummary | undefined,
   ) => {
     const ids = batch.rows.map((r) => r.id)
     const now = deps.now()
@@ -83,7 +88,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const channel = deps.channels[destination.kind]
     const quiet = batch.rows.some((r) => r.reason === 'quiet-hours')
     let result: SendResult
-    let summary: string | undefined
+    let summary: SentSummary | undefined
     try {
       const message = buildBatch(
         batch.rows.map((r) => r.event),
@@ -92,7 +97,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         deps.now(),
         quiet ? 'quiet-hours' : undefined,
       )
-      summary = message.summary?.text
+      if (message.summary) summary = { reason: message.summary.reason, text: message.summary.text }
       result = await channel.send(message, destination)
     } catch (err) {
       // A channel that throws is a bug or a transport failure: retried like any failure.

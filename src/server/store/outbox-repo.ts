@@ -69,12 +69,19 @@ export interface OutboxRepo {
   openGroupDue(destinationId: string, groupKey: string): number | undefined
   /** Insert planned rows; a key already stored is ignored. Returns the rows inserted. */
   insert(planned: readonly PlannedRow[], now: number): number
+  /** Insert one row inside the caller's transaction; false when its key was already stored. */
+  insertOne(planned: PlannedRow, now: number): boolean
+  /** The live rows (pending, sent, failed) of these alerts: the policy memory of one dispatch. */
+  memoryRows(alertIds: readonly string[]): MemoryRow[]
   /** Run `fn` in one transaction (planning reads and inserts of one dispatch). */
   transaction<T>(fn: () => T): T
   /** Due rows (pending or failed, next attempt <= now), grouped into batches in id order. */
   claimDue(now: number): ClaimedBatch[]
-  /** `summary` (a storm or quiet-hours summary's text) replaces the rows' titles. */
-  markSent(ids: readonly number[], now: number, info?: string, summary?: string): void
+  /**
+   * `summary` (a storm or quiet-hours summary) replaces the rows' titles; a storm's also sets
+   * their reason 'storm', so the log says why an alert went out only as a count.
+   */
+  markSent(ids: readonly number[], now: number, info?: string, summary?: SentSummary): void
   /**
    * Record a failed attempt: 'failed' with the next attempt after the backoff, or 'dead' when
    * this was attempt `maxAttempts` (or the error is not retryable). Returns the new status.
@@ -87,6 +94,20 @@ export interface OutboxRepo {
   firedPlanned(alertId: string, startTime: string): boolean
   /** Delete final rows older than the retention, and the oldest beyond the row cap. */
   prune(now: number): number
+}
+
+/** A live row as the policy's memory needs it (notify/planning-memory.ts MemoryRow). */
+export interface MemoryRow {
+  alertId: string
+  destinationId: string
+  eventKind: string
+  alertStart: string
+  at: number
+}
+
+export interface SentSummary {
+  reason: 'storm' | 'quiet-hours'
+  text: string
 }
 
 export interface FailedAttempt {
@@ -135,6 +156,12 @@ export function createOutboxRepo(db: Db): OutboxRepo {
      WHERE alert_id = ? AND destination_id = ? AND event_kind = 'fired' AND ${LIVE}
        AND alert_start = ? LIMIT 1`,
   )
+  const memoryOf = db.prepare<[string], MemoryRow>(
+    `SELECT alert_id AS alertId, destination_id AS destinationId, event_kind AS eventKind,
+       alert_start AS alertStart, COALESCE(sent_at, due_at) AS at
+     FROM notification_outbox
+     WHERE alert_id IN (SELECT value FROM json_each(?)) AND ${LIVE}`,
+  )
   const firedAny = db.prepare<[string, string], { one: number }>(
     `SELECT 1 AS one FROM notification_outbox
      WHERE alert_id = ? AND event_kind = 'fired' AND alert_start = ? LIMIT 1`,
@@ -149,22 +176,16 @@ export function createOutboxRepo(db: Db): OutboxRepo {
      WHERE status = 'pending' AND attempts = 0 AND batch_key IS NULL
        AND destination_id = ? AND group_key = ?`,
   )
-  // SQLite answers the bare idempotency_key from the row holding MIN(id).
-  const unkeyedGroups = db.prepare<
-    [number],
-    { kind: string; dest: string; group_key: string; due_at: number; first: number; key: string }
-  >(
-    `SELECT destination_kind AS kind, destination_id AS dest, group_key, due_at,
-       MIN(id) AS first, idempotency_key AS key
-     FROM notification_outbox
-     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND batch_key IS NULL
-     GROUP BY destination_kind, destination_id, group_key, due_at`,
-  )
-  const setBatchKey = db.prepare<[string, string, string, string, number, number]>(
-    `UPDATE notification_outbox SET batch_key = ?
-     WHERE batch_key IS NULL AND status IN ('pending', 'failed')
-       AND destination_kind = ? AND destination_id = ? AND group_key = ? AND due_at = ?
-       AND next_attempt_at <= ?`,
+  // Rows claimed for the first time get their batch key in one statement: the idempotency key
+  // of the first row (lowest id) of their destination, group and due time.
+  const keyNewBatches = db.prepare<[number]>(
+    `UPDATE notification_outbox AS o SET batch_key = g.key
+     FROM (SELECT id, FIRST_VALUE(idempotency_key) OVER (
+             PARTITION BY destination_kind, destination_id, group_key, due_at ORDER BY id) AS key
+           FROM notification_outbox
+           WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
+             AND batch_key IS NULL) AS g
+     WHERE o.id = g.id`,
   )
   const dueRows = db.prepare<[number], DueRow>(
     `SELECT id, idempotency_key, destination_kind, destination_id, destination_name, group_key,
@@ -173,10 +194,10 @@ export function createOutboxRepo(db: Db): OutboxRepo {
      WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
      ORDER BY id`,
   )
-  const sent = db.prepare<[number, string | null, string | null, number]>(
+  const sent = db.prepare<[number, string | null, string | null, string | null, number]>(
     `UPDATE notification_outbox
      SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_info = ?,
-       title = COALESCE(?, title)
+       title = COALESCE(?, title), reason = COALESCE(?, reason)
      WHERE id = ?`,
   )
   const failed = db.prepare<[string, string, number, number]>(
@@ -234,8 +255,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   }
 
   const claim = db.transaction((now: number): ClaimedBatch[] => {
-    for (const g of unkeyedGroups.all(now))
-      setBatchKey.run(g.key, g.kind, g.dest, g.group_key, g.due_at, now)
+    keyNewBatches.run(now)
     const batches = new Map<string, ClaimedBatch>()
     // An event's rows (one per destination) hold the same JSON: parsed once.
     const parsed = new Map<string, NotificationEvent>()
@@ -290,11 +310,14 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     openGroupDue: (destinationId, groupKey) =>
       openGroup.get(destinationId, groupKey)?.due ?? undefined,
     insert: (planned, now) => insertAll(planned, now),
+    insertOne: (planned, now) => insertOne(planned, now) === 1,
+    memoryRows: (alertIds) => (alertIds.length === 0 ? [] : memoryOf.all(JSON.stringify(alertIds))),
     transaction: (fn) => db.transaction(fn)(),
     claimDue: (now) => claim(now),
     markSent: db.transaction(
-      (ids: readonly number[], now: number, info?: string, summary?: string) => {
-        for (const id of ids) sent.run(now, info ?? null, summary ?? null, id)
+      (ids: readonly number[], now: number, info?: string, summary?: SentSummary) => {
+        const reason = summary?.reason === 'storm' ? 'storm' : null
+        for (const id of ids) sent.run(now, info ?? null, summary?.text ?? null, reason, id)
       },
     ),
     markFailed: (ids, failure) => (ids.length === 0 ? 'failed' : fail(ids, failure)),

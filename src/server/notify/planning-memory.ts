@@ -1,0 +1,83 @@
+// The policy's memory for one dispatch: the outbox rows of the alerts in it, read in ONE query
+// (OutboxRepo.memoryRows), then answered in memory and kept current with every row this dispatch
+// plans, so a later event of the same alert sees the earlier one (a cooldown, a fire sent).
+// Per-event SQL lookups cost two or three queries per event and destination: 10,000 alerts to
+// three destinations were 60,000 queries; this is one, plus one per new group.
+import type { DeliveryMemory, PlannedDelivery } from './types.ts'
+
+/** A live outbox row (pending, sent or failed) as the memory needs it. */
+export interface MemoryRow {
+  alertId: string
+  destinationId: string
+  eventKind: string
+  alertStart: string
+  /** sent_at, or due_at while not sent. */
+  at: number
+}
+
+interface Past {
+  times: number[]
+  /** Occurrence start times whose 'fired' went or will go to the destination. */
+  fired: Set<string>
+}
+
+export interface PlanningMemory extends DeliveryMemory {
+  openGroupDue(destinationId: string, groupKey: string): number | undefined
+  /** A row of this dispatch was stored: later events see it. */
+  record(row: PlannedDelivery): void
+}
+
+export function createPlanningMemory(
+  rows: readonly MemoryRow[],
+  openGroupDue: (destinationId: string, groupKey: string) => number | undefined,
+): PlanningMemory {
+  const past = new Map<string, Past>()
+  const groups = new Map<string, number | undefined>()
+  const key = (alertId: string, destinationId: string) => `${alertId}\u0000${destinationId}`
+  const entry = (alertId: string, destinationId: string): Past => {
+    const k = key(alertId, destinationId)
+    let p = past.get(k)
+    if (!p) {
+      p = { times: [], fired: new Set() }
+      past.set(k, p)
+    }
+    return p
+  }
+  const add = (alertId: string, destinationId: string, kind: string, start: string, at: number) => {
+    const p = entry(alertId, destinationId)
+    p.times.push(at)
+    if (kind === 'fired') p.fired.add(start)
+  }
+  for (const r of rows) add(r.alertId, r.destinationId, r.eventKind, r.alertStart, r.at)
+
+  return {
+    lastNotified(alertId, destinationId) {
+      const p = past.get(key(alertId, destinationId))
+      if (!p || p.times.length === 0) return undefined
+      let max = -Infinity
+      for (const t of p.times) if (t > max) max = t
+      return max
+    },
+    countSince(alertId, destinationId, since) {
+      const p = past.get(key(alertId, destinationId))
+      let n = 0
+      if (p) for (const t of p.times) if (t >= since) n++
+      return n
+    },
+    firedWasNotified(alertId, startTime, destinationId) {
+      return past.get(key(alertId, destinationId))?.fired.has(startTime) ?? false
+    },
+    // A group this dispatch opens is due at now + window, which is what a later event of the same
+    // dispatch computes too: the stored answer (none) stays right for the whole dispatch.
+    openGroupDue(destinationId, groupKey) {
+      const k = key(groupKey, destinationId)
+      if (!groups.has(k)) groups.set(k, openGroupDue(destinationId, groupKey))
+      return groups.get(k)
+    },
+    record(row) {
+      if (row.status !== 'pending') return
+      const { event, destination } = row
+      add(event.alert.id, destination.id, event.kind, event.alert.startTime, row.dueAt)
+    },
+  }
+}
