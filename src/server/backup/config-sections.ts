@@ -7,6 +7,7 @@ import { createAuthSettingsRepo, type AuthSettings } from '../store/auth-setting
 import type { Db } from '../store/db.ts'
 import { createNodesRepo, type StoredNode } from '../store/nodes-repo.ts'
 import type { SecretBox } from '../store/secret-box.ts'
+import { NOTIFY_SECTIONS } from './config-notify-sections.ts'
 import { snapshotDamaged } from './snapshot-errors.ts'
 
 const MAX_ROWS = 100_000
@@ -302,6 +303,7 @@ export const SECTIONS: readonly AnySection[] = [
     optional: true,
     describe: (rows) => (rows.length > 0 ? 'OIDC settings' : 'no OIDC settings'),
   }),
+  ...NOTIFY_SECTIONS,
 ]
 
 function parseTags(json: string): string[] {

@@ -112,6 +112,11 @@ export interface WebhookRepo {
   /** Replace a webhook, keeping secrets left masked or empty; undefined when there is none. */
   update(id: string, input: WebhookInput, now: number): Webhook | undefined
   remove(id: string): boolean
+  /**
+   * Replace every webhook by `webhooks` (secrets given opened, ids kept, order kept): a config
+   * import, inside the caller's transaction.
+   */
+  replaceAll(webhooks: readonly Webhook[], now: number): void
 }
 
 const findKey = (map: Record<string, string>, name: string): string | undefined => {
@@ -139,6 +144,7 @@ export function createWebhookRepo(db: Db, box: SecretBox): WebhookRepo {
      WHERE id = @id`,
   )
   const deleteOne = db.prepare('DELETE FROM webhooks WHERE id = ?')
+  const deleteAll = db.prepare('DELETE FROM webhooks')
 
   const openMap = (json: string) =>
     Object.fromEntries(
@@ -285,5 +291,9 @@ export function createWebhookRepo(db: Db, box: SecretBox): WebhookRepo {
       return masked(row(id)!)
     },
     remove: (id) => deleteOne.run(id).changes > 0,
+    replaceAll(webhooks, now) {
+      deleteAll.run()
+      for (const webhook of webhooks) insert.run(toRow(webhook, now))
+    },
   }
 }

@@ -2,11 +2,13 @@
 // url-safety (literal addresses before the request, names at connect time through safeLookup),
 // redirects are followed by hand (at most 3, each Location re-checked), a request lasts at most
 // 30 s, and one URL gets at most 10 requests a minute. 2xx is delivered; 429, 5xx, timeouts and
-// network errors are worth another attempt; other answers are not.
+// network errors are worth another attempt; other answers are not. A message is usually one
+// request; PagerDuty gets one per alert (render.ts renderWebhookRequests), each with its own
+// Idempotency-Key.
 import { Agent, fetch } from 'undici'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
 import type { Channel, SendResult } from '../types.ts'
-import { renderWebhook } from './render.ts'
+import { renderWebhookRequests, type KeyedWebhookRequest } from './render.ts'
 import { checkUrl, REFUSED_CODE, safeLookup } from './url-safety.ts'
 
 export const WEBHOOK_TIMEOUT_MS = 30_000
@@ -104,27 +106,15 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
     return true
   }
 
-  const deliver = async (batch: NotificationBatch, webhook: Webhook): Promise<WebhookAttempt> => {
-    let request
-    try {
-      request = renderWebhook(batch, webhook, { publicUrl: deps.publicUrl, now: now() })
-    } catch (err) {
-      return { ok: false, error: `Template error: ${(err as Error).message}`, retryable: false }
-    }
-    if (!admit(request.url)) {
-      return {
-        ok: false,
-        error: `Rate limit: at most ${ratePerMinute} requests a minute to this URL`,
-        retryable: true,
-      }
-    }
+  /** One request, its redirects followed by hand. */
+  const sendRequest = async (request: KeyedWebhookRequest): Promise<WebhookAttempt> => {
     let url = request.url
     let method: string = request.method
     let body: string | undefined = request.body
     const headers = {
       'User-Agent': USER_AGENT,
       ...request.headers,
-      'Idempotency-Key': batch.key,
+      'Idempotency-Key': request.key,
     }
     for (let hop = 0; ; hop++) {
       const check = checkUrl(url, safety)
@@ -180,6 +170,31 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
         retryable: status === 429 || status >= 500 || status === 408,
       }
     }
+  }
+
+  const deliver = async (batch: NotificationBatch, webhook: Webhook): Promise<WebhookAttempt> => {
+    let requests: KeyedWebhookRequest[]
+    try {
+      requests = renderWebhookRequests(batch, webhook, { publicUrl: deps.publicUrl, now: now() })
+    } catch (err) {
+      return { ok: false, error: `Template error: ${(err as Error).message}`, retryable: false }
+    }
+    // One message, one admission: PagerDuty's one-event-per-alert fan-out is still one message.
+    if (!admit(requests[0]!.url)) {
+      return {
+        ok: false,
+        error: `Rate limit: at most ${ratePerMinute} requests a minute to this URL`,
+        retryable: true,
+      }
+    }
+    let attempt: WebhookAttempt | undefined
+    // In order (a trigger before its resolve); the first failure fails the message, and its retry
+    // sends every request again, identical, which the receiver deduplicates by key.
+    for (const request of requests) {
+      attempt = await sendRequest(request)
+      if (!attempt.ok) return attempt
+    }
+    return attempt!
   }
 
   return {

@@ -1,9 +1,10 @@
 // One webhook request from one batch: URL (Telegram's chat_id taken out of it), method, headers and
 // body. Templates are Liquid (liquidjs), parsed once per distinct source and cached; the engine has
 // no file system, so a stored template cannot `include` a server file.
+import { createHash } from 'node:crypto'
 import { Liquid, type Template } from 'liquidjs'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
-import { templateData, type TemplateData } from './template-data.ts'
+import { dedupKey, templateData, type TemplateData } from './template-data.ts'
 import { webhookTemplate } from './templates.ts'
 
 export interface RenderedWebhook {
@@ -11,6 +12,11 @@ export interface RenderedWebhook {
   method: Webhook['method']
   headers: Record<string, string>
   body: string
+}
+
+/** A request and the Idempotency-Key it carries. */
+export interface KeyedWebhookRequest extends RenderedWebhook {
+  key: string
 }
 
 export interface RenderOptions {
@@ -159,4 +165,35 @@ function setHeader(headers: Record<string, string>, name: string, value: string)
   const lower = name.toLowerCase()
   for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) delete headers[key]
   headers[name] = value
+}
+
+/**
+ * The requests that deliver one batch. One for every service but PagerDuty, whose Events API takes
+ * one event per request and opens one incident per dedup_key: a group or a summary goes there as
+ * one event per alert, so each alert is its own incident and its later resolve (same dedup_key)
+ * closes it. PagerDuty's payloads are rendered at the event's time, not the send's, so a retry
+ * sends the same bytes. Each request of a fan-out has its own key, derived from the batch key and
+ * the event, the same on every attempt.
+ */
+export function renderWebhookRequests(
+  batch: NotificationBatch,
+  webhook: Webhook,
+  opts: RenderOptions = {},
+): KeyedWebhookRequest[] {
+  if (webhook.service !== 'pagerduty' || batch.events.length === 0) {
+    return [{ ...renderWebhook(batch, webhook, opts), key: batch.key }]
+  }
+  const single = batch.events.length === 1 && !batch.summary
+  return batch.events.map((event) => {
+    const key = single ? batch.key : eventKey(batch.key, event)
+    const one: NotificationBatch = { key, events: [event], createdAt: batch.createdAt }
+    return { ...renderWebhook(one, webhook, { ...opts, now: event.at }), key }
+  })
+}
+
+function eventKey(key: string, event: NotificationBatch['events'][number]): string {
+  const hash = createHash('sha256')
+  hash.update(key).update('\n').update(dedupKey(event.alert)).update('\n').update(event.kind)
+  hash.update('\n').update(String(event.level ?? ''))
+  return hash.digest('hex').slice(0, 32)
 }

@@ -1,6 +1,7 @@
 // The variables a webhook template sees (spec 001 §7: ID, Level, Type, ResourceName, Node, Message,
 // Value, Threshold, Duration, Timestamp, CustomFields; the reference's extras of wire-protocol.md
 // §3.7.1; ours: Event, Resolved, Title, EventAction, DedupKey, Severity, Priority, Grouped).
+import { createHash } from 'node:crypto'
 import type { Alert, ResolvedAlert } from '../../../shared/model/alerts.ts'
 import type {
   NotificationBatch,
@@ -51,7 +52,11 @@ export interface TemplateData extends AlertVars {
   ChatID: string
   /** PagerDuty: 'trigger', or 'resolve' for a resolved alert. */
   EventAction: string
-  /** The alert id for one alert (a resolve closes the incident its trigger opened), else the batch key. */
+  /**
+   * One alert: its occurrence's key (dedupKey), the same for its trigger, escalations and resolve,
+   * so the resolve closes the incident the trigger opened. Several: the batch key (PagerDuty never
+   * sees one: the channel sends it one event per alert, render.ts renderWebhookRequests).
+   */
   DedupKey: string
   /** PagerDuty severity: critical, warning or info (resolved). */
   Severity: string
@@ -60,6 +65,20 @@ export interface TemplateData extends AlertVars {
   IdempotencyKey: string
   /** Storm or quiet-hours summary text, '' otherwise. */
   Summary: string
+}
+
+/** PagerDuty's limit on dedup_key. */
+const DEDUP_KEY_MAX = 255
+
+/**
+ * The key of one occurrence of an alert: its id and start, not the transition, so a trigger, a
+ * retry of it, an escalation and the resolve all name the same incident, and the next occurrence of
+ * the same alert opens a new one. A key over PagerDuty's limit becomes a hash of itself.
+ */
+export function dedupKey(alert: Alert | ResolvedAlert): string {
+  const key = `${alert.id}@${alert.startTime}`
+  if (key.length <= DEDUP_KEY_MAX) return key
+  return `pulse-${createHash('sha256').update(key).digest('hex')}`
 }
 
 /** Alerts listed in a grouped message; the rest are counted (service message size limits). */
@@ -250,7 +269,7 @@ export function templateData(
     Grouped: !single,
     ChatID: opts.chatId,
     EventAction: head.Resolved ? 'resolve' : 'trigger',
-    DedupKey: single ? head.ID : batch.key,
+    DedupKey: single ? dedupKey(events[0]!.alert) : batch.key,
     Severity: head.Resolved ? 'info' : head.Level === 'critical' ? 'critical' : 'warning',
     RoutingKey: routingKey,
     IdempotencyKey: batch.key,

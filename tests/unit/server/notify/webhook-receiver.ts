@@ -36,7 +36,8 @@ export async function closedPort(): Promise<number> {
   return port
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** Listen on 127.0.0.1 at `port` (0: any free one). */
+export async function startReceiver(port = 0): Promise<Receiver> {
   const receiver: Receiver = {
     base: '',
     requests: [],
@@ -64,7 +65,7 @@ export async function startReceiver(): Promise<Receiver> {
       res.end(answer.body ?? '')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
   receiver.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return receiver
 }
