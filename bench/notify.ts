@@ -13,7 +13,7 @@ import type {
   Webhook,
 } from '../src/shared/model/notifications.ts'
 import { renderEmail } from '../src/server/notify/email/render.ts'
-import { renderWebhook } from '../src/server/notify/webhook/render.ts'
+import { renderWebhookRequests } from '../src/server/notify/webhook/render.ts'
 import { DEFAULT_ALERT_CONFIG } from '../src/server/alerts/config-defaults.ts'
 import { buildBatch } from '../src/server/notify/batches.ts'
 import { enqueueEvents } from '../src/server/notify/dispatcher.ts'
@@ -53,8 +53,12 @@ const PAGERDUTY = webhook('pagerduty', 'https://events.pagerduty.com/v2/enqueue'
 /** Payload renderers timed over every built batch (each batch rendered by each renderer). */
 export const renderers: Array<{ name: string; render: (batch: NotificationBatch) => unknown }> = [
   { name: 'email (subject, text, HTML)', render: (batch) => renderEmail(batch) },
-  { name: 'webhook slack', render: (batch) => renderWebhook(batch, SLACK) },
-  { name: 'webhook pagerduty', render: (batch) => renderWebhook(batch, PAGERDUTY) },
+  { name: 'webhook slack', render: (batch) => renderWebhookRequests(batch, SLACK) },
+  // PagerDuty gets one event per alert (each its own incident): a batch renders many requests.
+  {
+    name: 'webhook pagerduty (one per alert)',
+    render: (batch) => renderWebhookRequests(batch, PAGERDUTY),
+  },
 ]
 
 function events(count: number, cycle: number): NotificationEvent[] {
