@@ -285,6 +285,8 @@ describe('Delivery log', () => {
       delivery(4, { status: 'suppressed', attempts: 0, reason: 'cooldown' }),
       delivery(5, { status: 'pending', attempts: 0, reason: 'grouped' }),
       delivery(6, { status: 'failed', attempts: 2, lastError: 'connect ECONNREFUSED' }),
+      // Sent with its group: its reason says how it went, not that it is still waiting.
+      delivery(7, { status: 'sent', attempts: 1, reason: 'grouped' }),
     ]
     mount()
     const table = page.getByRole('table')
@@ -301,6 +303,12 @@ describe('Delivery log', () => {
     await expect
       .element(table.getByText('Waiting for the grouping window', { exact: false }))
       .toBeVisible()
+    expect(table.getByText('Waiting for the grouping window', { exact: false }).all()).toHaveLength(
+      1,
+    )
+    await expect
+      .element(table.getByText('Sent in one message with the rest of its group'))
+      .toBeVisible()
     await expect.element(table.getByText('Failed, will retry')).toBeVisible()
 
     await page.getByRole('button', { name: 'Not sent' }).click()
@@ -314,11 +322,13 @@ describe('Delivery log', () => {
     await page.viewport(390, 800)
     document.documentElement.classList.add('dark')
     try {
-      server.deliveries = [delivery(1, { status: 'suppressed', attempts: 0, reason: 'storm' })]
+      server.deliveries = [delivery(1, { status: 'sent', attempts: 1, reason: 'storm' })]
       mount(390)
       const list = page.getByRole('list', { name: 'Deliveries' })
       await expect
-        .element(list.getByText('Replaced by a storm summary (too many alerts at once)'))
+        .element(
+          list.getByText('Sent only as a count in a storm summary (too many alerts at once)'),
+        )
         .toBeVisible()
       expect(page.getByRole('table').query()).toBeNull()
       // Nothing wider than the phone: the page does not scroll sideways.

@@ -173,28 +173,34 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
   }
 
   const deliver = async (batch: NotificationBatch, webhook: Webhook): Promise<WebhookAttempt> => {
-    let requests: KeyedWebhookRequest[]
+    let attempt: WebhookAttempt | undefined
+    let admitted = false
     try {
-      requests = renderWebhookRequests(batch, webhook, { publicUrl: deps.publicUrl, now: now() })
+      // In order (a trigger before its resolve), each rendered as it is sent; the first failure
+      // fails the message, and its retry sends every request again, identical, which the
+      // receiver deduplicates by key.
+      for (const request of renderWebhookRequests(batch, webhook, {
+        publicUrl: deps.publicUrl,
+        now: now(),
+      })) {
+        // One message, one admission: PagerDuty's one-event-per-alert fan-out is one message.
+        if (!admitted) {
+          if (!admit(request.url)) {
+            return {
+              ok: false,
+              error: `Rate limit: at most ${ratePerMinute} requests a minute to this URL`,
+              retryable: true,
+            }
+          }
+          admitted = true
+        }
+        attempt = await sendRequest(request)
+        if (!attempt.ok) return attempt
+      }
     } catch (err) {
       return { ok: false, error: `Template error: ${(err as Error).message}`, retryable: false }
     }
-    // One message, one admission: PagerDuty's one-event-per-alert fan-out is still one message.
-    if (!admit(requests[0]!.url)) {
-      return {
-        ok: false,
-        error: `Rate limit: at most ${ratePerMinute} requests a minute to this URL`,
-        retryable: true,
-      }
-    }
-    let attempt: WebhookAttempt | undefined
-    // In order (a trigger before its resolve); the first failure fails the message, and its retry
-    // sends every request again, identical, which the receiver deduplicates by key.
-    for (const request of requests) {
-      attempt = await sendRequest(request)
-      if (!attempt.ok) return attempt
-    }
-    return attempt!
+    return attempt ?? { ok: false, error: 'Nothing to send', retryable: false }
   }
 
   return {

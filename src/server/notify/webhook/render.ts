@@ -179,16 +179,32 @@ export function renderWebhookRequests(
   batch: NotificationBatch,
   webhook: Webhook,
   opts: RenderOptions = {},
-): KeyedWebhookRequest[] {
-  if (webhook.service !== 'pagerduty' || batch.events.length === 0) {
-    return [{ ...renderWebhook(batch, webhook, opts), key: batch.key }]
-  }
+): Iterable<KeyedWebhookRequest> {
+  // A storm summary goes to PagerDuty as ONE incident (its dedup_key the batch key): ten thousand
+  // incidents at PagerDuty's 120 events a minute would take over an hour and bury the pager.
+  const oneRequest =
+    webhook.service !== 'pagerduty' ||
+    batch.events.length === 0 ||
+    batch.summary?.reason === 'storm'
+  if (oneRequest) return [{ ...renderWebhook(batch, webhook, opts), key: batch.key }]
+  return perAlert(batch, webhook, opts)
+}
+
+/**
+ * PagerDuty's one event per alert, rendered one at a time as the channel sends them: a large group
+ * never renders every payload in one go, blocking the server.
+ */
+function* perAlert(
+  batch: NotificationBatch,
+  webhook: Webhook,
+  opts: RenderOptions,
+): Generator<KeyedWebhookRequest> {
   const single = batch.events.length === 1 && !batch.summary
-  return batch.events.map((event) => {
+  for (const event of batch.events) {
     const key = single ? batch.key : eventKey(batch.key, event)
     const one: NotificationBatch = { key, events: [event], createdAt: batch.createdAt }
-    return { ...renderWebhook(one, webhook, { ...opts, now: event.at }), key }
-  })
+    yield { ...renderWebhook(one, webhook, { ...opts, now: event.at }), key }
+  }
 }
 
 function eventKey(key: string, event: NotificationBatch['events'][number]): string {

@@ -51,9 +51,17 @@ export const STATUS_FILTERS = [
 
 export type StatusFilter = (typeof STATUS_FILTERS)[number]['value']
 
-/** The reason text of a record, or '' when it needs none. */
+/** How a row that was sent went out, when it was not on its own. */
+const SENT_REASON_TEXT: Partial<Record<NotSentReason, string>> = {
+  'quiet-hours': 'Held by quiet hours; sent in their summary when they ended',
+  grouped: 'Sent in one message with the rest of its group',
+  storm: 'Sent only as a count in a storm summary (too many alerts at once)',
+}
+
+/** The reason text of a record, or '' when it needs none. A sent row's reason says how it went. */
 export function reasonText(record: DeliveryRecord): string {
   if (!record.reason) return ''
+  if (record.status === 'sent') return SENT_REASON_TEXT[record.reason] ?? ''
   return NOT_SENT_REASON_TEXT[record.reason] ?? record.reason
 }
 

@@ -125,14 +125,26 @@ describe('PagerDuty dedup_key', () => {
     )
   })
 
-  it('sends a storm summary as one event per alert too, so each can be resolved', async () => {
+  it('sends a storm summary as one incident, not one per alert', async () => {
     const storm = group('k-storm', 'fired', [201, 202], {
       reason: 'storm',
       text: '2 alerts on pve1: 2 cpu',
       count: 2,
     })
     const triggers = await send(storm)
-    const [resolve] = await send(resolved(resolvedAlert(vm(202)), 'k-res'))
+    expect(triggers).toHaveLength(1)
+    expect(triggers[0]!.body).toMatchObject({ event_action: 'trigger', dedup_key: 'k-storm' })
+    expect(JSON.stringify(triggers[0]!.body.payload)).toContain('2 alerts on pve1: 2 cpu')
+  })
+
+  it('sends a held quiet-hours summary one event per alert, so each incident resolves', async () => {
+    const held = group('k-quiet', 'fired', [211, 212], {
+      reason: 'quiet-hours',
+      text: '2 alerts on pve1: 2 cpu',
+      count: 2,
+    })
+    const triggers = await send(held)
+    const [resolve] = await send(resolved(resolvedAlert(vm(212)), 'k-res'))
     expect(triggers).toHaveLength(2)
     expect(triggers[1]!.body.dedup_key).toBe(resolve!.body.dedup_key)
   })
