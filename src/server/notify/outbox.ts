@@ -15,6 +15,8 @@ import { buildBatch } from './batches.ts'
 import type { Channel, ResolvedDestination, SendResult } from './types.ts'
 
 export const SEND_INTERVAL_MS = 1000
+/** How long a batch a channel's rate limit held back waits before it is tried again. */
+export const RATE_LIMIT_WAIT_MS = 5000
 
 export interface OutboxDeps {
   repo: OutboxRepo
@@ -67,6 +69,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const now = deps.now()
     if (result.ok) {
       repo.markSent(ids, now, result.info, summary)
+      return
+    }
+    // Our own limiter sent nothing: spending attempts on it would dead-letter a storm's tail.
+    if (result.deferred) {
+      repo.markDeferred(ids, 'rate-limit', now + RATE_LIMIT_WAIT_MS)
       return
     }
     const status = repo.markFailed(ids, {

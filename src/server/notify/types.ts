@@ -56,7 +56,17 @@ export interface PlanInput {
 
 /** What a channel answers for one attempt. */
 export type SendResult =
-  { ok: true; info?: string } | { ok: false; error: string; retryable: boolean }
+  | { ok: true; info?: string }
+  | {
+      ok: false
+      error: string
+      retryable: boolean
+      /**
+       * Held back by the channel's own rate limit: nothing went out, so no attempt is counted and
+       * the rows wait (reason 'rate-limit') instead of running towards the dead letter.
+       */
+      deferred?: boolean
+    }
 
 /** A destination with its secrets, only ever on the server. */
 export type ResolvedDestination =

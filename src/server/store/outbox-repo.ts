@@ -88,6 +88,8 @@ export interface OutboxRepo {
    */
   markFailed(ids: readonly number[], failure: FailedAttempt): 'failed' | 'dead'
   markSuppressed(ids: readonly number[], reason: NotSentReason, now: number): void
+  /** Held back without an attempt (a channel's rate limit): pending again at `nextAttemptAt`. */
+  markDeferred(ids: readonly number[], reason: NotSentReason, nextAttemptAt: number): void
   /** Whether an escalation notification of this occurrence and level was planned (any status). */
   escalationPlanned(alertId: string, startTime: string, level: number): boolean
   /** Whether any row exists for this occurrence's 'fired'. */
@@ -203,6 +205,13 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   const failed = db.prepare<[string, string, number, number]>(
     `UPDATE notification_outbox
      SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?
+     WHERE id = ?`,
+  )
+  const deferred = db.prepare<[string, number, number]>(
+    // Quiet hours' reason stays: it makes the release one summary (outbox.ts).
+    `UPDATE notification_outbox
+     SET status = 'pending', reason = CASE reason WHEN 'quiet-hours' THEN reason ELSE ? END,
+       next_attempt_at = ?
      WHERE id = ?`,
   )
   const suppressed = db.prepare<[string, number]>(
@@ -321,6 +330,11 @@ export function createOutboxRepo(db: Db): OutboxRepo {
       },
     ),
     markFailed: (ids, failure) => (ids.length === 0 ? 'failed' : fail(ids, failure)),
+    markDeferred: db.transaction(
+      (ids: readonly number[], reason: NotSentReason, nextAttemptAt: number) => {
+        for (const id of ids) deferred.run(reason, nextAttemptAt, id)
+      },
+    ),
     markSuppressed: db.transaction((ids: readonly number[], reason: NotSentReason) => {
       for (const id of ids) suppressed.run(reason, id)
     }),

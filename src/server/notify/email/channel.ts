@@ -99,6 +99,7 @@ export function createEmailChannel(deps: EmailChannelDeps = {}): EmailChannel {
         return {
           ok: false,
           retryable: true,
+          deferred: true,
           error: `rate limit of ${config.rateLimit} emails per minute reached`,
         }
       }

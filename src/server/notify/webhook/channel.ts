@@ -24,7 +24,15 @@ const MINUTE_MS = 60_000
 /** One attempt in detail: what the test route answers and send() summarises. */
 export type WebhookAttempt =
   | { ok: true; status: number; response: string }
-  | { ok: false; status?: number; response?: string; error: string; retryable: boolean }
+  | {
+      ok: false
+      status?: number
+      response?: string
+      error: string
+      retryable: boolean
+      /** Held back by the per-URL rate limit: no request was made (SendResult.deferred). */
+      deferred?: boolean
+    }
 
 export interface WebhookChannelDeps {
   allowLoopback: boolean
@@ -190,6 +198,7 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
               ok: false,
               error: `Rate limit: at most ${ratePerMinute} requests a minute to this URL`,
               retryable: true,
+              deferred: true,
             }
           }
           admitted = true
@@ -211,7 +220,8 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
       }
       const attempt = await deliver(batch, destination.webhook)
       if (attempt.ok) return { ok: true, info: `HTTP ${attempt.status}` }
-      return { ok: false, error: attempt.error, retryable: attempt.retryable }
+      const failed: SendResult = { ok: false, error: attempt.error, retryable: attempt.retryable }
+      return attempt.deferred ? { ...failed, deferred: true } : failed
     },
     // Idempotent: the app may be closed twice (a test's cleanup after its own close).
     close: () => (closing ??= agent.close()),

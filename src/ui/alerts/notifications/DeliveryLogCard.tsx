@@ -174,7 +174,9 @@ export function DeliveryLogCard() {
         </button>
       }
     >
-      <div className="mb-3 overflow-x-auto">
+      {/* A two-word filter ("Gave up") must not break inside its button on a phone: the row
+          scrolls sideways instead. */}
+      <div className="mb-3 overflow-x-auto [&_button]:whitespace-nowrap">
         <ToggleGroup
           label="Delivery status"
           value={status}

@@ -203,6 +203,7 @@ describe('email channel', () => {
     expect(await channel.send(b, to(config))).toEqual({
       ok: false,
       retryable: true,
+      deferred: true,
       error: 'rate limit of 2 emails per minute reached',
     })
     clock.t += 60_000

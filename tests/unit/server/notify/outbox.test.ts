@@ -5,7 +5,11 @@
 // part's); the dispatcher path is covered through the real app.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_ALERT_CONFIG } from '../../../../src/server/alerts/config-defaults.ts'
-import { createOutbox, type Outbox } from '../../../../src/server/notify/outbox.ts'
+import {
+  createOutbox,
+  RATE_LIMIT_WAIT_MS,
+  type Outbox,
+} from '../../../../src/server/notify/outbox.ts'
 import type { Channel, ResolvedDestination } from '../../../../src/server/notify/types.ts'
 import { openDatabase, type Db } from '../../../../src/server/store/db.ts'
 import { createOutboxLog } from '../../../../src/server/store/outbox-log.ts'
@@ -94,6 +98,30 @@ describe('outbox sender', () => {
     ])
     await sender.drain()
     expect(receiver.received).toHaveLength(3)
+  })
+
+  it("waits out a channel's own rate limit without spending attempts, then sends", async () => {
+    let limited = true
+    const channel: Channel = {
+      send: (batch, destination) =>
+        limited
+          ? Promise.resolve({ ok: false, error: 'Rate limit', retryable: true, deferred: true })
+          : testChannel.send(batch, destination),
+    }
+    repo.insert([planned(fired(1), hook('a'))], T0)
+    const sender = outbox(channel)
+    for (let round = 0; round < MAX_ATTEMPTS + 2; round++) {
+      await sender.drain()
+      expect(log().map((r) => [r.status, r.attempts, r.reason])).toEqual([
+        ['pending', 0, 'rate-limit'],
+      ])
+      clock.t += RATE_LIMIT_WAIT_MS
+    }
+    expect(receiver.received).toHaveLength(0)
+    limited = false
+    await sender.drain()
+    expect(log().map((r) => [r.status, r.attempts])).toEqual([['sent', 1]])
+    expect(receiver.received).toHaveLength(1)
   })
 
   it('dead-letters after the last attempt', async () => {

@@ -154,7 +154,7 @@ describe('rate limit', () => {
   it('allows 10 requests a minute per URL, then answers retryable without sending', async () => {
     for (let i = 0; i < 10; i++) expect((await channel.deliver(fired(), hook('/a'))).ok).toBe(true)
     const over = await channel.deliver(fired(), hook('/a'))
-    expect(over).toMatchObject({ ok: false, retryable: true })
+    expect(over).toMatchObject({ ok: false, retryable: true, deferred: true })
     if (!over.ok) expect(over.error).toMatch(/^Rate limit: at most 10 requests a minute/)
     expect(receiver.requests).toHaveLength(10)
     // Another URL has its own budget; the first gets its back a minute later.
