@@ -2,7 +2,8 @@
 // key and due time each), sends each through its destination's Channel, and records the outcome
 // per row. At least once: a row is 'sent' only after the channel answered ok, so rows left
 // pending or failed by a crash go out on the next start under the same batch key. One send in
-// flight per destination keeps its order; destinations never wait for each other.
+// flight per destination keeps its order (its due batches go one after another); destinations
+// never wait for each other.
 import type { AlertSchedule } from '../../shared/model/alerts.ts'
 import type { DestinationKind } from '../../shared/model/notifications.ts'
 import {
@@ -91,7 +92,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  const send = async (batch: ClaimedBatch, destination: ResolvedDestination) => {
+  /** Send one batch and record the outcome; true when it was delivered. */
+  const send = async (batch: ClaimedBatch, destination: ResolvedDestination): Promise<boolean> => {
     const channel = deps.channels[destination.kind]
     const quiet = batch.rows.some((r) => r.reason === 'quiet-hours')
     let result: SendResult
@@ -120,6 +122,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       // The rows stay pending: sent again later (at least once), never lost.
       log.error({ err }, 'recording a notification attempt failed')
     }
+    return result.ok
+  }
+
+  /**
+   * A destination's due batches, one after another: a burst goes out as fast as the destination
+   * answers, not one message per tick. The first failure ends the run (the rest would fail the
+   * same way and spend their attempts); what is left is claimed again next tick.
+   */
+  const sendAll = async (batches: readonly ClaimedBatch[], destination: ResolvedDestination) => {
+    for (const batch of batches) {
+      if (stopped) return
+      if (!(await send(batch, destination))) return
+    }
   }
 
   const drain = async () => {
@@ -128,7 +143,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (batches.length === 0) return
     const byKey = new Map<string, ResolvedDestination>()
     for (const d of deps.destinations()) byKey.set(destinationKey(d.kind, d.id), d)
-    const started: Promise<void>[] = []
+    const queues = new Map<string, ClaimedBatch[]>()
     for (const batch of batches) {
       const key = destinationKey(batch.destination.kind, batch.destination.id)
       // Its destination is busy: this batch waits its turn (claimed again next tick).
@@ -142,7 +157,14 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         )
         continue
       }
-      const sending = send(batch, destination).finally(() => inFlight.delete(key))
+      let queue = queues.get(key)
+      if (!queue) queues.set(key, (queue = []))
+      queue.push(batch)
+    }
+    const started: Promise<void>[] = []
+    for (const [key, queue] of queues) {
+      const destination = byKey.get(key)!
+      const sending = sendAll(queue, destination).finally(() => inFlight.delete(key))
       inFlight.set(key, sending)
       started.push(sending)
     }

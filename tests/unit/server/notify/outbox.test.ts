@@ -190,6 +190,26 @@ describe('outbox sender', () => {
     ])
   })
 
+  it('sends a burst to one destination in one drain, and stops the run at its first failure', async () => {
+    const rows = [1, 2, 3, 4].map((n) => planned(fired(n), hook('a'), { groupKey: `g${n}` }))
+    repo.insert(rows, T0)
+    // The third message fails: the fourth is not tried with it (it would spend an attempt).
+    receiver.setAnswer((n) => (n === 3 ? 500 : 200))
+    const sender = outbox()
+    await sender.drain()
+    expect(receiver.received).toHaveLength(3)
+    expect(log().map((r) => [r.alertIds[0], r.status, r.attempts])).toEqual(
+      expect.arrayContaining([
+        [fired(1).alert.id, 'sent', 1],
+        [fired(2).alert.id, 'sent', 1],
+        [fired(3).alert.id, 'failed', 1],
+        [fired(4).alert.id, 'pending', 0],
+      ]),
+    )
+    await sender.drain()
+    expect(receiver.received.map((r) => r.batch.events[0]!.alert.id).at(-1)).toBe(fired(4).alert.id)
+  })
+
   it('retries a channel that throws, and records its message', async () => {
     repo.insert([planned(fired(1), hook('a'))], T0)
     await outbox({ send: () => Promise.reject(new Error('socket hang up')) }).drain()
