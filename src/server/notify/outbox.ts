@@ -139,7 +139,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
 
   const drain = async () => {
     if (stopped) return
-    const batches = repo.claimDue(deps.now())
+    const busy: string[] = []
+    for (const key of inFlight.keys()) busy.push(key.slice(key.indexOf(':') + 1))
+    const batches = repo.claimDue(deps.now(), busy)
     if (batches.length === 0) return
     const byKey = new Map<string, ResolvedDestination>()
     for (const d of deps.destinations()) byKey.set(destinationKey(d.kind, d.id), d)

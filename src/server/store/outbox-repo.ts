@@ -75,8 +75,11 @@ export interface OutboxRepo {
   memoryRows(alertIds: readonly string[]): MemoryRow[]
   /** Run `fn` in one transaction (planning reads and inserts of one dispatch). */
   transaction<T>(fn: () => T): T
-  /** Due rows (pending or failed, next attempt <= now), grouped into batches in id order. */
-  claimDue(now: number): ClaimedBatch[]
+  /**
+   * Due rows (pending or failed, next attempt <= now), grouped into batches in id order; rows of
+   * the `busy` destination ids (a send in flight) are left for a later claim.
+   */
+  claimDue(now: number, busy?: readonly string[]): ClaimedBatch[]
   /**
    * `summary` (a storm or quiet-hours summary) replaces the rows' titles; a storm's also sets
    * their reason 'storm', so the log says why an alert went out only as a count.
@@ -180,20 +183,23 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   )
   // Rows claimed for the first time get their batch key in one statement: the idempotency key
   // of the first row (lowest id) of their destination, group and due time.
-  const keyNewBatches = db.prepare<[number]>(
+  // A destination with a send in flight is skipped: during a backlog the sender ticks every second
+  // and must not re-read (and parse) every waiting row each time.
+  const notBusy = `destination_id NOT IN (SELECT value FROM json_each(?))`
+  const keyNewBatches = db.prepare<[number, string]>(
     `UPDATE notification_outbox AS o SET batch_key = g.key
      FROM (SELECT id, FIRST_VALUE(idempotency_key) OVER (
              PARTITION BY destination_kind, destination_id, group_key, due_at ORDER BY id) AS key
            FROM notification_outbox
            WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
-             AND batch_key IS NULL) AS g
+             AND batch_key IS NULL AND ${notBusy}) AS g
      WHERE o.id = g.id`,
   )
-  const dueRows = db.prepare<[number], DueRow>(
+  const dueRows = db.prepare<[number, string], DueRow>(
     `SELECT id, idempotency_key, destination_kind, destination_id, destination_name, group_key,
        due_at, batch_key, event, attempts, reason
      FROM notification_outbox
-     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
+     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND ${notBusy}
      ORDER BY id`,
   )
   const sent = db.prepare<[number, string | null, string | null, string | null, number]>(
@@ -263,12 +269,12 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     ).changes
   }
 
-  const claim = db.transaction((now: number): ClaimedBatch[] => {
-    keyNewBatches.run(now)
+  const claim = db.transaction((now: number, busy: string): ClaimedBatch[] => {
+    keyNewBatches.run(now, busy)
     const batches = new Map<string, ClaimedBatch>()
     // An event's rows (one per destination) hold the same JSON: parsed once.
     const parsed = new Map<string, NotificationEvent>()
-    for (const row of dueRows.all(now)) {
+    for (const row of dueRows.all(now, busy)) {
       let event = parsed.get(row.event)
       if (!event) {
         event = JSON.parse(row.event) as NotificationEvent
@@ -322,7 +328,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     insertOne: (planned, now) => insertOne(planned, now) === 1,
     memoryRows: (alertIds) => (alertIds.length === 0 ? [] : memoryOf.all(JSON.stringify(alertIds))),
     transaction: (fn) => db.transaction(fn)(),
-    claimDue: (now) => claim(now),
+    claimDue: (now, busy = []) => claim(now, JSON.stringify(busy)),
     markSent: db.transaction(
       (ids: readonly number[], now: number, info?: string, summary?: SentSummary) => {
         const reason = summary?.reason === 'storm' ? 'storm' : null

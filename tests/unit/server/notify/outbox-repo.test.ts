@@ -103,6 +103,9 @@ describe('outbox repo', () => {
     const again = repo.claimDue(T0 + 1)
     expect(again.map((b) => b.batchKey)).toEqual(batches.map((b) => b.batchKey))
     expect(new Set(batches.map((b) => b.batchKey)).size).toBe(4)
+    // A destination with a send in flight is left out, and keeps its keys for later.
+    const notA = repo.claimDue(T0 + 1, ['a'])
+    expect(notA.map((b) => [b.destination.id, b.batchKey])).toEqual([['b', batches[2]!.batchKey]])
   })
 
   it('backs off 1 s doubling, capped at 60 s', () => {
