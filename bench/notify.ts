@@ -53,11 +53,11 @@ const PAGERDUTY = webhook('pagerduty', 'https://events.pagerduty.com/v2/enqueue'
 /** Payload renderers timed over every built batch (each batch rendered by each renderer). */
 export const renderers: Array<{ name: string; render: (batch: NotificationBatch) => unknown }> = [
   { name: 'email (subject, text, HTML)', render: (batch) => renderEmail(batch) },
-  { name: 'webhook slack', render: (batch) => renderWebhookRequests(batch, SLACK) },
+  { name: 'webhook slack', render: (batch) => [...renderWebhookRequests(batch, SLACK)] },
   // PagerDuty gets one event per alert (each its own incident): a batch renders many requests.
   {
     name: 'webhook pagerduty (one per alert)',
-    render: (batch) => renderWebhookRequests(batch, PAGERDUTY),
+    render: (batch) => [...renderWebhookRequests(batch, PAGERDUTY)],
   },
 ]
 

@@ -73,7 +73,10 @@ export function enqueueEvents(
   return repo.transaction(() => {
     const alertIds = new Set<string>()
     for (const event of events) alertIds.add(event.alert.id)
-    const memory = createPlanningMemory(repo.memoryRows([...alertIds]), repo.openGroupDue)
+    const memory = createPlanningMemory(
+      repo.memoryRows([...alertIds]),
+      schedule.grouping.enabled ? repo.openGroups(now) : [],
+    )
     let inserted = 0
     for (const event of events) {
       const planned = planEvent({

@@ -2,7 +2,7 @@
 // (OutboxRepo.memoryRows), then answered in memory and kept current with every row this dispatch
 // plans, so a later event of the same alert sees the earlier one (a cooldown, a fire sent).
 // Per-event SQL lookups cost two or three queries per event and destination: 10,000 alerts to
-// three destinations were 60,000 queries; this is one, plus one per new group.
+// three destinations were 60,000 queries; this is one, and one for the open groups.
 import type { DeliveryMemory, PlannedDelivery } from './types.ts'
 
 /** A live outbox row (pending, sent or failed) as the memory needs it. */
@@ -27,12 +27,19 @@ export interface PlanningMemory extends DeliveryMemory {
   record(row: PlannedDelivery): void
 }
 
+/** A group still open when the dispatch began (notify/types.ts, OutboxRepo.openGroups). */
+export interface OpenGroup {
+  destinationId: string
+  groupKey: string
+  due: number
+}
+
 export function createPlanningMemory(
   rows: readonly MemoryRow[],
-  openGroupDue: (destinationId: string, groupKey: string) => number | undefined,
+  openGroups: readonly OpenGroup[],
 ): PlanningMemory {
   const past = new Map<string, Past>()
-  const groups = new Map<string, number | undefined>()
+  const groups = new Map<string, number>()
   const key = (alertId: string, destinationId: string) => `${alertId}\u0000${destinationId}`
   const entry = (alertId: string, destinationId: string): Past => {
     const k = key(alertId, destinationId)
@@ -49,6 +56,7 @@ export function createPlanningMemory(
     if (kind === 'fired') p.fired.add(start)
   }
   for (const r of rows) add(r.alertId, r.destinationId, r.eventKind, r.alertStart, r.at)
+  for (const g of openGroups) groups.set(key(g.groupKey, g.destinationId), g.due)
 
   return {
     lastNotified(alertId, destinationId) {
@@ -68,11 +76,9 @@ export function createPlanningMemory(
       return past.get(key(alertId, destinationId))?.fired.has(startTime) ?? false
     },
     // A group this dispatch opens is due at now + window, which is what a later event of the same
-    // dispatch computes too: the stored answer (none) stays right for the whole dispatch.
+    // dispatch computes too: the answer from the dispatch's start stays right throughout.
     openGroupDue(destinationId, groupKey) {
-      const k = key(groupKey, destinationId)
-      if (!groups.has(k)) groups.set(k, openGroupDue(destinationId, groupKey))
-      return groups.get(k)
+      return groups.get(key(groupKey, destinationId))
     },
     record(row) {
       if (row.status !== 'pending') return

@@ -162,8 +162,10 @@ const MIGRATIONS: readonly string[] = [
    )`,
   // Notification outbox (issue 15): one row per notification and destination, written before
   // anything is sent, so a kill -9 loses nothing that was accepted. `idempotency_key` is unique:
-  // re-planning the same alert transition after a restart is a no-op. Rows claimed together share
-  // `batch_key` (set on the first claim), so a retry sends the same message under the same key.
+  // re-planning the same alert transition after a restart is a no-op. A message is the rows of one
+  // destination, group key and due time (always marked together), and its key is derived from
+  // those (outbox-repo.ts), so a retry sends the same message under the same key; `batch_key` is
+  // no longer written (it cost an update of every row at its first claim).
   // Times in epoch ms. The partial index holds only rows still to send; the memory index serves
   // the policy's cooldown / max-per-hour / fired-was-sent lookups. No index on created_at: the
   // hourly prune scans at most the row cap, and every insert would pay for it.
@@ -196,11 +198,11 @@ const MIGRATIONS: readonly string[] = [
      WHERE status IN ('pending', 'failed');
    CREATE INDEX notification_outbox_memory
      ON notification_outbox (alert_id, destination_id, event_kind, status)`,
-  // The open group of a destination (rows waiting for their grouping window), looked up once per
-  // new group of a dispatch: without it, every lookup scanned all pending rows.
-  `CREATE INDEX notification_outbox_open_group
-     ON notification_outbox (destination_id, group_key, due_at)
-     WHERE status = 'pending' AND attempts = 0 AND batch_key IS NULL`,
+  // The policy's memory is read once per dispatch by alert id (notify/planning-memory.ts): the
+  // four-column index (status in it, so every send rewrote it) cost each of a storm's inserts more
+  // than it saved.
+  `DROP INDEX notification_outbox_memory;
+   CREATE INDEX notification_outbox_alert ON notification_outbox (alert_id)`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

@@ -2,6 +2,7 @@
 // sent. The sender claims due rows as batches, and records each attempt's outcome; the policy's
 // memory (cooldown, max per hour, "was the fired sent?") is answered from the same rows, so it
 // survives a restart. Every write is a synchronous SQLite transaction.
+import { createHash } from 'node:crypto'
 import type {
   DestinationKind,
   NotificationEvent,
@@ -56,7 +57,10 @@ export interface ClaimedBatch {
   destination: OutboxDestination
   groupKey: string
   dueAt: number
-  /** Stable across retries and restarts: the idempotency key of the batch's first row. */
+  /**
+   * Stable across retries and restarts: a hash of destination, group key and due time, which is
+   * what makes a batch (its rows are always marked together).
+   */
   batchKey: string
   rows: OutboxRow[]
 }
@@ -66,7 +70,8 @@ export interface OutboxRepo {
   lastNotified(alertId: string, destinationId: string): number | undefined
   countSince(alertId: string, destinationId: string, since: number): number
   firedWasNotified(alertId: string, startTime: string, destinationId: string): boolean
-  openGroupDue(destinationId: string, groupKey: string): number | undefined
+  /** The groups still open at `now` (due later), with their due times. */
+  openGroups(now: number): OpenGroup[]
   /** Insert planned rows; a key already stored is ignored. Returns the rows inserted. */
   insert(planned: readonly PlannedRow[], now: number): number
   /** Insert one row inside the caller's transaction; false when its key was already stored. */
@@ -110,6 +115,13 @@ export interface MemoryRow {
   at: number
 }
 
+/** A group of a destination whose rows wait for its due time. */
+export interface OpenGroup {
+  destinationId: string
+  groupKey: string
+  due: number
+}
+
 export interface SentSummary {
   reason: 'storm' | 'quiet-hours'
   text: string
@@ -131,7 +143,6 @@ interface DueRow {
   destination_name: string
   group_key: string
   due_at: number
-  batch_key: string
   event: string
   attempts: number
   reason: NotSentReason | null
@@ -176,30 +187,24 @@ export function createOutboxRepo(db: Db): OutboxRepo {
      WHERE alert_id = ? AND event_kind = 'escalation' AND alert_start = ? AND event_level = ?
      LIMIT 1`,
   )
-  const openGroup = db.prepare<[string, string], { due: number | null }>(
-    `SELECT MIN(due_at) AS due FROM notification_outbox
-     WHERE status = 'pending' AND attempts = 0 AND batch_key IS NULL
-       AND destination_id = ? AND group_key = ?`,
+  // A group is open while its due time is ahead: the sender claims a group only once it is due,
+  // so a row planned later never joins a message that may already be on its way. One scan of the
+  // rows still to send per dispatch; an index for per-group lookups cost every insert more.
+  const openGroupRows = db.prepare<[number], OpenGroup>(
+    `SELECT destination_id AS destinationId, group_key AS groupKey, MIN(due_at) AS due
+     FROM notification_outbox INDEXED BY notification_outbox_due
+     WHERE status IN ('pending', 'failed') AND status = 'pending' AND attempts = 0 AND due_at > ?
+     GROUP BY destination_id, group_key`,
   )
-  // Rows claimed for the first time get their batch key in one statement: the idempotency key
-  // of the first row (lowest id) of their destination, group and due time.
   // A destination with a send in flight is skipped: during a backlog the sender ticks every second
-  // and must not re-read (and parse) every waiting row each time.
-  const notBusy = `destination_id NOT IN (SELECT value FROM json_each(?))`
-  const keyNewBatches = db.prepare<[number, string]>(
-    `UPDATE notification_outbox AS o SET batch_key = g.key
-     FROM (SELECT id, FIRST_VALUE(idempotency_key) OVER (
-             PARTITION BY destination_kind, destination_id, group_key, due_at ORDER BY id) AS key
-           FROM notification_outbox
-           WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
-             AND batch_key IS NULL AND ${notBusy}) AS g
-     WHERE o.id = g.id`,
-  )
+  // and must not re-read (and parse) every waiting row each time. INDEXED BY: for ORDER BY id the
+  // planner chose to scan the whole table, sent rows included.
   const dueRows = db.prepare<[number, string], DueRow>(
     `SELECT id, idempotency_key, destination_kind, destination_id, destination_name, group_key,
-       due_at, batch_key, event, attempts, reason
-     FROM notification_outbox
-     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ? AND ${notBusy}
+       due_at, event, attempts, reason
+     FROM notification_outbox INDEXED BY notification_outbox_due
+     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
+       AND destination_id NOT IN (SELECT value FROM json_each(?))
      ORDER BY id`,
   )
   const sent = db.prepare<[number, string | null, string | null, string | null, number]>(
@@ -270,7 +275,6 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   }
 
   const claim = db.transaction((now: number, busy: string): ClaimedBatch[] => {
-    keyNewBatches.run(now, busy)
     const batches = new Map<string, ClaimedBatch>()
     // An event's rows (one per destination) hold the same JSON: parsed once.
     const parsed = new Map<string, NotificationEvent>()
@@ -280,7 +284,8 @@ export function createOutboxRepo(db: Db): OutboxRepo {
         event = JSON.parse(row.event) as NotificationEvent
         parsed.set(row.event, event)
       }
-      let batch = batches.get(row.batch_key)
+      const key = `${row.destination_kind}\u0000${row.destination_id}\u0000${row.group_key}\u0000${row.due_at}`
+      let batch = batches.get(key)
       if (!batch) {
         batch = {
           destination: {
@@ -290,10 +295,10 @@ export function createOutboxRepo(db: Db): OutboxRepo {
           },
           groupKey: row.group_key,
           dueAt: row.due_at,
-          batchKey: row.batch_key,
+          batchKey: batchKeyOf(key),
           rows: [],
         }
-        batches.set(row.batch_key, batch)
+        batches.set(key, batch)
       }
       batch.rows.push({
         id: row.id,
@@ -322,8 +327,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
       countSince.get(alertId, destinationId, since)?.n ?? 0,
     firedWasNotified: (alertId, startTime, destinationId) =>
       firedNotified.get(alertId, destinationId, startTime) !== undefined,
-    openGroupDue: (destinationId, groupKey) =>
-      openGroup.get(destinationId, groupKey)?.due ?? undefined,
+    openGroups: (now) => openGroupRows.all(now),
     insert: (planned, now) => insertAll(planned, now),
     insertOne: (planned, now) => insertOne(planned, now) === 1,
     memoryRows: (alertIds) => (alertIds.length === 0 ? [] : memoryOf.all(JSON.stringify(alertIds))),
@@ -352,6 +356,11 @@ export function createOutboxRepo(db: Db): OutboxRepo {
       return old + pruneCap.run(RETENTION_ROWS).changes
     },
   }
+}
+
+/** The batch key: 32 hex digits of a SHA-256 of what identifies the batch. */
+function batchKeyOf(identity: string): string {
+  return createHash('sha256').update(identity).digest('hex').slice(0, 32)
 }
 
 const KIND_LABEL: Record<NotificationEvent['kind'], string> = {

@@ -69,14 +69,31 @@ describe('outbox repo', () => {
     expect(repo.countSince(id, 'b', 0)).toBe(0)
   })
 
-  it('knows open groups until they are claimed', () => {
-    repo.insert([planned(fired(1), A, { groupKey: 'pve1', dueAt: T0 + 300_000 })], T0)
-    expect(repo.openGroupDue('a', 'pve1')).toBe(T0 + 300_000)
-    expect(repo.openGroupDue('a', 'pve2')).toBeUndefined()
-    expect(repo.openGroupDue('b', 'pve1')).toBeUndefined()
-    expect(repo.claimDue(T0 + 299_999)).toEqual([])
-    expect(repo.claimDue(T0 + 300_000)).toHaveLength(1)
-    expect(repo.openGroupDue('a', 'pve1')).toBeUndefined()
+  it('knows open groups until they are due (and so may be claimed)', () => {
+    repo.insert(
+      [
+        planned(fired(1), A, { groupKey: 'pve1', dueAt: T0 + 300_000 }),
+        planned(fired(2), A, { groupKey: 'pve1', dueAt: T0 + 300_000 }),
+        planned(fired(3), B, { groupKey: 'pve2', dueAt: T0 + 60_000 }),
+        // Due now (grouping off): never open.
+        planned(fired(4), A, { groupKey: 'x', dueAt: T0 }),
+      ],
+      T0,
+    )
+    const open = (now: number) =>
+      repo
+        .openGroups(now)
+        .map((g) => [g.destinationId, g.groupKey, g.due])
+        .sort()
+    expect(open(T0)).toEqual([
+      ['a', 'pve1', T0 + 300_000],
+      ['b', 'pve2', T0 + 60_000],
+    ])
+    expect(open(T0 + 60_000)).toEqual([['a', 'pve1', T0 + 300_000]])
+    expect(repo.claimDue(T0 + 299_999).map((b) => b.groupKey)).toEqual(['pve2', 'x'])
+    expect(repo.claimDue(T0 + 300_000)).toHaveLength(3)
+    // Due: a later row never joins a message that may be on its way.
+    expect(open(T0 + 300_000)).toEqual([])
   })
 
   it('claims one batch per destination, group key and due time, with a stable key', () => {
@@ -98,8 +115,12 @@ describe('outbox repo', () => {
       ['b', 'pve1', T0, 1],
       ['a', 'pve1', T0 + 1, 1],
     ])
-    // The batch key is its first row's idempotency key, and the same on the next claim.
-    expect(batches[0]!.batchKey).toBe(batches[0]!.rows[0]!.idempotencyKey)
+    // The batch key stands for destination, group and due time: the same on the next claim and
+    // after a reopen (a restart).
+    expect(batches[0]!.batchKey).toMatch(/^[0-9a-f]{32}$/)
+    db.close()
+    db = openDatabase(temp.dir)
+    repo = createOutboxRepo(db)
     const again = repo.claimDue(T0 + 1)
     expect(again.map((b) => b.batchKey)).toEqual(batches.map((b) => b.batchKey))
     expect(new Set(batches.map((b) => b.batchKey)).size).toBe(4)
