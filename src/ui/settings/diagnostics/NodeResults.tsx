@@ -49,9 +49,18 @@ function CheckLine({ label, check }: { label: string; check: PermissionCheck }) 
   )
 }
 
-function Field({ term, children }: { term: string; children: React.ReactNode }) {
+function Field({
+  term,
+  wide = false,
+  children,
+}: {
+  term: string
+  /** The whole row on a phone (a URL does not fit half of it). */
+  wide?: boolean
+  children: React.ReactNode
+}) {
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${wide ? 'col-span-2 sm:col-span-1' : ''}`}>
       <dt className="text-xs text-gray-500 dark:text-gray-400">{term}</dt>
       <dd className="truncate text-sm text-gray-900 dark:text-gray-100" title={String(children)}>
         {children}
@@ -74,8 +83,10 @@ export function NodeResult({ node }: { node: PveDiagnostics | PbsDiagnostics }) 
         </h3>
         <StatusBadge connected={node.connected} />
       </div>
-      <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-1 sm:grid-cols-3">
-        <Field term="Host">{node.host}</Field>
+      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 sm:grid-cols-3">
+        <Field term="Host" wide>
+          {node.host}
+        </Field>
         <Field term="Auth method">{AUTH_LABEL[node.authMethod]}</Field>
         <Field term="Version">{version ?? '—'}</Field>
       </dl>
