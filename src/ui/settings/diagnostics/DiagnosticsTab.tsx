@@ -25,7 +25,7 @@ function Stat({ label, value }: { label: string; value: string | number }) {
 /** Settings › Diagnostics (spec 001 §2 Diagnostics tab). */
 export function DiagnosticsTab() {
   const version = useApiVersion()
-  const { status, serverVersion } = useConnection()
+  const { status, attempt, serverVersion } = useConnection()
   const [report, setReport] = useState<DiagnosticsReport | null>(null)
   const [running, setRunning] = useState(false)
   const [error, setError] = useState('')
@@ -102,7 +102,11 @@ export function DiagnosticsTab() {
 
       <Card title="Connection" icon={<Server className="size-4" aria-hidden />}>
         <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
-          <Stat label="WebSocket" value={pillLabel(status)} />
+          <Stat
+            label="WebSocket"
+            // The first open is not a reconnection, whatever the header pill says.
+            value={status === 'connecting' && attempt === 0 ? 'Connecting...' : pillLabel(status)}
+          />
           <Stat label="Port" value={connection?.port ?? '—'} />
           <Stat label="PVE nodes" value={connection?.pveNodes ?? '—'} />
           <Stat label="PBS nodes" value={connection?.pbsNodes ?? '—'} />
