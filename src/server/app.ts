@@ -20,6 +20,7 @@ import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
+import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
 import { registerWebhookRoutes, testStoredWebhook } from './http/notify-webhooks.ts'
 import { createWebhookChannel } from './notify/webhook/channel.ts'
@@ -247,6 +248,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerDiscoveryRoutes(http, discovery)
   registerSystemSettingsRoutes(http, { discovery, allowedOrigins: config.allowedOrigins })
   registerMetadataRoutes(http, createMetadataRepo(db), now)
+  registerDiagnosticsRoutes(http, {
+    version: config.version,
+    port: config.port,
+    startedAt: now(),
+    now,
+    nodes: () => nodes.list(),
+    endpoints: () => nodes.endpoints(),
+    state: () => live.current().state,
+    websocketClients: () => hub.clientCount(),
+  })
   registerSocketRoute(http, hub)
   await registerSpa(http, config.staticDir)
 

@@ -1,4 +1,5 @@
 import { Redirect } from 'wouter'
+import { DiagnosticsTab } from '../settings/diagnostics/DiagnosticsTab.tsx'
 import { NodesTab } from '../settings/nodes/NodesTab.tsx'
 import { SecurityTab } from '../settings/security/SecurityTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
@@ -38,6 +39,8 @@ export function SettingsPage({ tab }: { tab: string | undefined }) {
         <NodesTab key={tab} type={tab} />
       ) : tab === 'security' ? (
         <SecurityTab />
+      ) : tab === 'diagnostics' ? (
+        <DiagnosticsTab />
       ) : (
         <Placeholder title={`Settings ${info.label}`} description={info.text} />
       )}
