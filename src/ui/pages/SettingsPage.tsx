@@ -1,6 +1,7 @@
 import { Redirect } from 'wouter'
 import { NodesTab } from '../settings/nodes/NodesTab.tsx'
 import { SecurityTab } from '../settings/security/SecurityTab.tsx'
+import { GuestUrlsTab } from '../settings/urls/GuestUrlsTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -38,6 +39,8 @@ export function SettingsPage({ tab }: { tab: string | undefined }) {
         <NodesTab key={tab} type={tab} />
       ) : tab === 'security' ? (
         <SecurityTab />
+      ) : tab === 'urls' ? (
+        <GuestUrlsTab />
       ) : (
         <Placeholder title={`Settings ${info.label}`} description={info.text} />
       )}
