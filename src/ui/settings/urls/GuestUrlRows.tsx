@@ -133,9 +133,9 @@ export function GuestUrlGroupRowView({ row, rowIndex, index, style, measure }: G
       className="border-b border-gray-200 bg-gray-50 px-3 py-1.5 text-xs font-semibold text-gray-700 dark:border-gray-700 dark:bg-gray-800/70 dark:text-gray-200"
     >
       <div role="cell" aria-colspan={5}>
-        {row.label}
+        {row.label}{' '}
         {row.sublabel && (
-          <span className="ml-2 font-normal text-gray-500 dark:text-gray-400">{row.sublabel}</span>
+          <span className="ml-2 font-normal text-gray-500 dark:text-gray-400">{row.sublabel} </span>
         )}
         <span className="ml-2 font-normal text-gray-500 dark:text-gray-400">
           {row.guestCount} {row.guestCount === 1 ? 'guest' : 'guests'}
