@@ -19,9 +19,10 @@ interface Setup {
   metadata?: () => unknown
   batch?: (body: unknown) => Response
   guests?: typeof GUESTS | null
+  snapshot?: ConstructorParameters<typeof FakeWorker>[0]
 }
 
-function open({ metadata = () => ({}), batch, guests = GUESTS }: Setup = {}) {
+function open({ metadata = () => ({}), batch, guests = GUESTS, snapshot }: Setup = {}) {
   const posts: unknown[] = []
   const fetchMock = stubServer({
     metadata,
@@ -32,7 +33,7 @@ function open({ metadata = () => ({}), batch, guests = GUESTS }: Setup = {}) {
       return batch ? batch(body) : Response.json({ saved: {} })
     },
   })
-  const worker = new FakeWorker()
+  const worker = new FakeWorker(snapshot)
   worker.guestUrlGuests = guests
   renderApp(worker, '/settings/urls')
   return { posts, fetchMock, worker }
@@ -78,6 +79,11 @@ describe('Guest URLs tab', () => {
   test('shows the loading text until the guests arrive, and "No guests found" for none', async () => {
     open({ guests: null })
     await expect.element(page.getByText('Loading guest URLs...')).toBeInTheDocument()
+    cleanup()
+    // The first load arrives in chunks: no table whose rows move while the rest arrive.
+    open({ snapshot: { loading: true, guestCount: 2, guestsExpected: 3 } })
+    await expect.element(page.getByText('2 of 3 guests received')).toBeInTheDocument()
+    expect(field('web').query()).toBeNull()
     cleanup()
     open({ guests: [] })
     await expect.element(page.getByText('No guests found')).toBeInTheDocument()

@@ -8,7 +8,7 @@ import { validateGuestUrl } from './url-validation.ts'
 
 /** Wide screens: Name, Type, VMID, Custom URL, Actions. Phones stack name, field and actions. */
 export const ROW_GRID =
-  'grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 sm:grid-cols-[minmax(9rem,1.2fr)_3.5rem_4.5rem_minmax(12rem,2.4fr)_auto] sm:items-start'
+  'grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 sm:grid-cols-[minmax(9rem,1.2fr)_3.5rem_4.5rem_minmax(12rem,2.4fr)_9.5rem] sm:items-start'
 
 const SMALL_BUTTON = `${BUTTON.secondary} px-2 py-1 text-xs disabled:cursor-not-allowed disabled:opacity-50`
 

@@ -2,10 +2,11 @@
 // URL, validation as the user types, and one batch save. The worker filters and windows the
 // guests; the URLs and edits stay here, keyed by guest.
 import { Link2, Search } from 'lucide-react'
-import { useCallback, useId, useState } from 'react'
+import { useCallback, useEffect, useId, useState } from 'react'
 import { BUTTON, FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { EmptyState } from '../../components/EmptyState.tsx'
+import { useConnection } from '../../hooks/useConnection.ts'
 import { useView } from '../../hooks/useView.ts'
 import type { ViewWindow } from '../../../shared/views/guest-view-types.ts'
 import { GuestUrlTable } from './GuestUrlTable.tsx'
@@ -20,6 +21,17 @@ export function GuestUrlsTab() {
   const edits = useGuestUrlEdits()
   const searchId = useId()
   const onWindowChange = useCallback((next: ViewWindow) => setViewWindow(next), [])
+  const connection = useConnection()
+  // Until the first load is complete the guests arrive in chunks and rows would move under the
+  // user's cursor; once shown, a later reconnect does not take the table (and the edits) away.
+  const estateLoaded =
+    connection.hadData &&
+    !connection.loading &&
+    (connection.firstPollDone || (model?.total ?? 0) > 0)
+  const [shown, setShown] = useState(false)
+  useEffect(() => {
+    if (estateLoaded) setShown(true)
+  }, [estateLoaded])
 
   let body
   if (edits.status === 'error') {
@@ -34,8 +46,18 @@ export function GuestUrlsTab() {
         }
       />
     )
-  } else if (edits.status === 'loading' || !model) {
-    body = <EmptyState live title="Loading guest URLs..." />
+  } else if (edits.status === 'loading' || !model || !(shown || estateLoaded)) {
+    body = (
+      <EmptyState
+        live
+        title="Loading guest URLs..."
+        description={
+          connection.loading && connection.guestsExpected > 0
+            ? `${connection.guestCount} of ${connection.guestsExpected} guests received`
+            : undefined
+        }
+      />
+    )
   } else if (model.rowCount === 0) {
     body = (
       <EmptyState
@@ -87,7 +109,7 @@ export function GuestUrlsTab() {
             className={`w-full rounded-md border border-gray-300 bg-white py-1.5 pr-2 pl-8 text-sm text-gray-900 placeholder:text-gray-400 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 ${FOCUS_RING}`}
           />
         </div>
-        {model && edits.status === 'ready' && model.total > 0 && (
+        {model && edits.status === 'ready' && (shown || estateLoaded) && model.total > 0 && (
           <p className="mb-2 text-xs text-gray-500 dark:text-gray-400" aria-live="polite">
             {model.matched === model.total
               ? `${model.total} guests`
