@@ -67,7 +67,13 @@ describe('Guest URLs tab', () => {
           ? row.querySelector('input')!.getAttribute('aria-label')!.replace('Custom URL for ', '')
           : `# ${(row as HTMLElement).innerText.replace(/\s+/g, ' ')}`,
       )
-    expect(rows).toEqual(['# pve1 lab 2 guests', 'web', 'db', '# pve2 lab 1 guest', 'dns'])
+    expect(rows).toEqual([
+      '# pve1 lab 2 guests',
+      'web (VMID 100 on pve1)',
+      'db (VMID 101 on pve1)',
+      '# pve2 lab 1 guest',
+      'dns (VMID 200 on pve2)',
+    ])
     const metadataCalls = fetchMock.mock.calls.filter(([url]) =>
       String(url).endsWith('/api/guests/metadata'),
     )
@@ -118,9 +124,7 @@ describe('Guest URLs tab', () => {
     await expect.element(input).toHaveAccessibleDescription(text)
     await expect.element(page.getByText(/fix the invalid URL to save/)).toBeInTheDocument()
     expect(saveButton().query()).toBeNull()
-    await expect
-      .element(page.getByRole('button', { name: 'Test URL of web (opens a new tab)' }))
-      .toBeDisabled()
+    await expect.element(page.getByRole('button', { name: 'Test URL of web' })).toBeDisabled()
   })
 
   test('Test and Clear are enabled only with a URL; Test opens a new tab; Clear sets unsaved', async () => {
@@ -128,10 +132,8 @@ describe('Guest URLs tab', () => {
     open({ metadata: () => ({ 'lab-pve1-100': { customUrl: 'https://web.example.com' } }) })
     await expect.element(field('web')).toHaveValue('https://web.example.com')
     await expect.element(page.getByRole('button', { name: 'Clear URL of db' })).toBeDisabled()
-    await expect
-      .element(page.getByRole('button', { name: 'Test URL of db (opens a new tab)' }))
-      .toBeDisabled()
-    await page.getByRole('button', { name: 'Test URL of web (opens a new tab)' }).click()
+    await expect.element(page.getByRole('button', { name: 'Test URL of db' })).toBeDisabled()
+    await page.getByRole('button', { name: 'Test URL of web' }).click()
     expect(opened).toHaveBeenCalledWith('https://web.example.com', '_blank', 'noopener,noreferrer')
     await page.getByRole('button', { name: 'Clear URL of web' }).click()
     await expect.element(field('web')).toHaveValue('')

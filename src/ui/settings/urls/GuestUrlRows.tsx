@@ -34,6 +34,8 @@ export const GuestUrlRowView = memo(function GuestUrlRowView({
   const errorId = useId()
   const error = validateGuestUrl(value)
   const present = value.trim() !== ''
+  // Names repeat across clusters: VMID and node make every control's name unique.
+  const who = `${row.name || 'guest'} (VMID ${row.vmid} on ${row.node})`
   return (
     <div
       ref={measure}
@@ -74,7 +76,7 @@ export const GuestUrlRowView = memo(function GuestUrlRowView({
           autoComplete="off"
           value={value}
           placeholder="https://192.168.1.100:8080"
-          aria-label={`Custom URL for ${row.name || row.vmid}`}
+          aria-label={`Custom URL for ${who}`}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           onChange={(event) => onChange(row, event.target.value)}
@@ -93,7 +95,7 @@ export const GuestUrlRowView = memo(function GuestUrlRowView({
           type="button"
           className={SMALL_BUTTON}
           disabled={!present || error !== null}
-          aria-label={`Test URL of ${row.name || row.vmid} (opens a new tab)`}
+          aria-label={`Test URL of ${who}, opens a new tab`}
           onClick={() => window.open(value.trim(), '_blank', 'noopener,noreferrer')}
         >
           <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
@@ -103,7 +105,7 @@ export const GuestUrlRowView = memo(function GuestUrlRowView({
           type="button"
           className={SMALL_BUTTON}
           disabled={!present}
-          aria-label={`Clear URL of ${row.name || row.vmid}`}
+          aria-label={`Clear URL of ${who}`}
           onClick={() => onChange(row, '')}
         >
           <X className="h-3.5 w-3.5" aria-hidden="true" />
