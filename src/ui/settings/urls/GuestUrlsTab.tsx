@@ -112,8 +112,8 @@ export function GuestUrlsTab() {
         {model && edits.status === 'ready' && (shown || estateLoaded) && model.total > 0 && (
           <p className="mb-2 text-xs text-gray-500 dark:text-gray-400" aria-live="polite">
             {model.matched === model.total
-              ? `${model.total} guests`
-              : `${model.matched} of ${model.total} guests`}
+              ? `${model.total.toLocaleString('en-US')} guests`
+              : `${model.matched.toLocaleString('en-US')} of ${model.total.toLocaleString('en-US')} guests`}
           </p>
         )}
         {body}
