@@ -11,6 +11,7 @@ import type {
 import type { AlertHistoryModel, AlertHistoryRequest } from '../shared/views/alert-history-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
+import type { GuestUrlsViewModel, GuestUrlsViewRequest } from '../shared/views/guest-urls-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
 import type { StorageViewModel, StorageViewRequest } from '../shared/views/storage-types.ts'
 
@@ -26,6 +27,7 @@ export interface ViewKinds {
   alertsOverview: { request: AlertsOverviewRequest; model: AlertsOverviewModel }
   alertThresholds: { request: AlertThresholdsViewRequest; model: AlertThresholdsViewModel }
   alertHistory: { request: AlertHistoryRequest; model: AlertHistoryModel }
+  guestUrls: { request: GuestUrlsViewRequest; model: GuestUrlsViewModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds

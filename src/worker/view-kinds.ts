@@ -9,6 +9,7 @@ import type { NormalisedBackups } from '../shared/views/backups-normalize.ts'
 import { createAlertThresholdsView } from '../shared/views/alert-thresholds-view.ts'
 import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
 import { createAlertsOverviewView } from '../shared/views/alerts-overview.ts'
+import { createGuestUrlsView } from '../shared/views/guest-urls-view.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
@@ -123,4 +124,10 @@ export const VIEW_KINDS: ViewRegistry = {
   ),
   // Spec 001 §2 Alerts history: fetched from the server, which filters and pages the rows.
   alertHistory: createAlertHistoryKind(),
+  // Spec 001 §2 Guest URLs: the guests grouped by node and searched; the URLs stay in the UI.
+  guestUrls: defineViewKind(
+    'guestUrls',
+    ({ store }) => ({ guests: store.getGuests(), stamp: store.getGuestStamp() }),
+    createGuestUrlsView,
+  ),
 }

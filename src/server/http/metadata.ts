@@ -2,54 +2,16 @@
 // GET of an unknown guest answers its empty record (as the reference does), never 404; DELETE is
 // idempotent (204 either way); PUT merges the fields present. Unknown body fields are ignored.
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import { GUEST_ID_MAX, isSafeGuestId } from '../../shared/model/node-name.ts'
-import { allowEmptyJsonBody, isHttpUrl, parseBody } from '../parse-body.ts'
+import { allowEmptyJsonBody, parseBody } from '../parse-body.ts'
 import {
   emptyMetadata,
   type GuestMetadataPatch,
   type MetadataRepo,
 } from '../store/metadata-repo.ts'
-
-const MAX_URL = 2048
-const MAX_DESCRIPTION = 1000
-const MAX_TAGS = 50
-const MAX_TAG = 100
-
-const clearable = (schema: z.ZodString) =>
-  schema
-    .nullable()
-    .optional()
-    .transform((v) => (v === null ? '' : v))
-
-export const metadataInputSchema = z.object({
-  customUrl: clearable(
-    z
-      .string({ error: 'must be a string' })
-      .trim()
-      .max(MAX_URL, `must be at most ${MAX_URL} characters`)
-      .refine((v) => v === '' || isHttpUrl(v), {
-        message: 'must be an http:// or https:// URL with a host',
-      }),
-  ),
-  description: clearable(
-    z
-      .string({ error: 'must be a string' })
-      .max(MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`),
-  ),
-  tags: z
-    .array(
-      z
-        .string({ error: 'must be a string' })
-        .trim()
-        .min(1, 'must not be empty')
-        .max(MAX_TAG, `must be at most ${MAX_TAG} characters`),
-      { error: 'must be a list of strings' },
-    )
-    .max(MAX_TAGS, `must have at most ${MAX_TAGS} entries`)
-    .optional(),
-})
+import { parseMetadataBatch } from './metadata-batch.ts'
+import { metadataInputSchema } from './metadata-input.ts'
 
 /** Parse a PUT body; throws BODY_INVALID or FIELD_INVALID naming the first bad field. */
 export function parseMetadataInput(body: unknown): GuestMetadataPatch {
@@ -72,7 +34,7 @@ export function parseGuestId(raw: unknown): string {
   return raw
 }
 
-/** Register GET/PUT/DELETE /api/guests/metadata[/:guestId]. */
+/** Register GET/PUT/DELETE /api/guests/metadata[/:guestId] and POST /api/guests/metadata/batch. */
 export function registerMetadataRoutes(
   app: FastifyInstance,
   repo: MetadataRepo,
@@ -87,6 +49,11 @@ export function registerMetadataRoutes(
     // in this scope an empty JSON body reads as null instead of a 400.
     allowEmptyJsonBody(scope)
     scope.get('/api/guests/metadata', async () => repo.all())
+    // One request for every changed guest (the Guest URLs tab): all saved, or none on a 400.
+    scope.post('/api/guests/metadata/batch', { bodyLimit: 16 * 1024 * 1024 }, async (request) => {
+      const saved = repo.saveMany(parseMetadataBatch(request.body), now())
+      return { saved: Object.fromEntries(saved.map((record) => [record.id, record])) }
+    })
     scope.get(path, async (request) => {
       const id = guestIdOf(request.params)
       return repo.get(id) ?? emptyMetadata(id)

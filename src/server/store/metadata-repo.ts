@@ -29,6 +29,8 @@ export interface MetadataRepo {
   save(id: string, patch: GuestMetadataPatch, now: number): GuestMetadata
   /** True when a record was removed. */
   remove(id: string): boolean
+  /** Save every patch in one transaction: all of them or, when one throws, none. */
+  saveMany(patches: ReadonlyMap<string, GuestMetadataPatch>, now: number): GuestMetadata[]
 }
 
 /** The record of a guest without stored metadata. */
@@ -50,6 +52,13 @@ export function createMetadataRepo(db: Db): MetadataRepo {
     const row = selectOne.get(id) as Row | undefined
     return row && toMetadata(row)
   }
+  const save = db.transaction((id: string, patch: GuestMetadataPatch, now: number) => {
+    const next = { ...(get(id) ?? emptyMetadata(id)), ...definedOnly(patch), id }
+    // A record with nothing left in it is removed rather than kept as an empty row.
+    if (!next.customUrl && !next.description && next.tags.length === 0) deleteStmt.run(id)
+    else upsert.run({ ...next, tags: JSON.stringify(next.tags), now })
+    return next
+  })
   return {
     all() {
       const out: Record<string, GuestMetadata> = {}
@@ -57,14 +66,12 @@ export function createMetadataRepo(db: Db): MetadataRepo {
       return out
     },
     get,
-    save: db.transaction((id: string, patch: GuestMetadataPatch, now: number) => {
-      const next = { ...(get(id) ?? emptyMetadata(id)), ...definedOnly(patch), id }
-      // A record with nothing left in it is removed rather than kept as an empty row.
-      if (!next.customUrl && !next.description && next.tags.length === 0) deleteStmt.run(id)
-      else upsert.run({ ...next, tags: JSON.stringify(next.tags), now })
-      return next
-    }),
+    save,
     remove: (id) => deleteStmt.run(id).changes > 0,
+    // Nested transactions become savepoints: the outer one makes the batch all or nothing.
+    saveMany: db.transaction((patches: ReadonlyMap<string, GuestMetadataPatch>, now: number) =>
+      Array.from(patches, ([id, patch]) => save(id, patch, now)),
+    ),
   }
 }
 

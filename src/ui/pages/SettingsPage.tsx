@@ -2,6 +2,7 @@ import { Redirect } from 'wouter'
 import { DiagnosticsTab } from '../settings/diagnostics/DiagnosticsTab.tsx'
 import { NodesTab } from '../settings/nodes/NodesTab.tsx'
 import { SecurityTab } from '../settings/security/SecurityTab.tsx'
+import { GuestUrlsTab } from '../settings/urls/GuestUrlsTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -41,6 +42,8 @@ export function SettingsPage({ tab }: { tab: string | undefined }) {
         <SecurityTab />
       ) : tab === 'diagnostics' ? (
         <DiagnosticsTab />
+      ) : tab === 'urls' ? (
+        <GuestUrlsTab />
       ) : (
         <Placeholder title={`Settings ${info.label}`} description={info.text} />
       )}

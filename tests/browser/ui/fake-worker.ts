@@ -33,6 +33,9 @@ import type {
 } from '../../../src/shared/views/alerts-overview-types.ts'
 import type { AlertThresholdsViewRequest } from '../../../src/shared/views/alert-thresholds-types.ts'
 import type { AlertConfig } from '../../../src/shared/model/alerts.ts'
+import type { Guest } from '../../../src/shared/model/state.ts'
+import type { GuestUrlsViewRequest } from '../../../src/shared/views/guest-urls-types.ts'
+import { createGuestUrlsView } from '../../../src/shared/views/guest-urls-view.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
 /** The open subscriptions of each view kind, by id. */
@@ -81,6 +84,15 @@ export class FakeWorker implements WorkerPort {
   thresholdRequests: AlertThresholdsViewRequest[] = []
   /** Every config the UI sent with setAlertConfig, with its version. */
   alertConfigs: { config: AlertConfig; version: number }[] = []
+  /**
+   * Guests the guestUrls view computes from, with the real view (set before rendering); null
+   * sends no guestUrls model (the tab's loading state).
+   */
+  guestUrlGuests: Guest[] | null = null
+  /** Every guest URLs request the UI sent, in order (subscribe and update). */
+  guestUrlsRequests: GuestUrlsViewRequest[] = []
+  private guestUrlsView = createGuestUrlsView()
+  private guestUrlsVersion = 0
   /** Every id the UI unsubscribed, in order. */
   unsubscribed: number[] = []
   private nextId = 1
@@ -94,6 +106,7 @@ export class FakeWorker implements WorkerPort {
     alertsOverview: new Map(),
     alertThresholds: new Map(),
     alertHistory: new Map(),
+    guestUrls: new Map(),
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -125,13 +138,20 @@ export class FakeWorker implements WorkerPort {
     if (this.storage) this.listeners.storage.get(id)?.(this.storage)
     if (this.backups) this.listeners.backups.get(id)?.(this.backups)
     if (this.alertsOverview) this.listeners.alertsOverview.get(id)?.(this.alertsOverview)
+    if (request.kind === 'guestUrls') this.answerGuestUrls(id, request as GuestUrlsViewRequest)
     return id
+  }
+  private answerGuestUrls(id: number, request: GuestUrlsViewRequest): void {
+    if (!this.guestUrlGuests) return
+    const result = this.guestUrlsView.compute({ guests: this.guestUrlGuests }, request)
+    this.listeners.guestUrls.get(id)?.({ ...result, version: ++this.guestUrlsVersion })
   }
   setAlertConfig(config: AlertConfig, version: number): void {
     this.alertConfigs.push({ config, version })
   }
-  update(_id: number, request: ViewRequest): void {
+  update(id: number, request: ViewRequest): void {
     this.record(request)
+    if (request.kind === 'guestUrls') this.answerGuestUrls(id, request)
   }
   setAlertAck(alertId: string, acknowledged: boolean): void {
     this.acks.push({ alertId, acknowledged })
@@ -161,6 +181,7 @@ export class FakeWorker implements WorkerPort {
     else if (request.kind === 'alertsOverview') this.alertsRequests.push(request)
     else if (request.kind === 'alertThresholds') this.thresholdRequests.push(request)
     else if (request.kind === 'backups') this.backupsRequests.push(request)
+    else if (request.kind === 'guestUrls') this.guestUrlsRequests.push(request)
   }
 
   /** Sends a new connection snapshot to every watcher. */

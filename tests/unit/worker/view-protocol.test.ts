@@ -37,6 +37,7 @@ const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
     window: { start: 0, count: 50 },
     reload: 0,
   },
+  guestUrls: { kind: 'guestUrls', search: '', window: { start: 0, count: 50 } },
 }
 /** A second request of each kind that changes what the view shows. */
 const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
@@ -47,6 +48,7 @@ const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
   alertsOverview: { kind: 'alertsOverview', showAcknowledged: false },
   alertThresholds: { ...REQUESTS.alertThresholds, search: 'no-such-guest' },
   alertHistory: { ...REQUESTS.alertHistory, severity: 'critical' },
+  guestUrls: { ...REQUESTS.guestUrls, search: 'no-such-guest' },
 }
 const KINDS = Object.keys(REQUESTS) as ViewKind[]
 
