@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import { FOCUS_RING } from '../components/button-classes.ts'
 
@@ -9,8 +10,21 @@ interface SubTabsProps {
 
 /** Second-level navigation inside an area (alerts, settings). */
 export function SubTabs({ label, tabs, active }: SubTabsProps) {
+  const nav = useRef<HTMLElement>(null)
+  // On a phone the row scrolls sideways: the active tab is brought into view, not left cut off at
+  // the edge (scrolling the row only, never the page).
+  useEffect(() => {
+    const row = nav.current
+    const current = row?.querySelector<HTMLElement>('[aria-current="page"]')
+    if (!row || !current) return
+    const tab = current.getBoundingClientRect()
+    const box = row.getBoundingClientRect()
+    if (tab.left < box.left || tab.right > box.right) {
+      row.scrollLeft += tab.left - box.left - (box.width - tab.width) / 2
+    }
+  }, [active])
   return (
-    <nav aria-label={label} className="flex gap-1 overflow-x-auto px-3 pt-3 sm:px-4">
+    <nav ref={nav} aria-label={label} className="flex gap-1 overflow-x-auto px-3 pt-3 sm:px-4">
       {tabs.map((tab) => (
         <Link
           key={tab.path}

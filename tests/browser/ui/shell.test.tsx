@@ -68,6 +68,19 @@ describe('routes', () => {
       .toHaveAttribute('aria-current', 'page')
   })
 
+  test('on a phone the active sub-tab is scrolled into view, not cut off at the edge', async () => {
+    await page.viewport(390, 800)
+    renderApp(dashboardWorker(), '/settings/diagnostics', { width: 390, height: 800 })
+    const tab = page.getByRole('link', { name: 'Diagnostics' })
+    await expect.element(tab).toHaveAttribute('aria-current', 'page')
+    const nav = page.getByRole('navigation', { name: 'Settings', exact: true }).element()
+    const box = tab.element().getBoundingClientRect()
+    const row = nav.getBoundingClientRect()
+    expect(nav.scrollLeft).toBeGreaterThan(0)
+    expect(box.left).toBeGreaterThanOrEqual(row.left)
+    expect(box.right).toBeLessThanOrEqual(row.right)
+  })
+
   test('/alerts and unknown alerts paths redirect to /alerts/overview', async () => {
     const first = renderApp(dashboardWorker(), '/alerts')
     await expect.element(page.getByText('Loading alerts...')).toBeVisible()
