@@ -3,17 +3,8 @@
 // plans, so a later event of the same alert sees the earlier one (a cooldown, a fire sent).
 // Per-event SQL lookups cost two or three queries per event and destination: 10,000 alerts to
 // three destinations were 60,000 queries; this is one, and one for the open groups.
+import type { MemoryRow, OpenGroup } from '../store/outbox-repo.ts'
 import type { DeliveryMemory, PlannedDelivery } from './types.ts'
-
-/** A live outbox row (pending, sent or failed) as the memory needs it. */
-export interface MemoryRow {
-  alertId: string
-  destinationId: string
-  eventKind: string
-  alertStart: string
-  /** sent_at, or due_at while not sent. */
-  at: number
-}
 
 interface Past {
   times: number[]
@@ -25,13 +16,6 @@ export interface PlanningMemory extends DeliveryMemory {
   openGroupDue(destinationId: string, groupKey: string): number | undefined
   /** A row of this dispatch was stored: later events see it. */
   record(row: PlannedDelivery): void
-}
-
-/** A group still open when the dispatch began (notify/types.ts, OutboxRepo.openGroups). */
-export interface OpenGroup {
-  destinationId: string
-  groupKey: string
-  due: number
 }
 
 export function createPlanningMemory(

@@ -106,7 +106,7 @@ export interface OutboxRepo {
   prune(now: number): number
 }
 
-/** A live row as the policy's memory needs it (notify/planning-memory.ts MemoryRow). */
+/** A live row (pending, sent or failed) as the policy's memory needs it (notify/planning-memory.ts). */
 export interface MemoryRow {
   alertId: string
   destinationId: string
