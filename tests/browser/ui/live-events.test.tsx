@@ -12,6 +12,7 @@ import {
   PVE_TOKEN_NODE,
   bodyOf,
   callsTo,
+  deferred,
   dialog,
   nodeItem,
   nodesServer,
@@ -118,6 +119,31 @@ describe('discovery events', () => {
     await expect.poll(discovered).toEqual(['127.0.0.2'])
     await expect.element(panel().getByText(/Scanning network/)).not.toBeInTheDocument()
     await expect.element(page.getByRole('button', { name: 'Refresh discovery' })).toBeEnabled()
+  })
+
+  test('a scan whose events overtake the POST answer ends as not scanning', async () => {
+    const answer = deferred<Response>()
+    nodesServer({
+      discovery: { ...DISCOVERY_EMPTY, lastResultAt: Date.now() },
+      routes: { 'POST /api/discover': () => answer.promise },
+    })
+    const api = await openPveTab()
+    const scanNow = panel().getByRole('button', { name: 'Scan now' })
+    await scanNow.click()
+    await expect.element(panel().getByText(/Scanning network\.\.\./)).toBeVisible()
+    // A loopback scan is over before its POST answers (seen against the demo).
+    api.emitEvent({ type: 'discovery_started', data: { subnet: '127.0.0.1/32', timestamp: 0 } })
+    api.emitEvent({
+      type: 'discovery_update',
+      data: { servers: [], errors: [], scanning: false, lastResultAt: Date.now() },
+    })
+    api.emitEvent({ type: 'discovery_complete', data: { timestamp: Date.now() } })
+    await expect.element(panel().getByText(/Scanning network/)).not.toBeInTheDocument()
+    answer.resolve(Response.json({ ...DISCOVERY_EMPTY, scanning: true }, { status: 202 }))
+    // This toast follows the answer's handling: the stale "scanning" was dropped by then.
+    await expect.poll(toasts).toContain('success: Discovery scan started')
+    await expect.element(panel().getByText(/Scanning network/)).not.toBeInTheDocument()
+    await expect.element(scanNow).toBeEnabled()
   })
 
   test('an immediate update merges its servers into the known ones', async () => {

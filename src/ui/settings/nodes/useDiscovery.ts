@@ -79,11 +79,13 @@ export function useDiscovery(): Discovery {
       setStatus((prev) =>
         prev ? { ...prev, scanning: true, lastScanStartedAt: Date.now() } : prev,
       )
+      const before = latest.current
       try {
         const started = await startDiscovery(settings?.discoverySubnet ?? '')
         if (!alive.current) return
+        // A short scan's events can overtake this answer (scanning: true): they are newer.
+        if (started && latest.current === before) setStatus(started)
         latest.current++
-        if (started) setStatus(started)
         if (source === 'scan') showToast('Discovery scan started', 'success', SHORT_TOAST_MS)
       } catch (error) {
         showToast(
