@@ -30,6 +30,7 @@ import { createEmailChannel } from './notify/email/channel.ts'
 import { createEmailRepo } from './store/email-repo.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
+import { registerThemeRoutes } from './http/theme.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
 import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
 import { registerOidcRoutes } from './http/oidc.ts'
@@ -247,6 +248,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   })
   registerDiscoveryRoutes(http, discovery)
   registerSystemSettingsRoutes(http, { discovery, allowedOrigins: config.allowedOrigins })
+  registerThemeRoutes(http, {
+    settings: createSystemSettingsRepo(db),
+    now,
+    broadcast: (type, data) => hub.broadcast(type, data),
+  })
   registerMetadataRoutes(http, createMetadataRepo(db), now)
   registerDiagnosticsRoutes(http, {
     version: config.version,

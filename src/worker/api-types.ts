@@ -4,6 +4,7 @@ import type {
   AlertsOverviewRequest,
 } from '../shared/views/alerts-overview-types.ts'
 import type { AlertConfig } from '../shared/model/alerts.ts'
+import type { LiveEvent } from '../shared/model/live-events.ts'
 import type {
   AlertThresholdsViewModel,
   AlertThresholdsViewRequest,
@@ -112,6 +113,12 @@ export interface WorkerApi {
    * box must not clone thousands of overrides. Recomputes the open views at once.
    */
   setAlertConfig(config: AlertConfig, version: number): void
+  /**
+   * The socket's events for the UI (node and discovery announcements, settings, update
+   * progress), validated, in arrival order. Malformed ones are logged here and never delivered.
+   * Returns a subscription id for `unsubscribe`.
+   */
+  watchEvents(onEvent: (event: LiveEvent) => void): number
   /** End any subscription or connection watch by its id and release its callback's proxy. */
   unsubscribe(subscriptionId: number): void
 }

@@ -5,6 +5,8 @@ import { createAlertAcks } from './alert-acks.ts'
 import { setAlertConfigSource } from './alert-config-source.ts'
 import { readDataReadiness } from './readiness.ts'
 import { invokeCallback, releaseCallback } from './callbacks.ts'
+import type { LiveEvent } from '../shared/model/live-events.ts'
+import { toLiveEvent } from './live-events.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
 import { createStateStore, type StateStore } from './store.ts'
 import { VIEW_KINDS } from './view-kinds.ts'
@@ -44,6 +46,13 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     deliver,
   )
   const ackWatchers = new Map<number, (alertIds: string[]) => void>()
+  const eventWatchers = new Map<number, (event: LiveEvent) => void>()
+  const onMessage = (type: string, message: Record<string, unknown>) => {
+    const result = toLiveEvent(type, message)
+    if (result.kind === 'malformed') warn(`[socket] ignored a malformed message: ${result.reason}`)
+    if (result.kind !== 'event') return
+    for (const onEvent of eventWatchers.values()) invokeCallback(onEvent, result.event, warn)
+  }
   // Straight to the views, not through the batched flush: the user's click shows at once.
   const acks = createAlertAcks(store, socketDeps, {
     onChange: () => views.flush(),
@@ -105,7 +114,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
 
   const socket = createLiveSocket(
     store,
-    { onStateChange: pushConnection, onData: scheduleFlush },
+    { onStateChange: pushConnection, onData: scheduleFlush, onMessage },
     socketDeps,
   )
 
@@ -142,13 +151,22 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       ackWatchers.set(id, onTimeout)
       return id
     },
+    watchEvents(onEvent) {
+      const id = nextId++
+      eventWatchers.set(id, onEvent)
+      return id
+    },
     setAlertConfig(config, version) {
       if (setAlertConfigSource(store, config, version)) views.flush()
     },
     unsubscribe(subscriptionId) {
-      const watcher = watchers.get(subscriptionId) ?? ackWatchers.get(subscriptionId)
+      const watcher =
+        watchers.get(subscriptionId) ??
+        ackWatchers.get(subscriptionId) ??
+        eventWatchers.get(subscriptionId)
       watchers.delete(subscriptionId)
       ackWatchers.delete(subscriptionId)
+      eventWatchers.delete(subscriptionId)
       // Released after removal: the callback can no longer be called once its proxy is gone.
       releaseCallback(watcher ?? views.remove(subscriptionId), warn)
     },

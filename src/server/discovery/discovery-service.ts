@@ -39,7 +39,10 @@ export interface DiscoveryService {
 export interface DiscoveryDeps {
   settings: SystemSettingsRepo
   now: () => number
-  /** Socket announcements: discovery_status (scan started), discovery_updated (finished). */
+  /**
+   * Socket announcements (spec 000 §7): discovery_started when a scan starts, discovery_update
+   * (the whole status) and discovery_complete when it ends.
+   */
   broadcast?: (type: string, data?: unknown) => void
   log?: { warn(obj: object, msg: string): void }
   intervalMs?: number
@@ -101,9 +104,11 @@ export function createDiscoveryService(deps: DiscoveryDeps): DiscoveryService {
     cache = { ...cache, subnet: target.subnet.cidr, lastScanStartedAt: deps.now() }
     running = run(target, abort.signal).finally(() => {
       running = undefined
-      deps.broadcast?.('discovery_updated', status())
+      const done = status()
+      deps.broadcast?.('discovery_update', done)
+      deps.broadcast?.('discovery_complete', { scanning: false, timestamp: done.lastResultAt })
     })
-    deps.broadcast?.('discovery_status', status())
+    deps.broadcast?.('discovery_started', status())
     return status()
   }
 

@@ -2,6 +2,7 @@ import { proxy } from 'comlink'
 import { useEffect, useState, type ReactNode } from 'react'
 import type { ConnectionSnapshot } from '../../worker/api-types.ts'
 import { showToast } from '../components/toast-store.ts'
+import { useLiveEventChannel } from '../live/useLiveEventChannel.ts'
 import { socketUrl } from '../worker-client.ts'
 import { useWorker } from '../worker-context.ts'
 import {
@@ -55,6 +56,8 @@ export function ConnectionProvider({ children }: { children: ReactNode }) {
       void id.then((watcher) => api.unsubscribe(watcher))
     }
   }, [api])
+
+  useLiveEventChannel(api)
 
   return <ConnectionContext.Provider value={state}>{children}</ConnectionContext.Provider>
 }

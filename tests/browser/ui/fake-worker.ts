@@ -36,6 +36,7 @@ import type { AlertConfig } from '../../../src/shared/model/alerts.ts'
 import type { Guest } from '../../../src/shared/model/state.ts'
 import type { GuestUrlsViewRequest } from '../../../src/shared/views/guest-urls-types.ts'
 import { createGuestUrlsView } from '../../../src/shared/views/guest-urls-view.ts'
+import type { LiveEvent } from '../../../src/shared/model/live-events.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
 
 /** The open subscriptions of each view kind, by id. */
@@ -164,6 +165,16 @@ export class FakeWorker implements WorkerPort {
     this.ackWatchers.set(id, onTimeout)
     return id
   }
+  private readonly eventWatchers = new Map<number, (event: LiveEvent) => void>()
+  watchEvents(onEvent: (event: LiveEvent) => void): number {
+    const id = this.nextId++
+    this.eventWatchers.set(id, onEvent)
+    return id
+  }
+  /** Delivers a live event to every event watcher, as the worker does. */
+  emitEvent(event: LiveEvent): void {
+    for (const onEvent of this.eventWatchers.values()) onEvent(event)
+  }
   /** Tells every ack-timeout watcher that these pending acks expired. */
   expireAcks(alertIds: string[]): void {
     for (const onTimeout of this.ackWatchers.values()) onTimeout(alertIds)
@@ -171,6 +182,7 @@ export class FakeWorker implements WorkerPort {
   unsubscribe(id: number): void {
     this.unsubscribed.push(id)
     this.ackWatchers.delete(id)
+    this.eventWatchers.delete(id)
     for (const listeners of Object.values(this.listeners)) listeners.delete(id)
   }
 

@@ -14,6 +14,8 @@ export interface Control {
   gap(delta: StateDelta): Promise<void>
   closeClients(code: number, reason: string): Promise<void>
   sendMalformed(): Promise<void>
+  /** Send these text frames verbatim to every worker socket, in order. */
+  send(frames: string[]): Promise<void>
   stats(): Promise<ServerStats>
   close(): void
 }
@@ -43,6 +45,7 @@ export async function openControl(port: number): Promise<Control> {
     gap: (delta) => command({ type: 'test:gap', delta }),
     closeClients: (code, reason) => command({ type: 'test:close', code, reason }),
     sendMalformed: () => command({ type: 'test:malformed' }),
+    send: (frames) => command({ type: 'test:send', frames }),
     async stats() {
       await command({ type: 'test:stats' })
       return stats!

@@ -126,6 +126,12 @@ export async function startScriptedServer(): Promise<{ port: number; close: () =
           )
         }
         break
+      case 'test:send':
+        // Frames verbatim, in order, to every client: events and malformed messages alike.
+        for (const client of clients.keys()) {
+          for (const frame of message.frames as string[]) client.send(frame)
+        }
+        break
       case 'test:stats':
         send(socket, { type: 'test:stats', data: { ...counters, connections: clients.size } })
         break

@@ -130,8 +130,8 @@ export function NodeModal({
     setForm(next)
   }
 
-  // A node the setup script registered for this host (the socket's node_auto_registered does not
-  // reach the UI; the tab polls every 3 s while the modal is open).
+  // A node the setup script registered for this host, seen by the tab's 3 s poll: the fallback
+  // for a server that does not announce node_auto_registered (the tab closes the dialog on it).
   const host = hostnameOf(form.host)
   useEffect(() => {
     if (node || busy || !host) return

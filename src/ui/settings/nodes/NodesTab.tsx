@@ -6,6 +6,7 @@ import { Card } from '../../components/Card.tsx'
 import { EmptyState } from '../../components/EmptyState.tsx'
 import { Switch } from '../../components/Switch.tsx'
 import { showToast } from '../../components/toast-store.ts'
+import { useLiveEvent } from '../../live/live-events.ts'
 import { DeleteNodeDialog } from './DeleteNodeDialog.tsx'
 import { DiscoveryPanel } from './DiscoveryPanel.tsx'
 import { MODAL_POLL_MS, unconfiguredServers } from './discovery.ts'
@@ -131,8 +132,9 @@ function ListBody({
 
 /**
  * Settings > PVE Nodes or PBS Nodes (spec 001 §2): the configured nodes of `type` with their
- * status and actions, discovery (switch, refresh, panel), and the node and delete dialogs. While
- * the node dialog is open the nodes and discovery are polled every 3 s.
+ * status and actions, discovery (switch, refresh, panel), and the node and delete dialogs. The
+ * socket's node and discovery events keep them current; while the node dialog is open they are
+ * also polled every 3 s, as spec 001 §4 asks.
  */
 export function NodesTab({ type }: { type: NodeType }) {
   const list = useNodeList()
@@ -154,6 +156,13 @@ export function NodesTab({ type }: { type: NodeType }) {
     }, MODAL_POLL_MS)
     return () => clearInterval(timer)
   }, [modalOpen, reload, refresh])
+
+  // Spec 001 §4: the setup script registered a node: the dialog has done its job (the toast is
+  // the shell's). The list reloads itself on the same event; discovery hides the server now.
+  useLiveEvent(['node_auto_registered'], () => {
+    setModal(null)
+    void refresh()
+  })
 
   const open = (node: NodeView | null, initial?: NodeForm) =>
     setModal({ node, initial, fromDiscovery: initial !== undefined, key: ++opened.current })

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { showToast } from '../../components/toast-store.ts'
-import { DISCOVERY_REFRESH_MS, MODAL_POLL_MS } from './discovery.ts'
+import { useLiveEvent } from '../../live/live-events.ts'
+import { DISCOVERY_REFRESH_MS } from './discovery.ts'
+import { applyDiscoveryEvent } from './discovery-events.ts'
 import {
   loadDiscovery,
   loadDiscoverySettings,
@@ -27,9 +29,8 @@ export interface Discovery {
 }
 
 /**
- * Discovery for a nodes tab (spec 001 §4 Discovery): the settings and the last results,
- * refreshed every 30 s while shown, every 3 s while a scan runs (the socket's
- * discovery_updated event does not reach the UI, so polling stands in for it).
+ * Discovery for a nodes tab (spec 001 §4 Discovery): the settings and the last results, kept
+ * current by the socket's discovery events and refreshed every 30 s while shown.
  */
 export function useDiscovery(): Discovery {
   const [status, setStatus] = useState<DiscoveryStatus | null>(null)
@@ -59,11 +60,16 @@ export function useDiscovery(): Discovery {
     }
   }, [refresh])
 
-  const scanning = status?.scanning ?? false
   useEffect(() => {
-    const timer = setInterval(() => void refresh(), scanning ? MODAL_POLL_MS : DISCOVERY_REFRESH_MS)
+    const timer = setInterval(() => void refresh(), DISCOVERY_REFRESH_MS)
     return () => clearInterval(timer)
-  }, [refresh, scanning])
+  }, [refresh])
+
+  useLiveEvent(['discovery_started', 'discovery_update', 'discovery_complete'], (event) => {
+    // Newer than any answer still on its way.
+    latest.current++
+    setStatus((prev) => applyDiscoveryEvent(prev, event))
+  })
 
   const scan = useCallback(
     async (source: 'refresh' | 'scan' | 'quiet') => {
@@ -73,11 +79,13 @@ export function useDiscovery(): Discovery {
       setStatus((prev) =>
         prev ? { ...prev, scanning: true, lastScanStartedAt: Date.now() } : prev,
       )
+      const before = latest.current
       try {
         const started = await startDiscovery(settings?.discoverySubnet ?? '')
         if (!alive.current) return
+        // A short scan's events can overtake this answer (scanning: true): they are newer.
+        if (started && latest.current === before) setStatus(started)
         latest.current++
-        if (started) setStatus(started)
         if (source === 'scan') showToast('Discovery scan started', 'success', SHORT_TOAST_MS)
       } catch (error) {
         showToast(

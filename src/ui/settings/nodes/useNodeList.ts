@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { HttpError } from '../../api/http.ts'
+import { useLiveEvent } from '../../live/live-events.ts'
 import { RETRY_MS } from './discovery.ts'
 import { errorText, loadNodes, type NodeView } from './nodes-api.ts'
 
@@ -26,8 +27,9 @@ export interface NodeList {
 }
 
 /**
- * The configured nodes (GET /api/config/nodes), loaded on mount. Only the newest request's
- * answer is applied, so a slow poll cannot overwrite a fresher reload.
+ * The configured nodes (GET /api/config/nodes), loaded on mount and again whenever the socket
+ * says the list changed (another browser, the setup script). Only the newest request's answer is
+ * applied, so a slow poll cannot overwrite a fresher reload.
  */
 export function useNodeList(): NodeList {
   const [nodes, setNodes] = useState<NodeView[] | null>(null)
@@ -74,6 +76,16 @@ export function useNodeList(): NodeList {
     const timer = setInterval(() => void reload(), pending ? PENDING_POLL_MS : STATUS_POLL_MS)
     return () => clearInterval(timer)
   }, [loaded, pending, reload])
+
+  // Spec 000 §7: nodes_changed, node_deleted and node_auto_registered all mean "read the list".
+  // A deleted node leaves at once; the reload confirms.
+  useLiveEvent(['nodes_changed', 'node_deleted', 'node_auto_registered'], (event) => {
+    if (event.type === 'node_deleted' && event.data.id) {
+      const gone = event.data.id
+      setNodes((list) => list && list.filter((node) => node.id !== gone))
+    }
+    void reload()
+  })
 
   const upsert = useCallback((node: NodeView) => {
     setNodes((list) => {

@@ -144,7 +144,7 @@ describe('discovery service', () => {
       lastResultAt: 2_000,
       enabled: false,
     })
-    expect(events).toEqual(['discovery_status', 'discovery_updated'])
+    expect(events).toEqual(['discovery_started', 'discovery_update', 'discovery_complete'])
     await discovery.close()
   })
 
@@ -223,7 +223,7 @@ describe('discovery and settings routes', () => {
       expect(started.status).toBe(202)
       expect(started.json).toMatchObject({ scanning: true, subnet: `${LAB}/32` })
       expect(started.json.lastScanStartedAt).toBeGreaterThan(0)
-      const updated = await events.next('discovery_updated')
+      const updated = await events.next('discovery_update')
       expect(updated.data).toMatchObject({ scanning: false, servers: lab })
       const res = await server.call('GET', '/api/discover')
       expect(res.json).toMatchObject({
@@ -265,7 +265,7 @@ describe('discovery and settings routes', () => {
       })
       expect(res.status).toBe(200)
       expect(res.json).toMatchObject({ discoveryEnabled: true, discoverySubnet: `${LAB}/32` })
-      expect((await events.next('discovery_updated')).data).toMatchObject({
+      expect((await events.next('discovery_update')).data).toMatchObject({
         servers: lab,
         enabled: true,
       })
