@@ -68,6 +68,11 @@ describe('System tab', () => {
     await expect.element(origins()).toBeDisabled()
     await expect.element(origins()).toHaveValue('https://env.example.com')
     await expect
+      .element(origins())
+      .toHaveAccessibleDescription(
+        'Overridden by ALLOWED_ORIGINS environment variable Remove the env var and restart to enable UI configuration',
+      )
+    await expect
       .element(
         page.getByText('Overridden by ALLOWED_ORIGINS environment variable', { exact: true }),
       )
@@ -152,6 +157,8 @@ describe('System tab', () => {
       .element(page.getByRole('alert').filter({ hasText: 'allowedOrigins: "dash"' }))
       .toBeVisible()
     await expect.element(origins()).toHaveValue('dash')
+    // Focus goes to the field the server named.
+    await expect.element(origins()).toHaveFocus()
     await expect.element(saveButton()).toBeEnabled()
     expect(reload).not.toHaveBeenCalled()
   })

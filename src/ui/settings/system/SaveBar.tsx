@@ -13,7 +13,10 @@ export function SaveBar({
   reloading,
   onSave,
   onDiscard,
+  error,
 }: {
+  /** Why the last save failed (the server's message names the field), or ''. */
+  error: string
   changed: boolean
   saving: boolean
   /** Saved: the page reloads shortly; nothing more to do. */
@@ -34,6 +37,11 @@ export function SaveBar({
       aria-label="Save system settings"
       className="sticky bottom-0 z-10 -mx-1 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-gray-200 bg-white/95 px-4 py-3 shadow-sm backdrop-blur dark:border-gray-800 dark:bg-gray-900/95"
     >
+      {error && (
+        <p role="alert" className="w-full text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
       <p
         role="status"
         className={`text-sm ${changed && !reloading ? 'font-medium text-amber-700 dark:text-amber-300' : 'text-gray-600 dark:text-gray-400'}`}

@@ -33,6 +33,9 @@ export function OriginsCard({ form, set, fixed, locked }: CardProps) {
           disabled={overridden || locked}
           autoComplete="off"
           spellCheck={false}
+          // With the override the warning explains the disabled field.
+          // (an undefined prop would unlink the hint, so it is only passed with the override).
+          {...(overridden ? { 'aria-describedby': 'system-allowed-origins-env' } : {})}
           onChange={(event) => set({ allowedOrigins: event.target.value })}
           hint={
             overridden
@@ -46,8 +49,10 @@ export function OriginsCard({ form, set, fixed, locked }: CardProps) {
             label="Allowed origins are set by the environment"
             icon={<AlertTriangle className="size-4" aria-hidden />}
           >
-            <p className="font-medium">{ENV_OVERRIDE_LINES[0]}</p>
-            <p>{ENV_OVERRIDE_LINES[1]}</p>
+            <div id="system-allowed-origins-env">
+              <p className="font-medium">{ENV_OVERRIDE_LINES[0]}</p>
+              <p>{ENV_OVERRIDE_LINES[1]}</p>
+            </div>
           </Notice>
         )}
       </div>

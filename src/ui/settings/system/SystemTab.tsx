@@ -18,6 +18,13 @@ import {
   type SystemForm,
 } from './system-api.ts'
 
+/** The input of each field the server may name in a refusal. */
+const FIELD_INPUTS: Partial<Record<string, string>> = {
+  allowedOrigins: 'system-allowed-origins',
+  allowedEmbedOrigins: 'system-embed-origins',
+  discoverySubnet: 'system-discovery-subnet',
+}
+
 type Load =
   | { kind: 'loading' }
   | { kind: 'error'; message: string }
@@ -45,7 +52,7 @@ export function SystemTab() {
       {load.kind === 'loading' && (
         <p
           role="status"
-          className="flex items-center gap-2 text-sm text-gray-600 dark:text-gray-400"
+          className="flex items-center gap-2 px-1 text-sm text-gray-600 dark:text-gray-400"
         >
           <Loader2 className="size-4 animate-spin" aria-hidden />
           Loading system settings...
@@ -69,10 +76,16 @@ function SystemFormView({ loaded }: { loaded: LoadedSystemSettings }) {
   const [saving, setSaving] = useState(false)
   const [reloading, setReloading] = useState(false)
   const [error, setError] = useState('')
+  const [focusField, setFocusField] = useState('')
   const changed = formChanged(form, loaded.form)
   const locked = saving || reloading
   const set = (patch: Partial<SystemForm>) => setForm((old) => ({ ...old, ...patch }))
   const props = { form, set, fixed: loaded.envOverrides, locked }
+  useEffect(() => {
+    if (!focusField || saving) return
+    document.getElementById(focusField)?.focus()
+    setFocusField('')
+  }, [focusField, saving])
 
   const save = async () => {
     if (locked || !changed) return
@@ -85,7 +98,11 @@ function SystemFormView({ loaded }: { loaded: LoadedSystemSettings }) {
       reloadSoon(SAVE_RELOAD_MS)
     } catch (err) {
       showToast(SAVE_FAILED_TEXT, 'error')
-      setError(reason(err))
+      const message = reason(err)
+      setError(message)
+      // The server names the bad field first: take the user (and the keyboard) to it once the
+      // form is editable again.
+      setFocusField(FIELD_INPUTS[message.split(':')[0] ?? ''] ?? '')
     } finally {
       setSaving(false)
     }
@@ -104,17 +121,13 @@ function SystemFormView({ loaded }: { loaded: LoadedSystemSettings }) {
           description="Version, update channel and automatic updates will appear here."
         />
       </div>
-      {error && (
-        <ErrorPanel>
-          {SAVE_FAILED_TEXT}: {error}
-        </ErrorPanel>
-      )}
       <SaveBar
         changed={changed}
         saving={saving}
         reloading={reloading}
         onSave={() => void save()}
         onDiscard={() => pageNavigation.reload()}
+        error={error && `${SAVE_FAILED_TEXT}: ${error}`}
       />
     </>
   )
