@@ -33,6 +33,7 @@ import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { registerThemeRoutes } from './http/theme.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
 import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
+import { createWebPolicy } from './system/web-policy.ts'
 import { registerOidcRoutes } from './http/oidc.ts'
 import { registerSecurityRoutes } from './http/security.ts'
 import { registerSocketRoute } from './http/socket.ts'
@@ -187,17 +188,24 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // The websocket plugin first: its onRequest hook marks upgrades, and its onResponse hook closes
   // the socket of an upgrade the guard refuses (a hook that throws skips the hooks after it).
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
+  const systemSettings = createSystemSettingsRepo(db)
+  const webPolicy = createWebPolicy({
+    repo: systemSettings,
+    now,
+    envOrigins: config.allowedOrigins,
+    envEmbedding: config.embedding,
+  })
   const oidc = createOidc({ db, box, env: config.oidcEnv, now, log: http.log })
   // Before any route: the guard and security headers must cover every route and plugin.
   const { auth, loginLimit, rateLimits } = await installAuth(http, {
     db,
     now,
     disabled: config.authDisabled,
-    allowedOrigins: config.allowedOrigins,
+    allowedOrigins: () => webPolicy.allowedOrigins(),
     trustedProxies: config.trustedProxies,
     publicUrl: config.publicUrl,
     proxyAuth: config.proxyAuth,
-    embedding: config.embedding,
+    embedding: () => webPolicy.embedding(),
     envToken: config.apiToken,
     ssoReady: oidc.ready,
   })
@@ -241,13 +249,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerDeliveryRoutes(http, { log: notify.log, destinations: notify.destinations })
   registerSetupScriptRoutes(http, { now })
   const discovery = createDiscoveryService({
-    settings: createSystemSettingsRepo(db),
+    settings: systemSettings,
     now,
     broadcast: (type, data) => hub.broadcast(type, data),
     log: http.log,
   })
   registerDiscoveryRoutes(http, discovery)
-  registerSystemSettingsRoutes(http, { discovery, allowedOrigins: config.allowedOrigins })
+  registerSystemSettingsRoutes(http, { discovery, webPolicy })
   registerThemeRoutes(http, {
     settings: createSystemSettingsRepo(db),
     now,

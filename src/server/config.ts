@@ -36,14 +36,16 @@ export interface ServerConfig {
   version: string
   /** DISABLE_AUTH=true: every request is allowed as `anonymous` (shown as disabled). */
   authDisabled: boolean
-  /** ALLOWED_ORIGINS (comma-separated): extra origins accepted on /ws besides the same host. */
+  /** ALLOWED_ORIGINS (comma-separated): extra origins accepted on /ws besides the same host; when
+   * set, the System tab's field is read-only. */
   allowedOrigins: string[]
   /** TRUSTED_PROXIES: IPs/CIDRs whose X-Forwarded-Host counts on /ws (default loopback). */
   trustedProxies: string[]
   /** PULSE_PUBLIC_URL's origin (always accepted on /ws), or null. */
   publicUrl: string | null
-  /** Who may frame the app (ALLOW_EMBEDDING, ALLOWED_EMBED_ORIGINS). */
-  embedding: EmbeddingConfig
+  /** Who may frame the app (ALLOW_EMBEDDING, ALLOWED_EMBED_ORIGINS); null: neither is set, the
+   * System tab decides. */
+  embedding: EmbeddingConfig | null
   /** PROXY_AUTH_*: reverse-proxy authentication, or null when PROXY_AUTH_SECRET is unset. */
   proxyAuth: ProxyAuthConfig | null
   /** OIDC_*: single sign-on fields set by the environment (read-only in the settings). */
@@ -113,7 +115,10 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       .filter((origin) => origin !== ''),
     trustedProxies: readTrustedProxies(env.TRUSTED_PROXIES),
     publicUrl: readPublicUrl(env.PULSE_PUBLIC_URL),
-    embedding: readEmbeddingConfig(env),
+    embedding:
+      (env.ALLOW_EMBEDDING ?? '').trim() || (env.ALLOWED_EMBED_ORIGINS ?? '').trim()
+        ? readEmbeddingConfig(env)
+        : null,
     proxyAuth: readProxyAuthConfig(env),
     oidcEnv: readOidcEnv(env),
     apiToken: readApiToken(env),

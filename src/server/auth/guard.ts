@@ -84,8 +84,8 @@ export function isReadMethod(method: string): boolean {
 
 export interface GuardOptions {
   auth: AuthService
-  /** Extra acceptable Origins for /ws (ALLOWED_ORIGINS); '*' accepts any. */
-  allowedOrigins: readonly string[]
+  /** Extra acceptable Origins for /ws; '*' accepts any. A getter is read on every upgrade. */
+  allowedOrigins: readonly string[] | (() => readonly string[])
   /** TRUSTED_PROXIES entries: peers whose forwarded host counts as the host (default loopback). */
   trustedProxies?: readonly string[]
   /** PULSE_PUBLIC_URL's origin: always an acceptable Origin for /ws. */
@@ -276,9 +276,10 @@ async function authenticate(
 export function installAuthGuard(app: FastifyInstance, options: GuardOptions): void {
   app.decorateRequest('auth', null)
   const isTrustedProxy = createProxyTrust(options.trustedProxies ?? DEFAULT_TRUSTED_PROXIES)
-  const allowedOrigins = options.publicUrl
-    ? [...options.allowedOrigins, options.publicUrl]
-    : options.allowedOrigins
+  const configured = options.allowedOrigins
+  const listed = typeof configured === 'function' ? configured : () => configured
+  const publicUrl = options.publicUrl
+  const allowedOrigins = () => (publicUrl ? [...listed(), publicUrl] : listed())
   app.addHook('onRequest', async (request, reply) => {
     // The matched route decides (the router already resolved encodings); unmatched paths fall
     // back to the raw path so an unknown /api path says 401, not 404, to a stranger.
@@ -303,7 +304,7 @@ export function installAuthGuard(app: FastifyInstance, options: GuardOptions): v
       const ok =
         origin === undefined
           ? request.auth.method === 'token' || request.auth.method === 'disabled'
-          : isOriginAllowed(origin, hosts, allowedOrigins)
+          : isOriginAllowed(origin, hosts, allowedOrigins())
       if (!ok) {
         request.log.info({ origin: origin ?? '(none)' }, 'socket upgrade refused: origin')
         throw new AppError('ORIGIN_REJECTED', { origin: origin ?? '(none)' })

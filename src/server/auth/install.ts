@@ -31,15 +31,16 @@ export interface InstallAuthOptions {
   db: Db
   now: () => number
   disabled: boolean
-  allowedOrigins: readonly string[]
+  /** Extra /ws origins, or a getter read on every upgrade. */
+  allowedOrigins: readonly string[] | (() => readonly string[])
   /** TRUSTED_PROXIES entries (default loopback). */
   trustedProxies?: readonly string[]
   /** PULSE_PUBLIC_URL's origin, or null. */
   publicUrl?: string | null
   /** Reverse-proxy authentication (PROXY_AUTH_*), or null when off. */
   proxyAuth?: ProxyAuthConfig | null
-  /** Who may frame the app; refused when absent. */
-  embedding?: EmbeddingConfig
+  /** Who may frame the app (or a getter read on every answer); refused when absent. */
+  embedding?: EmbeddingConfig | (() => EmbeddingConfig)
   /** API_TOKEN from the environment, hashed. */
   envToken?: EnvApiToken | null
   /** Whether single sign-on is enabled and usable. */

@@ -44,13 +44,24 @@ export function securityHeaders(embedding: EmbeddingConfig = NO_EMBEDDING): Reco
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy()
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = securityHeaders()
 
-/** Add the onSend hook; call before any route or plugin is registered. */
+/**
+ * Add the onSend hook; call before any route or plugin is registered. A getter is read on every
+ * answer, so a saved setting applies at once; its headers are rendered again only when it
+ * returns a different object.
+ */
 export function installSecurityHeaders(
   app: FastifyInstance,
-  embedding: EmbeddingConfig = NO_EMBEDDING,
+  embedding: EmbeddingConfig | (() => EmbeddingConfig) = NO_EMBEDDING,
 ): void {
-  const headers = securityHeaders(embedding)
+  const current = typeof embedding === 'function' ? embedding : () => embedding
+  let rendered = current()
+  let headers = securityHeaders(rendered)
   app.addHook('onSend', async (_request, reply) => {
+    const now = current()
+    if (now !== rendered) {
+      rendered = now
+      headers = securityHeaders(now)
+    }
     reply.headers(headers)
   })
 }

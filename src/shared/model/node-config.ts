@@ -134,6 +134,10 @@ export interface SystemSettings {
   discoverySubnet: string
   /** Settings fixed by environment variables (read-only in the UI), e.g. allowedOrigins. */
   envOverrides: Record<string, boolean>
-  /** ALLOWED_ORIGINS as configured (comma-separated), read-only here. */
-  allowedOrigins?: string
+  /** Extra origins accepted on /ws (comma-separated; '*' any; empty: same host only). */
+  allowedOrigins: string
+  /** Whether other pages may show the app in a frame (off: frame-ancestors 'none'). */
+  allowEmbedding: boolean
+  /** Comma-separated origins allowed to frame the app besides this one, when embedding is on. */
+  allowedEmbedOrigins: string
 }

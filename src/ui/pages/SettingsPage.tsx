@@ -2,6 +2,7 @@ import { Redirect } from 'wouter'
 import { DiagnosticsTab } from '../settings/diagnostics/DiagnosticsTab.tsx'
 import { NodesTab } from '../settings/nodes/NodesTab.tsx'
 import { SecurityTab } from '../settings/security/SecurityTab.tsx'
+import { SystemTab } from '../settings/system/SystemTab.tsx'
 import { GuestUrlsTab } from '../settings/urls/GuestUrlsTab.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
@@ -10,7 +11,7 @@ import { SubTabs } from './SubTabs.tsx'
 export const SETTINGS_TABS = {
   pve: { label: 'PVE Nodes', text: 'Add, edit, test and remove Proxmox VE nodes; discovery.' },
   pbs: { label: 'PBS Nodes', text: 'Add, edit, test and remove Proxmox Backup Servers.' },
-  system: { label: 'System', text: 'Polling interval, update channel, backups and export.' },
+  system: { label: 'System', text: 'Allowed origins, embedding, discovery and updates.' },
   urls: { label: 'Guest URLs', text: 'Custom links per guest shown in the dashboard.' },
   security: {
     label: 'Security',
@@ -40,6 +41,8 @@ export function SettingsPage({ tab }: { tab: string | undefined }) {
         <NodesTab key={tab} type={tab} />
       ) : tab === 'security' ? (
         <SecurityTab />
+      ) : tab === 'system' ? (
+        <SystemTab />
       ) : tab === 'diagnostics' ? (
         <DiagnosticsTab />
       ) : tab === 'urls' ? (

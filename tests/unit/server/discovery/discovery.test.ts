@@ -256,6 +256,8 @@ describe('discovery and settings routes', () => {
       discoverySubnet: 'auto',
       envOverrides: {},
       allowedOrigins: '',
+      allowEmbedding: false,
+      allowedEmbedOrigins: '',
     })
     const events = await openEvents(server.base)
     try {

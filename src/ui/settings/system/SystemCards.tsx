@@ -1,0 +1,148 @@
+import { AlertTriangle, Frame, Globe, Radar } from 'lucide-react'
+import { FOCUS_RING } from '../../components/button-classes.ts'
+import { Card } from '../../components/Card.tsx'
+import { Switch } from '../../components/Switch.tsx'
+import { TextField } from '../../components/TextField.tsx'
+import { Notice } from '../security/fields.tsx'
+import { ENV_OVERRIDE_LINES, type SystemForm } from './system-api.ts'
+
+export interface CardProps {
+  form: SystemForm
+  set: (patch: Partial<SystemForm>) => void
+  /** Fields fixed by environment variables. */
+  fixed: ReadonlySet<keyof SystemForm>
+  /** Saving or about to reload: nothing is editable. */
+  locked: boolean
+}
+
+/** Allowed origins for the live socket (spec 001 §2 System tab). */
+export function OriginsCard({ form, set, fixed, locked }: CardProps) {
+  const overridden = fixed.has('allowedOrigins')
+  return (
+    <Card
+      title="Network access"
+      icon={<Globe className="size-4" aria-hidden />}
+      description="Which other web origins may open the live connection. Applies as soon as you save."
+    >
+      <div className="flex flex-col gap-3">
+        <TextField
+          id="system-allowed-origins"
+          label="Allowed origins"
+          value={form.allowedOrigins}
+          placeholder="Same host only"
+          disabled={overridden || locked}
+          autoComplete="off"
+          spellCheck={false}
+          // With the override the warning explains the disabled field.
+          // (an undefined prop would unlink the hint, so it is only passed with the override).
+          {...(overridden ? { 'aria-describedby': 'system-allowed-origins-env' } : {})}
+          onChange={(event) => set({ allowedOrigins: event.target.value })}
+          hint={
+            overridden
+              ? undefined
+              : 'Comma-separated, e.g. https://dash.example.com. Empty: only this address. * allows any origin.'
+          }
+        />
+        {overridden && (
+          <Notice
+            tone="warning"
+            label="Allowed origins are set by the environment"
+            icon={<AlertTriangle className="size-4" aria-hidden />}
+          >
+            <div id="system-allowed-origins-env">
+              <p className="font-medium">{ENV_OVERRIDE_LINES[0]}</p>
+              <p>{ENV_OVERRIDE_LINES[1]}</p>
+            </div>
+          </Notice>
+        )}
+      </div>
+    </Card>
+  )
+}
+
+/** Embedding in other pages (frame-ancestors / X-Frame-Options). */
+export function EmbeddingCard({ form, set, fixed, locked }: CardProps) {
+  const overridden = fixed.has('allowEmbedding')
+  const disabled = overridden || locked
+  return (
+    <Card
+      title="Embedding"
+      icon={<Frame className="size-4" aria-hidden />}
+      description="Whether dashboards such as Homepage or Organizr may show Pulse in a frame. Applies as soon as you save."
+    >
+      <div className="flex flex-col gap-3">
+        <label className="flex items-start gap-2 text-sm text-gray-800 dark:text-gray-200">
+          <input
+            type="checkbox"
+            className={`mt-0.5 size-4 rounded border-gray-300 accent-blue-600 disabled:opacity-60 dark:border-gray-600 ${FOCUS_RING}`}
+            checked={form.allowEmbedding}
+            disabled={disabled}
+            onChange={(event) => set({ allowEmbedding: event.target.checked })}
+          />
+          <span>
+            Allow embedding
+            <span className="block text-xs text-gray-600 dark:text-gray-400">
+              Off: no page may frame Pulse. On: this address and the origins below may.
+            </span>
+          </span>
+        </label>
+        {form.allowEmbedding && (
+          <TextField
+            id="system-embed-origins"
+            label="Allowed embed origins"
+            value={form.allowedEmbedOrigins}
+            placeholder="https://homepage.example.com"
+            disabled={disabled}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => set({ allowedEmbedOrigins: event.target.value })}
+            hint="Comma-separated origins allowed to frame Pulse besides this address."
+          />
+        )}
+        {overridden && (
+          <Notice tone="warning" icon={<AlertTriangle className="size-4" aria-hidden />}>
+            Set by ALLOW_EMBEDDING / ALLOWED_EMBED_ORIGINS environment variables. Remove them and
+            restart to configure embedding here.
+          </Notice>
+        )}
+      </div>
+    </Card>
+  )
+}
+
+/** Network discovery of Proxmox servers (the same switch as on the PVE tab). */
+export function DiscoveryCard({ form, set, fixed, locked }: CardProps) {
+  const overridden = fixed.has('discoveryEnabled')
+  return (
+    <Card
+      title="Discovery"
+      icon={<Radar className="size-4" aria-hidden />}
+      description="Scan the network for Proxmox VE and Backup servers to add."
+    >
+      <div className="flex flex-col gap-3">
+        <div className="flex items-center justify-between gap-3">
+          <label htmlFor="system-discovery" className="text-sm text-gray-800 dark:text-gray-200">
+            Enable discovery
+          </label>
+          <Switch
+            id="system-discovery"
+            checked={form.discoveryEnabled}
+            disabled={overridden || locked}
+            onChange={(discoveryEnabled) => set({ discoveryEnabled })}
+          />
+        </div>
+        <TextField
+          id="system-discovery-subnet"
+          label="Subnet to scan"
+          value={form.discoverySubnet}
+          placeholder="auto"
+          disabled={fixed.has('discoverySubnet') || locked}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(event) => set({ discoverySubnet: event.target.value })}
+          hint='"auto", or a subnet such as 192.168.1.0/24 (at most a /22).'
+        />
+      </div>
+    </Card>
+  )
+}
