@@ -29,6 +29,8 @@ import { registerEmailRoutes } from './http/notify-email.ts'
 import { createEmailChannel } from './notify/email/channel.ts'
 import { createEmailRepo } from './store/email-repo.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
+import { registerAutoRegisterRoute } from './http/auto-register.ts'
+import { createRegistrationCodes } from './setup/registration-codes.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { registerThemeRoutes } from './http/theme.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
@@ -247,7 +249,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       testStoredWebhook(request, body, { repo: webhookRepo, channel: webhookChannel, now }),
   })
   registerDeliveryRoutes(http, { log: notify.log, destinations: notify.destinations })
-  registerSetupScriptRoutes(http, { now })
+  // Scripts served carry a registration code; auto-register spends it.
+  const registrationCodes = createRegistrationCodes(now)
+  registerSetupScriptRoutes(http, { now, codes: registrationCodes })
+  registerAutoRegisterRoute(http, {
+    nodes,
+    codes: registrationCodes,
+    rateLimits,
+    broadcast: (type, data) => hub.broadcast(type, data),
+  })
   const discovery = createDiscoveryService({
     settings: systemSettings,
     now,

@@ -49,6 +49,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /api/oidc/callback',
   // Answers without credentials only to a valid one-time setup code (checked in the route).
   'GET /api/setup-script',
+  // Answers only to a one-time registration code from a served setup script (checked in the route).
+  'POST /api/auto-register',
 ]
 
 /**

@@ -9,6 +9,7 @@ import { requireAdmin } from '../auth/guard.ts'
 import { normalizeHost } from '../nodes/node-input.ts'
 import { parseBody } from '../parse-body.ts'
 import { buildSetupScript } from '../setup/setup-script.ts'
+import type { RegistrationCodes } from '../setup/registration-codes.ts'
 import { createSetupTokens } from '../setup/setup-tokens.ts'
 
 const urlRequestSchema = z.object({
@@ -30,8 +31,25 @@ function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`
 }
 
+/** A registration code for the script, or none when host or Pulse's address is unusable. */
+function registrationCodeFor(
+  codes: RegistrationCodes,
+  query: z.output<typeof scriptQuerySchema>,
+): string | undefined {
+  if (!query.host || !/^https?:\/\//.test(query.pulse_url)) return undefined
+  try {
+    return codes.issue(query.type, normalizeHost(query.host, query.type))
+  } catch {
+    // A host the URL generator would have refused: the script still prints the token.
+    return undefined
+  }
+}
+
 /** Register POST /api/setup-script-url and GET /api/setup-script. */
-export function registerSetupScriptRoutes(app: FastifyInstance, deps: { now: () => number }): void {
+export function registerSetupScriptRoutes(
+  app: FastifyInstance,
+  deps: { now: () => number; codes: RegistrationCodes },
+): void {
   const tokens = createSetupTokens(deps.now)
 
   app.post('/api/setup-script-url', async (request): Promise<SetupScriptUrl> => {
@@ -63,6 +81,7 @@ export function registerSetupScriptRoutes(app: FastifyInstance, deps: { now: () 
       host: query.host,
       pulseUrl: query.pulse_url,
       backupPerms: query.backup_perms === 'true',
+      registrationCode: registrationCodeFor(deps.codes, query),
     })
     return reply
       .type('text/x-shellscript; charset=utf-8')

@@ -30,6 +30,8 @@ export interface NodeService {
   list(): NodeConfigView[]
   /** One node's view; NODE_NOT_FOUND when missing. */
   get(id: string): NodeConfigView
+  /** Validate a payload as `add` would, without storing it; throws FIELD_INVALID. */
+  validate(body: unknown): void
   /** Validate and store a new node (201 body). */
   add(body: unknown): NodeConfigView
   /** Validate and replace a stored node; blank secrets keep the stored ones. */
@@ -211,6 +213,11 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
       return repo.list().map((node) => view(node, flags))
     },
     get: (id) => viewOf(find(id)),
+    validate(body) {
+      const input = parseNodeInput(body)
+      normalizeHost(input.host, input.type)
+      resolveCredentials(input)
+    },
     add(body) {
       const input = parseNodeInput(body)
       const host = normalizeHost(input.host, input.type)

@@ -1,7 +1,9 @@
 // The setup script (spec 001 §6, reference/proxmox-api.md §5): run as root on a PVE or PBS node,
-// it creates the read-only monitoring identity and prints the token. Safe to run twice: existing
+// it creates the read-only monitoring identity and registers the token with Pulse (or, without a
+// registration code or when that fails, prints it for the admin to enter). Safe to run twice: existing
 // users and roles are kept, the token is removed and created again (its secret is shown once).
 import type { NodeType } from '../../shared/model/node-config.ts'
+import { registerFunctions, registerOrExplain } from './setup-register.ts'
 
 /** Names the script creates (spec 001 §6). */
 export const SETUP_IDENTITY = {
@@ -19,6 +21,8 @@ export interface SetupScriptOptions {
   pulseUrl: string
   /** PVE: also grant PVEDatastoreAdmin on /storage (backup volumes in content lists). */
   backupPerms: boolean
+  /** One-time code for POST /api/auto-register; without one the script only prints the token. */
+  registrationCode?: string
 }
 
 /** Quote a value for POSIX sh: single quotes, control characters dropped, bounded length. */
@@ -34,17 +38,20 @@ export function buildSetupScript(options: SetupScriptOptions): string {
     '#!/usr/bin/env bash',
     `# Pulse monitoring setup for ${options.type === 'pbs' ? 'Proxmox Backup Server' : 'Proxmox VE'}.`,
     '# Creates a read-only user and API token for Pulse. Run as root on the node; safe to re-run',
-    '# (the token is recreated, so its new secret must be entered in Pulse again).',
+    '# (the token is recreated; registration hands Pulse the new one, or enter it by hand).',
     'set -eu',
     '',
     `PULSE_URL=${shellQuote(options.pulseUrl)}`,
     `NODE_HOST=${shellQuote(options.host)}`,
+    `NODE_TYPE=${options.type}`,
+    `REGISTER_CODE=${shellQuote(options.registrationCode ?? '')}`,
     '',
     'fail() {',
     '  echo "error: $*" >&2',
     '  exit 1',
     '}',
     '',
+    ...registerFunctions(options.type),
   ]
   const body = options.type === 'pbs' ? pbsBody() : pveBody(options.backupPerms)
   // main runs only once bash has read the whole script: with `curl ... | bash` a command that
@@ -116,7 +123,7 @@ function pveBody(backupPerms: boolean): string[] {
     '  if [ "$BACKUP_PERMS" = true ]; then',
     `    pveum acl modify /storage --tokens '${tokenId}' --roles PVEDatastoreAdmin`,
     '  fi',
-    ...summary('Proxmox VE', tokenId),
+    ...registerOrExplain(tokenId, summary('Proxmox VE', tokenId)),
     '}',
   ]
 }
@@ -146,7 +153,7 @@ function pbsBody(): string[] {
     "  # PBS tokens have their own ACLs, capped by the user's: Audit for both.",
     `  ${pbm} acl update / Audit --auth-id '${user}'`,
     `  ${pbm} acl update / Audit --auth-id '${tokenId}'`,
-    ...summary('Proxmox Backup Server', tokenId),
+    ...registerOrExplain(tokenId, summary('Proxmox Backup Server', tokenId)),
     '}',
   ]
 }

@@ -21,6 +21,7 @@ export const ERRORS = {
   PVE_HTTP: { status: 502, message: '{host} answered {status} {reason}.' },
   PVE_BAD_RESPONSE: { status: 502, message: '{host} sent an unexpected response: {reason}.' },
   AUTH_REQUIRED: { status: 401, message: 'Authentication required' },
+  SETUP_CODE_INVALID: { status: 401, message: 'Invalid or expired setup code' },
   AUTH_NOT_CONFIGURED: {
     status: 401,
     message: 'Authentication is not configured: complete the first-run setup',

@@ -42,9 +42,12 @@ export interface EventSocket {
   close(): void
 }
 
-/** Open /ws on the server and wait until it is connected. */
-export async function openEvents(base: string): Promise<EventSocket> {
-  const ws = new WebSocket(base.replace('http', 'ws') + '/ws')
+/** Open /ws on the server (with `headers`, e.g. an API token) and wait until it is connected. */
+export async function openEvents(
+  base: string,
+  headers: Record<string, string> = {},
+): Promise<EventSocket> {
+  const ws = new WebSocket(base.replace('http', 'ws') + '/ws', { headers })
   const received: SocketEvent[] = []
   const consumed = new Set<number>()
   const waiters: Array<() => void> = []

@@ -31,6 +31,13 @@ const script = (type: 'pve' | 'pbs', backupPerms: boolean) =>
     backupPerms,
   })
 
+const OPTIONS = {
+  type: 'pve',
+  host: 'https://pve1.example.com:8006',
+  pulseUrl: 'http://127.0.0.1:7655',
+  backupPerms: false,
+} as const
+
 let temp: { dir: string; cleanup: () => void }
 beforeEach(() => {
   temp = makeTempDir('pulse-setup-')
@@ -54,6 +61,38 @@ describe('setup script text', () => {
       expect(result.stdout + result.stderr, `${type} backupPerms=${perms}`).toBe('')
       expect(result.status).toBe(0)
     }
+  })
+
+  it.skipIf(!SHELLCHECK)('passes shellcheck with a registration code too', () => {
+    const file = path.join(temp.dir, 'registering.sh')
+    for (const type of ['pve', 'pbs'] as const) {
+      fs.writeFileSync(
+        file,
+        buildSetupScript({ ...OPTIONS, type, registrationCode: 'Zm9vYmFyYmF6cXV4cXV1eA' }),
+      )
+      const result = spawnSync(SHELLCHECK, ['--shell=bash', '--severity=style', file], {
+        encoding: 'utf8',
+      })
+      expect(result.stdout + result.stderr, type).toBe('')
+    }
+  })
+
+  it('posts the token to Pulse with the quoted code, the secret on stdin only', () => {
+    const text = buildSetupScript({ ...OPTIONS, registrationCode: `c0de'$(id)` })
+    expect(text).toContain(`REGISTER_CODE='c0de'\\''$(id)'`)
+    expect(text).toContain('"$PULSE_URL/api/auto-register"')
+    expect(text).toContain('--data-binary @-')
+    // The secret reaches curl through the body on stdin, never as an argument.
+    const curl = text.slice(text.indexOf('curl -sS'), text.indexOf('/api/auto-register'))
+    expect(curl).not.toContain('$secret')
+    expect(text).toContain('/etc/pve/local/pve-ssl.pem')
+    const pbs = buildSetupScript({ ...OPTIONS, type: 'pbs', registrationCode: 'x' })
+    expect(pbs).toContain('/etc/proxmox-backup/proxy.pem')
+    expect(pbs).toContain('NODE_TYPE=pbs')
+  })
+
+  it('without a code the script registers nothing and only prints the token', () => {
+    expect(buildSetupScript(OPTIONS)).toContain(`REGISTER_CODE=''`)
   })
 
   it('quotes what the URL carries so it cannot break out of the string', () => {
@@ -250,10 +289,12 @@ describe('setup-script routes (authentication on)', () => {
     expect(again.status).toBe(401)
     expect(again.json.code).toBe('AUTH_REQUIRED')
 
-    // What `curl | bash` would run, against the stub tools.
+    // What `curl | bash` would run, against the stub tools. Nothing answers on 127.0.0.1:8006, so
+    // the registration's connection test fails and the script prints the token instead.
     const host = createStubHost(temp.dir, 8)
-    const run = host.run(first.text)
+    const run = await host.runAsync(first.text)
     expect(run.status).toBe(0)
+    expect(run.stdout).toContain('Automatic registration with Pulse failed: Cannot reach')
     expect(run.stdout).toContain(`Token ID:     ${PVE_TOKEN}`)
   })
 

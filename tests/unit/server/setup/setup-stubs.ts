@@ -1,7 +1,7 @@
 // Stand-ins for the Proxmox command-line tools (fakes: no Proxmox host here). Each is a small bash
 // script that logs its argv, keeps the created user, role and token in a state directory, and
 // fails like the real tool on a duplicate or a missing object (and on VM.Monitor under PVE 9).
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -109,10 +109,26 @@ const ID = `#!/usr/bin/env bash
 if [ "\${1:-}" = -u ]; then echo 0; else exec /usr/bin/id "$@"; fi
 `
 
+// A fixed name: the registration step sends it as the node's name.
+const HOSTNAME = `#!/usr/bin/env bash
+echo pve-stub
+`
+
 /** A directory of stub tools plus their state; run scripts against it. */
 export interface StubHost {
-  /** Run a script the way `curl ... | bash` does (script on stdin). */
-  run(script: string): { status: number | null; stdout: string; stderr: string }
+  /** Run a script the way `curl ... | bash` does (script on stdin), with `env` added. */
+  run(
+    script: string,
+    env?: Record<string, string>,
+  ): { status: number | null; stdout: string; stderr: string }
+  /**
+   * The same without blocking: a script that calls back into a server of this process (the
+   * registration step) needs the event loop running while it waits.
+   */
+  runAsync(
+    script: string,
+    env?: Record<string, string>,
+  ): Promise<{ status: number | null; stdout: string; stderr: string }>
   /** Calls made since the last take, each as [tool, ...args]. */
   takeCalls(): string[][]
 }
@@ -128,23 +144,38 @@ export function createStubHost(dir: string, pveMajor: number): StubHost {
     pveversion: PVEVERSION,
     'proxmox-backup-manager': PBM,
     id: ID,
+    hostname: HOSTNAME,
   }
   for (const [name, text] of Object.entries(tools)) {
     fs.writeFileSync(path.join(bin, name), text, { mode: 0o755 })
   }
   const log = path.join(state, 'calls.log')
+  const envFor = (env: Record<string, string>) => ({
+    PATH: `${bin}:/usr/bin:/bin`,
+    STUB_STATE: state,
+    STUB_PVE_MAJOR: String(pveMajor),
+    ...env,
+  })
   return {
-    run(script) {
+    run(script, env = {}) {
       const result = spawnSync('bash', [], {
         input: script,
         encoding: 'utf8',
-        env: {
-          PATH: `${bin}:/usr/bin:/bin`,
-          STUB_STATE: state,
-          STUB_PVE_MAJOR: String(pveMajor),
-        },
+        env: envFor(env),
       })
       return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+    },
+    runAsync(script, env = {}) {
+      return new Promise((resolve, reject) => {
+        const child = spawn('bash', [], { env: envFor(env) })
+        let stdout = ''
+        let stderr = ''
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+        child.on('error', reject)
+        child.on('close', (status) => resolve({ status, stdout, stderr }))
+        child.stdin.end(script)
+      })
     },
     takeCalls() {
       const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''
