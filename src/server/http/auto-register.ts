@@ -62,9 +62,10 @@ export function registerAutoRegisterRoute(app: FastifyInstance, deps: AutoRegist
       tokenName: body.tokenId,
       tokenValue: body.tokenValue,
       fingerprint: body.fingerprint,
-      // The pin, when sent, takes precedence over CA verification; Proxmox's own certificates are
-      // self-signed, so without one the node is trusted as the reference does (verifySSL off).
-      verifySSL: false,
+      // The pin, when sent, takes precedence over CA verification. Without one the certificate
+      // must verify against the system CAs: unlike the reference, a script that could not read
+      // the node's certificate never makes Pulse trust whatever answers at that address.
+      verifySSL: !body.fingerprint,
     }
     validateAs(nodes, payload)
     const grant = codes.take(body.code, body.type, host)

@@ -169,6 +169,10 @@ describe('POST /api/auto-register', () => {
     expect(wrongSecret.json.code).toBe('PVE_AUTH_REJECTED')
     const wrongPin = await register({ ...registration(code), fingerprint: WRONG_FINGERPRINT })
     expect(wrongPin.json.code).toBe('PVE_TLS_MISMATCH')
+    // Without a pin the simulator's self-signed certificate must verify against the CAs: refused.
+    const unpinned = await register({ ...registration(code), fingerprint: '' })
+    expect(unpinned.status).toBe(502)
+    expect(unpinned.json.message).toMatch(/certificate|TLS|SSL/i)
     expect(await storedNodes()).toEqual([])
     expect((await register(registration(code))).status).toBe(200)
   })
