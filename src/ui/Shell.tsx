@@ -11,11 +11,14 @@ import { Footer } from './shell/Footer.tsx'
 import { Header } from './shell/Header.tsx'
 import { SecurityBanner } from './shell/SecurityBanner.tsx'
 import { TabBar } from './shell/TabBar.tsx'
+import { UpdateBanner } from './shell/UpdateBanner.tsx'
 import { clearNodeSelection } from './summary/selection.ts'
+import { useStartupUpdateCheck } from './updates/useUpdates.ts'
 
 /** Header, banners, tab bar, the routed page and the footer, filling the viewport; the toasts. */
 export function Shell({ children }: { children: ReactNode }) {
   const demo = useDemoMode()
+  useStartupUpdateCheck()
   const authDisabled = useSnapshot(authState).phase === 'disabled'
   // Spec 000 §2.1: changing tab clears the node selection. The tab is the first path segment.
   const [path] = useLocation()
@@ -29,6 +32,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <DemoBanner active={demo === true} authDisabled={authDisabled} />
       <AuthDisabledBanner active={authDisabled && demo === false} />
       <SecurityBanner />
+      <UpdateBanner />
       <TabBar />
       <main className="min-h-0 flex-1 overflow-auto">
         <ErrorBoundary>{children}</ErrorBoundary>

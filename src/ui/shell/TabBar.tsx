@@ -1,6 +1,7 @@
 import { Bell, HardDrive, LayoutDashboard, Settings, Archive } from 'lucide-react'
 import { Link, useLocation } from 'wouter'
 import { FOCUS_RING } from '../components/button-classes.ts'
+import { useVisibleUpdate } from '../updates/useUpdates.ts'
 
 const TABS = [
   { href: '/', label: 'Main', icon: LayoutDashboard, match: (p: string) => p === '/' },
@@ -26,6 +27,7 @@ const TABS = [
  */
 export function TabBar() {
   const [path] = useLocation()
+  const update = useVisibleUpdate()
   return (
     <nav
       aria-label="Main"
@@ -45,8 +47,20 @@ export function TabBar() {
                 : 'border-transparent text-gray-600 hover:border-gray-300 hover:text-gray-900 dark:text-gray-400 dark:hover:text-gray-100'
             }`}
           >
-            <Icon className="size-4" aria-hidden />
+            <span className="relative">
+              <Icon className="size-4" aria-hidden />
+              {tab.label === 'Settings' && update && (
+                // Spec 001 §2: the red dot while an update is visible; named for screen readers.
+                <span
+                  data-update-dot
+                  className="absolute -top-0.5 -right-0.5 size-2 rounded-full bg-red-600 ring-2 ring-white dark:ring-gray-900"
+                />
+              )}
+            </span>
             {tab.label}
+            {tab.label === 'Settings' && update && (
+              <span className="sr-only"> (update available)</span>
+            )}
           </Link>
         )
       })}

@@ -10,6 +10,7 @@ import { resetAlertConfigStore } from '../../../src/ui/alerts/config-store.ts'
 import { clearToasts } from '../../../src/ui/components/toast-store.ts'
 import { AUTH_BANNER_DISMISSED_KEY } from '../../../src/ui/shell/AuthDisabledBanner.tsx'
 import { defaultDashboardState, uiState } from '../../../src/ui/state.ts'
+import { resetUpdateStore } from '../../../src/ui/updates/update-store.ts'
 import { vi } from 'vitest'
 import type { FakeWorker } from './fake-worker.ts'
 
@@ -97,6 +98,7 @@ export function unmountAll(): void {
   resetAuth()
   resetSecurityStatus()
   resetAlertConfigStore()
+  resetUpdateStore()
   clearToasts()
 }
 

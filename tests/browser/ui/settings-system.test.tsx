@@ -129,6 +129,10 @@ describe('System tab', () => {
       allowedEmbedOrigins: 'https://wiki.example.com',
       discoveryEnabled: false,
       discoverySubnet: 'auto',
+      updateChannel: 'stable',
+      autoUpdateEnabled: false,
+      autoUpdateCheckInterval: 24,
+      autoUpdateTime: '03:00',
     })
     await expect.element(page.getByText('Saved. Reloading...')).toBeVisible()
     await expect.element(origins()).toBeDisabled()

@@ -1,10 +1,10 @@
-import { Loader2, PackageCheck } from 'lucide-react'
+import { Loader2 } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { BUTTON } from '../../components/button-classes.ts'
-import { Card } from '../../components/Card.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { pageNavigation, reloadSoon } from '../../lib/navigation.ts'
+import { BackupRestoreCards } from './BackupRestoreCards.tsx'
 import { SaveBar } from './SaveBar.tsx'
 import { DiscoveryCard, EmbeddingCard, OriginsCard } from './SystemCards.tsx'
 import {
@@ -17,12 +17,16 @@ import {
   type LoadedSystemSettings,
   type SystemForm,
 } from './system-api.ts'
+import { VersionCard } from './VersionCard.tsx'
 
 /** The input of each field the server may name in a refusal. */
 const FIELD_INPUTS: Partial<Record<string, string>> = {
   allowedOrigins: 'system-allowed-origins',
   allowedEmbedOrigins: 'system-embed-origins',
   discoverySubnet: 'system-discovery-subnet',
+  updateChannel: 'system-update-channel',
+  autoUpdateCheckInterval: 'system-update-interval',
+  autoUpdateTime: 'system-update-time',
 }
 
 type Load =
@@ -34,7 +38,7 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 
 /**
  * Settings > System (spec 001 §2 System tab, §4 System settings): allowed origins, embedding and
- * discovery, with a save bar. A save applies on the server at once, then the page reloads after
+ * discovery, version and updates, backup and restore, with a save bar. A save applies on the server at once, then the page reloads after
  * 3 s so every open view starts from the saved settings.
  */
 export function SystemTab() {
@@ -114,12 +118,8 @@ function SystemFormView({ loaded }: { loaded: LoadedSystemSettings }) {
         <OriginsCard {...props} />
         <EmbeddingCard {...props} />
         <DiscoveryCard {...props} />
-        {/* The version and update panel (spec 001 §2) is built separately and goes here. */}
-        <Card
-          title="Updates"
-          icon={<PackageCheck className="size-4" aria-hidden />}
-          description="Version, update channel and automatic updates will appear here."
-        />
+        <VersionCard {...props} />
+        <BackupRestoreCards />
       </div>
       <SaveBar
         changed={changed}

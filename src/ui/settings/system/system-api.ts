@@ -2,9 +2,15 @@
 // POST /api/system/settings/update): the form, what changed, and the two calls.
 import { apiJson } from '../../api/http.ts'
 import { isRecord, textOr, toBool } from '../../../shared/model/coerce.ts'
+import {
+  AUTO_UPDATE_INTERVALS,
+  UPDATE_DEFAULTS,
+  type UpdateSettings,
+} from '../../../shared/model/updates.ts'
+import { toChannel } from '../../updates/updates-api.ts'
 
-/** The fields this tab edits. */
-export interface SystemForm {
+/** The fields this tab edits, the version panel's update settings among them. */
+export interface SystemForm extends UpdateSettings {
   allowedOrigins: string
   allowEmbedding: boolean
   allowedEmbedOrigins: string
@@ -36,7 +42,21 @@ const FIELDS: readonly (keyof SystemForm)[] = [
   'allowedEmbedOrigins',
   'discoveryEnabled',
   'discoverySubnet',
+  'updateChannel',
+  'autoUpdateEnabled',
+  'autoUpdateCheckInterval',
+  'autoUpdateTime',
 ]
+
+/** An interval the select offers; anything else shows the default. */
+function toInterval(value: unknown): number {
+  return (AUTO_UPDATE_INTERVALS as readonly unknown[]).includes(value)
+    ? (value as number)
+    : UPDATE_DEFAULTS.autoUpdateCheckInterval
+}
+
+const toTime = (value: unknown) =>
+  typeof value === 'string' && /^\d{2}:\d{2}$/.test(value) ? value : UPDATE_DEFAULTS.autoUpdateTime
 
 function fromAnswer(answer: unknown): LoadedSystemSettings {
   const raw = isRecord(answer) ? answer : {}
@@ -55,6 +75,10 @@ function fromAnswer(answer: unknown): LoadedSystemSettings {
       allowedEmbedOrigins: textOr(raw.allowedEmbedOrigins),
       discoveryEnabled: toBool(raw.discoveryEnabled),
       discoverySubnet: textOr(raw.discoverySubnet, 'auto'),
+      updateChannel: toChannel(raw.updateChannel),
+      autoUpdateEnabled: toBool(raw.autoUpdateEnabled, UPDATE_DEFAULTS.autoUpdateEnabled),
+      autoUpdateCheckInterval: toInterval(raw.autoUpdateCheckInterval),
+      autoUpdateTime: toTime(raw.autoUpdateTime),
     },
     envOverrides,
   }
