@@ -31,6 +31,11 @@ import { createEmailRepo } from './store/email-repo.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { registerThemeRoutes } from './http/theme.ts'
+import { registerUpdateRoutes } from './http/updates.ts'
+import { createAutoUpdater } from './updates/schedule.ts'
+import { readUpdateSettings } from './updates/update-settings.ts'
+import { canStage } from './updates/plan.ts'
+import { createUpdater, type Updater } from './updates/updater.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
 import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
 import { createWebPolicy } from './system/web-policy.ts'
@@ -59,6 +64,7 @@ export interface App {
   auth: AuthService
   alerts: AlertService
   notify: NotifyService
+  updater: Updater
   /** Every route registered (method, url pattern), in registration order. */
   routes: ReadonlyArray<{ method: string; url: string }>
   /** Start polling (and the poll timer). */
@@ -215,6 +221,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     demo: config.demo !== null,
     startedAt: now(),
     now,
+    deploymentType: config.updates.deploymentType,
+    channel: () => readUpdateSettings(systemSettings).updateChannel,
   })
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
@@ -255,11 +263,50 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     log: http.log,
   })
   registerDiscoveryRoutes(http, discovery)
-  registerSystemSettingsRoutes(http, { discovery, webPolicy })
-  registerThemeRoutes(http, {
-    settings: createSystemSettingsRepo(db),
+  const themeDeps = {
+    settings: systemSettings,
+    now,
+    broadcast: (type: string, data: unknown) => hub.broadcast(type, data),
+  }
+  // Updates: the feed is contacted only when asked, or by the auto-updater once enabled.
+  const updater = createUpdater({
+    feedUrl: config.updates.feedUrl,
+    currentVersion: config.version,
+    deploymentType: config.updates.deploymentType,
+    dataDir: config.dataDir,
     now,
     broadcast: (type, data) => hub.broadcast(type, data),
+    log: http.log,
+  })
+  const autoUpdater = createAutoUpdater({
+    now,
+    settings: () => readUpdateSettings(systemSettings),
+    run: async (channel) => {
+      try {
+        const info = await updater.check(channel)
+        http.log.info(
+          { available: info.available, latest: info.latestVersion },
+          'auto-update check',
+        )
+        if (info.available && info.downloadUrl && canStage(config.updates.deploymentType)) {
+          updater.apply(info.downloadUrl)
+          await updater.idle()
+        }
+      } catch (err) {
+        http.log.warn({ err }, 'auto-update failed')
+      }
+    },
+  })
+  registerSystemSettingsRoutes(http, {
+    discovery,
+    webPolicy,
+    ...themeDeps,
+    onUpdateSettings: () => autoUpdater.rearm(),
+  })
+  registerThemeRoutes(http, themeDeps)
+  registerUpdateRoutes(http, {
+    updater,
+    savedChannel: () => readUpdateSettings(systemSettings).updateChannel,
   })
   registerMetadataRoutes(http, createMetadataRepo(db), now)
   registerDiagnosticsRoutes(http, {
@@ -286,13 +333,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     auth,
     alerts,
     notify,
+    updater,
     routes,
     startPolling: () => {
+      autoUpdater.rearm()
       alerts.start()
       notify.start()
       poller.start()
     },
     async close() {
+      autoUpdater.stop()
       alerts.close()
       hub.close()
       await notify.stop()
