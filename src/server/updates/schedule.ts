@@ -66,6 +66,8 @@ export function createAutoUpdater(deps: AutoUpdateDeps): AutoUpdater {
   let handle: unknown = null
   let due: number | null = null
   let lastCheckAt: number | undefined
+  // The slot that last ran: a timer firing a hair early must not pick the same slot again.
+  let lastSlot = -Infinity
   let stopped = false
 
   const disarm = () => {
@@ -77,12 +79,13 @@ export function createAutoUpdater(deps: AutoUpdateDeps): AutoUpdater {
     disarm()
     const settings = deps.settings()
     if (stopped || !settings.autoUpdateEnabled) return
-    const at = nextCheckAt(deps.now(), settings, lastCheckAt)
+    const at = nextCheckAt(Math.max(deps.now(), lastSlot), settings, lastCheckAt)
     due = at
     handle = setTimer(
       () => {
         handle = null
-        lastCheckAt = deps.now()
+        lastSlot = at
+        lastCheckAt = Math.max(deps.now(), at)
         void deps.run(deps.settings().updateChannel).finally(rearm)
       },
       Math.max(0, at - deps.now()),

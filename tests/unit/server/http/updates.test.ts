@@ -292,3 +292,36 @@ describe('update routes with authentication', () => {
     expect(ok.status).toBe(200)
   })
 })
+
+describe('automatic updates', () => {
+  it('check at the saved time on the saved channel and stage what they find', async () => {
+    feed = await startReleaseFeed(RELEASES)
+    // The server's clock starts a quarter second before 03:00 local and runs on from there.
+    const start = Date.now()
+    const base = new Date(2026, 4, 10, 2, 59, 59, 750).getTime()
+    server = await startAuthServer(
+      {
+        authDisabled: true,
+        version: '0.1.0',
+        updates: { feedUrl: feed.feedUrl, deploymentType: 'manual' },
+      },
+      { now: () => base + (Date.now() - start) },
+    )
+    const s = server
+    const events = await openEvents(s.base)
+    try {
+      expect(feed.requests).toEqual([])
+      await s.call('POST', '/api/system/settings/update', {
+        body: { autoUpdateEnabled: true, autoUpdateTime: '03:00', updateChannel: 'rc' },
+      })
+      let last: UpdateProgress
+      do last = (await events.next('update:progress')).data as UpdateProgress
+      while (!['completed', 'error'].includes(last.status))
+      expect(last.status).toBe('completed')
+      expect(fs.existsSync(path.join(stagedRoot(s), '0.2.1-rc.1', 'pulse-monitor'))).toBe(true)
+      expect(feed.requests.filter((r) => r === '/releases')).toHaveLength(1)
+    } finally {
+      events.close()
+    }
+  })
+})

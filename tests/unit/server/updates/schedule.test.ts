@@ -124,6 +124,14 @@ describe('auto-update timer', () => {
     await expect.poll(() => auto.dueAt()).toBe(at(2026, 5, 11, 2))
     expect(runs).toEqual(['rc'])
 
+    // A timer firing a little early does not run the same slot twice.
+    now = at(2026, 5, 11, 2) - 5
+    const early = fake.live()[0]!
+    early.cleared = true
+    early.fn()
+    await expect.poll(() => auto.dueAt()).toBe(at(2026, 5, 12, 2))
+    expect(runs).toEqual(['rc', 'rc'])
+
     auto.stop()
     expect(fake.live()).toHaveLength(0)
     auto.rearm()
