@@ -32,10 +32,9 @@ import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { registerThemeRoutes } from './http/theme.ts'
 import { registerUpdateRoutes } from './http/updates.ts'
-import { createAutoUpdater } from './updates/schedule.ts'
+import { createUpdates } from './updates/index.ts'
 import { readUpdateSettings } from './updates/update-settings.ts'
-import { canStage } from './updates/plan.ts'
-import { createUpdater, type Updater } from './updates/updater.ts'
+import type { Updater } from './updates/updater.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
 import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
 import { createWebPolicy } from './system/web-policy.ts'
@@ -268,34 +267,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     broadcast: (type: string, data: unknown) => hub.broadcast(type, data),
   }
-  // Updates: the feed is contacted only when asked, or by the auto-updater once enabled.
-  const updater = createUpdater({
-    feedUrl: config.updates.feedUrl,
-    currentVersion: config.version,
-    deploymentType: config.updates.deploymentType,
-    dataDir: config.dataDir,
+  const { updater, autoUpdater } = createUpdates({
+    config,
+    settings: systemSettings,
     now,
     broadcast: (type, data) => hub.broadcast(type, data),
     log: http.log,
-  })
-  const autoUpdater = createAutoUpdater({
-    now,
-    settings: () => readUpdateSettings(systemSettings),
-    run: async (channel) => {
-      try {
-        const info = await updater.check(channel)
-        http.log.info(
-          { available: info.available, latest: info.latestVersion },
-          'auto-update check',
-        )
-        if (info.available && info.downloadUrl && canStage(config.updates.deploymentType)) {
-          updater.apply(info.downloadUrl)
-          await updater.idle()
-        }
-      } catch (err) {
-        http.log.warn({ err }, 'auto-update failed')
-      }
-    },
   })
   registerSystemSettingsRoutes(http, {
     discovery,
