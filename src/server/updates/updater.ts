@@ -74,6 +74,8 @@ export function createUpdater(deps: UpdaterDeps): Updater {
   }
 
   async function check(channel: UpdateChannel): Promise<UpdateInfo> {
+    // Apply accepts only what the latest check offered: a failed or empty check offers nothing.
+    found = null
     let releases: Release[]
     try {
       releases = await fetchFeed(deps.feedUrl)
@@ -123,7 +125,10 @@ export function createUpdater(deps: UpdaterDeps): Updater {
         file,
         {
           timeoutMs: DOWNLOAD_LIMITS.timeoutMs,
-          maxBytes: archive.size > 0 ? archive.size : DOWNLOAD_LIMITS.maxBytes,
+          maxBytes:
+            archive.size > 0
+              ? Math.min(archive.size, DOWNLOAD_LIMITS.maxBytes)
+              : DOWNLOAD_LIMITS.maxBytes,
           expectedBytes: archive.size,
         },
         (received, total) => {

@@ -221,6 +221,13 @@ describe('update apply', () => {
       expect(res.json.message).toContain('downloadUrl')
     }
     expect(f.requests).toEqual(['/releases'])
+    // A later check that finds nothing newer withdraws the offer.
+    const { downloadUrl } = (await s.call('GET', '/api/updates/check')).json
+    f.setReleases([{ tag: 'v0.1.0' }])
+    expect((await s.call('GET', '/api/updates/check')).json.available).toBe(false)
+    const stale = await s.call('POST', '/api/updates/apply', { body: { downloadUrl } })
+    expect(stale.status).toBe(400)
+    expect(stale.json.message).toContain('check for updates first')
     expect((await s.call('GET', '/api/updates/status')).json.status).toBe('idle')
   })
 
