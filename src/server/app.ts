@@ -33,6 +33,10 @@ import { registerAutoRegisterRoute } from './http/auto-register.ts'
 import { createRegistrationCodes } from './setup/registration-codes.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
 import { registerThemeRoutes } from './http/theme.ts'
+import { registerUpdateRoutes } from './http/updates.ts'
+import { createUpdates } from './updates/index.ts'
+import { readUpdateSettings } from './updates/update-settings.ts'
+import type { Updater } from './updates/updater.ts'
 import { createDiscoveryService } from './discovery/discovery-service.ts'
 import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
 import { createWebPolicy } from './system/web-policy.ts'
@@ -61,6 +65,7 @@ export interface App {
   auth: AuthService
   alerts: AlertService
   notify: NotifyService
+  updater: Updater
   /** Every route registered (method, url pattern), in registration order. */
   routes: ReadonlyArray<{ method: string; url: string }>
   /** Start polling (and the poll timer). */
@@ -217,6 +222,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     demo: config.demo !== null,
     startedAt: now(),
     now,
+    deploymentType: config.updates.deploymentType,
+    channel: () => readUpdateSettings(systemSettings).updateChannel,
   })
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
@@ -265,11 +272,28 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     log: http.log,
   })
   registerDiscoveryRoutes(http, discovery)
-  registerSystemSettingsRoutes(http, { discovery, webPolicy })
-  registerThemeRoutes(http, {
-    settings: createSystemSettingsRepo(db),
+  const themeDeps = {
+    settings: systemSettings,
+    now,
+    broadcast: (type: string, data: unknown) => hub.broadcast(type, data),
+  }
+  const { updater, autoUpdater } = createUpdates({
+    config,
+    settings: systemSettings,
     now,
     broadcast: (type, data) => hub.broadcast(type, data),
+    log: http.log,
+  })
+  registerSystemSettingsRoutes(http, {
+    discovery,
+    webPolicy,
+    ...themeDeps,
+    onUpdateSettings: () => autoUpdater.rearm(),
+  })
+  registerThemeRoutes(http, themeDeps)
+  registerUpdateRoutes(http, {
+    updater,
+    savedChannel: () => readUpdateSettings(systemSettings).updateChannel,
   })
   registerMetadataRoutes(http, createMetadataRepo(db), now)
   registerDiagnosticsRoutes(http, {
@@ -296,13 +320,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     auth,
     alerts,
     notify,
+    updater,
     routes,
     startPolling: () => {
+      autoUpdater.rearm()
       alerts.start()
       notify.start()
       poller.start()
     },
     async close() {
+      autoUpdater.stop()
       alerts.close()
       hub.close()
       await notify.stop()

@@ -7,6 +7,19 @@ import { readOidcEnv, type OidcEnvOverrides } from './auth/oidc-settings.ts'
 import type { EnvApiToken } from './auth/auth-service.ts'
 import { sha256Hex, tokenHint } from './auth/secrets.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts'
+import { fileURLToPath } from 'node:url'
+import type { DeploymentType } from '../shared/model/updates.ts'
+import { detectDeploymentType, systemProbes } from './updates/deployment.ts'
+
+/**
+ * This project's releases (GitHub releases API). Contacted only when someone checks for updates
+ * or auto-update is enabled, never at startup; tests and e2e servers point UPDATE_FEED_URL at
+ * loopback instead.
+ */
+export const DEFAULT_UPDATE_FEED_URL = 'https://api.github.com/repos/pulse-monitor/pulse/releases'
+
+/** The directory holding package.json. */
+const INSTALL_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 export interface DemoConfig {
   seed: number
@@ -56,6 +69,8 @@ export interface ServerConfig {
   log: { level: LogLevel; format: LogFormat | null }
   /** WEBHOOK_ALLOW_LOOPBACK=true: webhooks may target loopback addresses (off: refused). */
   webhookAllowLoopback: boolean
+  /** UPDATE_FEED_URL and the detected (or PULSE_DEPLOYMENT_TYPE) installation kind. */
+  updates: { feedUrl: string; deploymentType: DeploymentType }
 }
 
 /** Shortest API_TOKEN accepted: the generated ones have 48 characters. */
@@ -93,6 +108,21 @@ function readChoice<T extends string>(
   return raw as T
 }
 
+function readFeedUrl(env: NodeJS.ProcessEnv): string {
+  const raw = (env.UPDATE_FEED_URL ?? '').trim()
+  if (raw === '') return DEFAULT_UPDATE_FEED_URL
+  let url: URL | null = null
+  try {
+    url = new URL(raw)
+  } catch {
+    url = null
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new Error(`UPDATE_FEED_URL must be an http:// or https:// URL (got "${raw}")`)
+  }
+  return raw
+}
+
 function readBool(env: NodeJS.ProcessEnv, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '')
 }
@@ -127,6 +157,10 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       format: readChoice(env, 'LOG_FORMAT', LOG_FORMATS),
     },
     webhookAllowLoopback: readBool(env, 'WEBHOOK_ALLOW_LOOPBACK'),
+    updates: {
+      feedUrl: readFeedUrl(env),
+      deploymentType: detectDeploymentType(systemProbes(env, INSTALL_ROOT)),
+    },
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

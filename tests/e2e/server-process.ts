@@ -74,6 +74,9 @@ export async function createServerProcess(
           LOG_LEVEL: 'warn',
           // Specs that test login pass DISABLE_AUTH themselves.
           DISABLE_AUTH: process.env.DISABLE_AUTH ?? 'true',
+          // Nothing listens on port 9: an update check without the spec's own loopback feed
+          // (tests/fixtures/release-feed.ts) fails at once instead of reaching the internet.
+          UPDATE_FEED_URL: 'http://127.0.0.1:9/releases',
           ...env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],

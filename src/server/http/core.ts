@@ -2,6 +2,7 @@
 import { stringifySliced } from '../hub/sliced-json.ts'
 import type { FastifyInstance } from 'fastify'
 import type { LiveState } from '../live/live-state.ts'
+import type { DeploymentType, UpdateChannel, VersionInfo } from '../../shared/model/updates.ts'
 
 export interface CoreRouteDeps {
   live: LiveState
@@ -9,6 +10,9 @@ export interface CoreRouteDeps {
   demo: boolean
   startedAt: number
   now: () => number
+  deploymentType: DeploymentType
+  /** The update channel saved in the system settings. */
+  channel: () => UpdateChannel
 }
 
 /** Register /api/health, /api/version and /api/state. */
@@ -23,9 +27,13 @@ export function registerCoreRoutes(app: FastifyInstance, deps: CoreRouteDeps): v
     timestamp: Math.floor(deps.now() / 1000),
     uptime: (deps.now() - deps.startedAt) / 1000,
   }))
-  app.get('/api/version', async () => ({
-    version: deps.version,
-    build: 'release',
+  app.get('/api/version', async (): Promise<VersionInfo> => ({
+    version: deps.version.replace(/^v/, ''),
+    channel: deps.channel(),
+    isDevelopment: deps.deploymentType === 'development',
+    isDocker: deps.deploymentType === 'docker',
+    deploymentType: deps.deploymentType,
+    build: deps.deploymentType === 'development' ? 'development' : 'release',
     runtime: `node ${process.version}`,
     demo: deps.demo,
   }))

@@ -1,7 +1,7 @@
 // System settings routes (spec 001 §3 System settings): discovery, the /ws allowed origins and the
-// embedding policy, stored in SQLite, plus which settings the environment fixes. Keys the UI sends
-// along for other panels (update channel, auto-update) are ignored here; keys fixed by the
-// environment are ignored too, since the UI sends the whole form back.
+// embedding policy, the update settings and the theme, stored in SQLite, plus which settings the
+// environment fixes. Keys fixed by the environment are ignored, since the UI sends the whole form
+// back. Everything is validated before anything is written, so a refused request changes nothing.
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { SystemSettings } from '../../shared/model/node-config.ts'
@@ -9,6 +9,16 @@ import { requireAdmin } from '../auth/guard.ts'
 import type { DiscoveryService } from '../discovery/discovery-service.ts'
 import { parseBody } from '../parse-body.ts'
 import { parseOrigins, type WebPolicy } from '../system/web-policy.ts'
+import { THEMES, type Theme } from '../../shared/model/theme.ts'
+import type { UpdateSettings } from '../../shared/model/updates.ts'
+import type { SystemSettingsRepo } from '../store/system-settings-repo.ts'
+import {
+  readUpdateSettings,
+  touchesUpdateSettings,
+  updateSettingsPatch,
+  writeUpdateSettings,
+} from '../updates/update-settings.ts'
+import { readStoredTheme, saveTheme } from './theme.ts'
 
 /** A comma-separated origin list, validated and normalised ('*' only where `star`). */
 const originList = (star: boolean) =>
@@ -34,12 +44,24 @@ const updateSchema = z.object({
   allowedOrigins: originList(true).optional(),
   allowEmbedding: z.boolean({ error: 'must be true or false' }).optional(),
   allowedEmbedOrigins: originList(false).optional(),
+  ...updateSettingsPatch,
+  // As in the reference, an empty theme is ignored (it cannot be cleared).
+  theme: z
+    .union([z.literal(''), z.enum(THEMES)], { error: 'must be "light" or "dark"' })
+    .optional()
+    .transform((v): Theme | undefined => (v ? v : undefined)),
 })
 
 export interface SystemSettingsDeps {
   discovery: DiscoveryService
   /** Allowed origins and embedding, applied at once by the guard and the header hook. */
   webPolicy: WebPolicy
+  /** Where the update settings and the theme are stored. */
+  settings: SystemSettingsRepo
+  now: () => number
+  broadcast: (type: string, data: unknown) => void
+  /** Called after the update settings changed (the auto-update timer re-arms). */
+  onUpdateSettings?: (settings: UpdateSettings) => void
 }
 
 /** Register GET /api/system/settings and POST /api/system/settings/update. */
@@ -47,15 +69,28 @@ export function registerSystemSettingsRoutes(app: FastifyInstance, deps: SystemS
   const answer = (): SystemSettings => ({
     ...deps.discovery.settings(),
     ...deps.webPolicy.settings(),
+    ...readUpdateSettings(deps.settings),
+    theme: readStoredTheme(deps.settings),
   })
   app.get('/api/system/settings', async () => answer())
   app.post('/api/system/settings/update', async (request) => {
     requireAdmin(request)
-    const { discoveryEnabled, discoverySubnet, ...web } = parseBody(updateSchema, request.body)
-    // Discovery validates the subnet before storing anything; the web policy cannot fail, so a
+    const body = parseBody(updateSchema, request.body)
+    const { discoveryEnabled, discoverySubnet, allowedOrigins, allowEmbedding } = body
+    const { updateChannel, autoUpdateEnabled, autoUpdateCheckInterval, autoUpdateTime } = body
+    // Discovery validates the subnet before storing anything; what follows cannot fail, so a
     // refused request changes nothing.
     deps.discovery.configure({ discoveryEnabled, discoverySubnet })
-    deps.webPolicy.configure(web)
+    deps.webPolicy.configure({
+      allowedOrigins,
+      allowEmbedding,
+      allowedEmbedOrigins: body.allowedEmbedOrigins,
+    })
+    const updates = { updateChannel, autoUpdateEnabled, autoUpdateCheckInterval, autoUpdateTime }
+    if (touchesUpdateSettings(updates)) {
+      deps.onUpdateSettings?.(writeUpdateSettings(deps.settings, updates, deps.now()))
+    }
+    if (body.theme) saveTheme(deps, body.theme)
     return answer()
   })
 }

@@ -1,6 +1,7 @@
 // The theme the user chose (spec 001 §2 Shell): stored on the server so another browser of the
-// same estate follows it, and announced over the socket as `settingsUpdate` (data.theme). Kept out
-// of the System tab's settings route on purpose: the toggle in the header saves only this key.
+// same estate follows it, and announced over the socket as `settingsUpdate` (data.theme). The
+// header's toggle saves through this route; the system settings route accepts `theme` too (spec
+// 001 §7) and saves it through saveTheme.
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { isTheme, THEMES, type Theme } from '../../shared/model/theme.ts'
@@ -25,13 +26,18 @@ export function readStoredTheme(settings: SystemSettingsRepo): Theme | '' {
   return isTheme(value) ? value : ''
 }
 
+/** Store the theme and announce it to every socket, as both routes do. */
+export function saveTheme(deps: ThemeRouteDeps, theme: Theme): void {
+  deps.settings.set(THEME_KEY, theme, deps.now())
+  deps.broadcast('settingsUpdate', { theme })
+}
+
 /** Register GET /api/system/theme and POST /api/system/theme `{theme}`. */
 export function registerThemeRoutes(app: FastifyInstance, deps: ThemeRouteDeps): void {
   app.get('/api/system/theme', async () => ({ theme: readStoredTheme(deps.settings) }))
   app.post('/api/system/theme', async (request) => {
     const { theme } = parseBody(themeSchema, request.body)
-    deps.settings.set(THEME_KEY, theme, deps.now())
-    deps.broadcast('settingsUpdate', { theme })
+    saveTheme(deps, theme)
     return { theme }
   })
 }

@@ -54,6 +54,12 @@ export const ERRORS = {
     status: 502,
     message: 'Cannot reach the identity provider at {issuer}: {reason}.',
   },
+  UPDATE_CHECK_FAILED: { status: 502, message: 'Failed to check for updates: {reason}.' },
+  UPDATE_REFUSED: { status: 409, message: '{reason}' },
+  UPDATE_IN_PROGRESS: {
+    status: 409,
+    message: 'An update is already being applied; wait for it to finish.',
+  },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 

@@ -140,4 +140,14 @@ export interface SystemSettings {
   allowEmbedding: boolean
   /** Comma-separated origins allowed to frame the app besides this one, when embedding is on. */
   allowedEmbedOrigins: string
+  // The Version panel's settings (shared/model/updates.ts UpdateSettings) and the stored theme:
+  // always sent by the server; optional so older callers' literals stay valid.
+  updateChannel?: 'stable' | 'rc'
+  autoUpdateEnabled?: boolean
+  /** Hours: 6, 12, 24 or 168. */
+  autoUpdateCheckInterval?: number
+  /** Local 'HH:MM'. */
+  autoUpdateTime?: string
+  /** The theme saved on the server, '' when none. */
+  theme?: 'light' | 'dark' | ''
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readConfig } from '../../../src/server/config.ts'
+import { DEFAULT_UPDATE_FEED_URL, readConfig } from '../../../src/server/config.ts'
 
 describe('readConfig', () => {
   it('uses the documented defaults', () => {
@@ -33,6 +33,29 @@ describe('readConfig', () => {
     expect(() => readConfig({ PORT: 'eighty' }, '/', '1')).toThrow(/PORT/)
     expect(() => readConfig({ DEMO_MODE: '1', DEMO_CLUSTERS: '0' }, '/', '1')).toThrow(
       /DEMO_CLUSTERS/,
+    )
+  })
+
+  it('reads the update feed and the deployment type, refusing bad values by name', () => {
+    const defaults = readConfig({ PULSE_DEPLOYMENT_TYPE: 'systemd' }, '/srv', '1.0.0')
+    expect(defaults.updates).toEqual({
+      feedUrl: DEFAULT_UPDATE_FEED_URL,
+      deploymentType: 'systemd',
+    })
+    const local = readConfig(
+      { UPDATE_FEED_URL: 'http://127.0.0.1:8999/releases', PULSE_DEPLOYMENT_TYPE: 'Docker' },
+      '/srv',
+      '1.0.0',
+    )
+    expect(local.updates).toEqual({
+      feedUrl: 'http://127.0.0.1:8999/releases',
+      deploymentType: 'docker',
+    })
+    expect(() => readConfig({ UPDATE_FEED_URL: 'ftp://x/releases' }, '/srv', '1.0.0')).toThrow(
+      /UPDATE_FEED_URL must be an http/,
+    )
+    expect(() => readConfig({ PULSE_DEPLOYMENT_TYPE: 'k8s' }, '/srv', '1.0.0')).toThrow(
+      /PULSE_DEPLOYMENT_TYPE must be one of/,
     )
   })
 })

@@ -22,7 +22,13 @@ export async function buildTestApp(
   const { dir, cleanup } = makeTempDir()
   const config = {
     ...readConfig(
-      { PULSE_DATA_DIR: dir, PULSE_STATIC_DIR: path.join(dir, 'no-dist') },
+      {
+        PULSE_DATA_DIR: dir,
+        PULSE_STATIC_DIR: path.join(dir, 'no-dist'),
+        // Nothing listens on port 9: a test that checks for updates without its own loopback
+        // feed gets a refused connection, never the real release server.
+        UPDATE_FEED_URL: 'http://127.0.0.1:9/releases',
+      },
       process.cwd(),
       '0.0.0-test',
     ),
