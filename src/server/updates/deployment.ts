@@ -13,9 +13,10 @@ export interface DeploymentProbes {
 }
 
 /**
- * PULSE_DEPLOYMENT_TYPE wins (an unknown value throws, naming the variable); else docker when
- * /.dockerenv exists or PULSE_DOCKER=true; else development when a .git entry sits beside
- * package.json; else systemd when INVOCATION_ID is set (systemd sets it for every service); else
+ * PULSE_DEPLOYMENT_TYPE wins (an unknown value throws, naming the variable); else development when
+ * a .git entry sits beside package.json (a git checkout is a development copy even inside a
+ * container: images ship without .git); else docker when /.dockerenv exists or PULSE_DOCKER=true;
+ * else systemd when INVOCATION_ID is set (systemd sets it for every service); else
  * manual. proxmoxve (the LXC helper script install) is only ever declared, never guessed.
  */
 export function detectDeploymentType(probes: DeploymentProbes): DeploymentType {
@@ -28,8 +29,8 @@ export function detectDeploymentType(probes: DeploymentProbes): DeploymentType {
     }
     return declared as DeploymentType
   }
-  if (probes.exists('/.dockerenv') || /^true$/i.test(probes.env.PULSE_DOCKER ?? '')) return 'docker'
   if (probes.exists(path.join(probes.rootDir, '.git'))) return 'development'
+  if (probes.exists('/.dockerenv') || /^true$/i.test(probes.env.PULSE_DOCKER ?? '')) return 'docker'
   if ((probes.env.INVOCATION_ID ?? '') !== '') return 'systemd'
   return 'manual'
 }

@@ -127,7 +127,9 @@ describe('deployment type', () => {
 
   it('follows the documented order', () => {
     expect(probe({ PULSE_DEPLOYMENT_TYPE: 'ProxmoxVE' }, ['/.dockerenv'])).toBe('proxmoxve')
-    expect(probe({}, ['/.dockerenv', '/opt/pulse/.git'])).toBe('docker')
+    // A git checkout inside a container is a development copy; an image has no .git.
+    expect(probe({}, ['/.dockerenv', '/opt/pulse/.git'])).toBe('development')
+    expect(probe({}, ['/.dockerenv'])).toBe('docker')
     expect(probe({ PULSE_DOCKER: 'true' })).toBe('docker')
     expect(probe({ INVOCATION_ID: 'x' }, ['/opt/pulse/.git'])).toBe('development')
     expect(probe({ INVOCATION_ID: 'abc' })).toBe('systemd')
