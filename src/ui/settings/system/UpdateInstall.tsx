@@ -202,8 +202,9 @@ function ConfirmInstall({
       }
     >
       <p id="install-update-text" className="text-sm">
-        Install Pulse v{info.latestVersion.replace(/^v/, '')}? The download is checked against its
-        published checksum before anything changes, and Pulse restarts when it is done.
+        Download Pulse v{info.latestVersion.replace(/^v/, '')}? It is checked against its published
+        checksum before anything is staged. Pulse does not restart by itself: when the update is
+        staged, this panel shows how to restart into it.
       </p>
     </Modal>
   )
