@@ -258,11 +258,16 @@ describe('discovery and settings routes', () => {
       allowedOrigins: '',
       allowEmbedding: false,
       allowedEmbedOrigins: '',
+      updateChannel: 'stable',
+      autoUpdateEnabled: false,
+      autoUpdateCheckInterval: 24,
+      autoUpdateTime: '03:00',
+      theme: '',
     })
     const events = await openEvents(server.base)
     try {
       const res = await server.call('POST', '/api/system/settings/update', {
-        // Keys of other settings the UI sends along are ignored.
+        // The update channel is stored alongside (system-settings-updates.test.ts covers it).
         body: { discoveryEnabled: true, discoverySubnet: `${LAB}/32`, updateChannel: 'rc' },
       })
       expect(res.status).toBe(200)
