@@ -99,7 +99,7 @@ describe('version panel', () => {
     const api = await openSystem()
     await panel().getByRole('button', { name: 'Install update' }).click()
     const dialog = page.getByRole('alertdialog', { name: 'Install update' })
-    await expect.element(dialog).toHaveTextContent('Install Pulse v1.3.0?')
+    await expect.element(dialog).toHaveTextContent('Download Pulse v1.3.0?')
     await dialog.getByRole('button', { name: 'Install', exact: true }).click()
     await expect.element(dialog).not.toBeInTheDocument()
     const applies = callsTo(mock, 'POST', '/api/updates/apply')
