@@ -1,0 +1,54 @@
+// The message bus between roles (ARCHITECTURE.md "Several machines"): what the collector and web
+// roles need from NATS JetStream, as an interface. `nats-bus.ts` implements it over NATS; the
+// single-process role (PULSE_ROLE=all) uses no bus at all.
+//
+// Payloads are bytes of any size: the implementation splits what exceeds the server's
+// max_payload into chunks and joins them again, so callers never see a size limit.
+
+/** One publication of the collector's live state, as carried on the bus. */
+export interface LiveMessage {
+  /**
+   * Identifies one run of one collector (its id and start time). A new epoch means a new
+   * sequence: a web node takes a snapshot instead of applying deltas across epochs.
+   */
+  epoch: string
+  /** The collector's publication sequence (LiveState seq), +1 per message within an epoch. */
+  seq: number
+  /** 'delta': `body` is the JSON StateDelta from seq - 1; 'event': a socket event {type, data}. */
+  kind: 'delta' | 'event'
+  body: Uint8Array
+}
+
+/** A held or wanted lease (JetStream KV): exactly one holder per key at a time. */
+export interface Lease {
+  /** True while this process holds the lease (renewed in time). */
+  held(): boolean
+  /** Called with true when the lease is won, false when it is lost (renewal failed or expired). */
+  onChange(listener: (held: boolean) => void): () => void
+  /** Give the lease up at once (clean shutdown), so a standby need not wait for the expiry. */
+  release(): Promise<void>
+}
+
+export interface RpcHandler {
+  (request: Uint8Array): Promise<Uint8Array>
+}
+
+export interface Bus {
+  /** Append a live message to the JetStream stream. Resolves once the stream has stored it. */
+  publishLive(message: LiveMessage): Promise<void>
+  /**
+   * Live messages stored after stream position `afterStreamSeq` (0: only new ones), in order,
+   * with each one's stream position so a consumer can resume after a reconnect.
+   */
+  consumeLive(
+    afterStreamSeq: number,
+    onMessage: (message: LiveMessage, streamSeq: number) => void,
+  ): { stop(): void }
+  /** Answer requests on `subject` (request/reply; errors are the handler's to encode). */
+  serve(subject: string, handler: RpcHandler): { stop(): void }
+  /** Send a request and wait for its answer; rejects on timeout or when no one serves it. */
+  request(subject: string, payload: Uint8Array, timeoutMs: number): Promise<Uint8Array>
+  /** Contend for the lease `key`; `ttlMs` is how long a holder that stopped renewing keeps it. */
+  lease(key: string, holderId: string, ttlMs: number): Lease
+  close(): Promise<void>
+}
