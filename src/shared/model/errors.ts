@@ -60,6 +60,10 @@ export const ERRORS = {
     status: 409,
     message: 'An update is already being applied; wait for it to finish.',
   },
+  COLLECTOR_UNAVAILABLE: {
+    status: 503,
+    message: 'No collector answered within {seconds} s; retry shortly',
+  },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 
