@@ -67,11 +67,12 @@ export interface HttpForwardOptions {
 }
 
 function unavailable(timeoutMs: number): AppError {
-  return new AppError('COLLECTOR_UNAVAILABLE', { seconds: Math.round(timeoutMs / 1000) })
+  return new AppError('COLLECTOR_UNAVAILABLE', { seconds: Number((timeoutMs / 1000).toFixed(1)) })
 }
 
+/** The collector's headers, filtered again: this node's connection is not the collector's. */
 function applyHeaders(reply: FastifyReply, headers: HeaderMap): void {
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value)
+  for (const [name, value] of Object.entries(endToEndHeaders(headers))) reply.header(name, value)
 }
 
 /** What a browser request looks like on the bus: its client address is the TCP peer here. */
