@@ -75,7 +75,10 @@ function applyHeaders(reply: FastifyReply, headers: HeaderMap): void {
   for (const [name, value] of Object.entries(endToEndHeaders(headers))) reply.header(name, value)
 }
 
-/** What a browser request looks like on the bus: its client address is the TCP peer here. */
+/**
+ * What a browser request looks like on the bus. Its client address is request.ip, the TCP peer
+ * while Fastify's trustProxy stays off (as in the single process): keep it off on a web node.
+ */
 function envelope(request: FastifyRequest): ForwardedRequest {
   return {
     method: request.method,

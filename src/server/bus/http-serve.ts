@@ -9,7 +9,10 @@
 // limits, the login lockout and the audit log count the browser's address the web node reported,
 // never the web node's own, and an X-Forwarded-For inside the envelope is ignored as it is on a
 // direct connection; X-Forwarded-Host counts for the /ws Origin rule only when that address is
-// in this collector's TRUSTED_PROXIES, again as on a direct connection.
+// in this collector's TRUSTED_PROXIES, again as on a direct connection. Whoever may publish on
+// the bus may claim any client address: the bus's own authentication (NATS credentials) is the
+// boundary, as the network between a reverse proxy and Pulse is today.
+import net from 'node:net'
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify'
 import { AppError } from '../../shared/model/errors.ts'
 import type { Bus } from './bus.ts'
@@ -27,6 +30,17 @@ import { ADMISSION_HEADER, admissionMarker, type AdmissionAnswer } from './ws-ad
 import { SOCKET_PATH } from '../auth/guard.ts'
 
 type InjectResponse = Awaited<ReturnType<FastifyInstance['inject']>>
+
+/**
+ * The client address of an envelope. Without a valid one inject would default to 127.0.0.1,
+ * which the rate limits exempt: refuse the request instead.
+ */
+function clientAddress(request: Pick<ForwardedRequest, 'remoteAddress'>): string {
+  if (typeof request.remoteAddress !== 'string' || net.isIP(request.remoteAddress) === 0) {
+    throw new Error('forwarded request without a valid client address')
+  }
+  return request.remoteAddress
+}
 
 /** Headers of a forwarded request, minus anything only this process may set. */
 function requestHeaders(request: ForwardedRequest): Record<string, string | string[]> {
@@ -59,7 +73,7 @@ export function serveForwardedHttp(app: FastifyInstance, bus: Bus): { stop(): vo
         url: head.url,
         headers: requestHeaders(head),
         payload: body.length > 0 ? body : undefined,
-        remoteAddress: head.remoteAddress,
+        remoteAddress: clientAddress(head),
       })
       return encodeFrame(responseHead(res), res.rawPayload)
     } catch (err) {
@@ -79,7 +93,7 @@ export function serveForwardedHttp(app: FastifyInstance, bus: Bus): { stop(): vo
           ...requestHeaders({ ...head, method: 'GET' }),
           [ADMISSION_HEADER]: admissionMarker(),
         },
-        remoteAddress: head.remoteAddress,
+        remoteAddress: clientAddress(head),
       })
       let answer: WsAdmission
       if (res.statusCode === 200) {
