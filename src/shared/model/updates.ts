@@ -73,6 +73,16 @@ export const UPDATE_STATUSES = [
 ] as const
 export type UpdateStatus = (typeof UPDATE_STATUSES)[number]
 
+/** The statuses of an apply still under way (the UI shows its progress bar during these). */
+export const UPDATE_RUNNING_STATUSES: ReadonlySet<UpdateStatus> = new Set<UpdateStatus>([
+  'downloading',
+  'verifying',
+  'extracting',
+  'backing-up',
+  'applying',
+  'restarting',
+])
+
 /** GET /api/updates/status and the data of the socket's `update:progress` event. */
 export interface UpdateProgress {
   status: UpdateStatus

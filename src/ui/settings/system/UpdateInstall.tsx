@@ -1,8 +1,13 @@
-import { Download, Loader2 } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
-import type { UpdateInfo, UpdatePlan, UpdateProgress } from '../../../shared/model/updates.ts'
+import { Download } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import {
+  UPDATE_RUNNING_STATUSES,
+  type UpdateInfo,
+  type UpdatePlan,
+  type UpdateProgress,
+} from '../../../shared/model/updates.ts'
 import { BUTTON } from '../../components/button-classes.ts'
-import { Modal } from '../../components/Modal.tsx'
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
 import { useLiveEvent } from '../../live/live-events.ts'
 import {
   applyUpdate,
@@ -10,16 +15,6 @@ import {
   fetchUpdateStatus,
   toUpdateProgress,
 } from '../../updates/updates-api.ts'
-
-/** Statuses of an update being applied: the progress bar shows while one of these holds. */
-const RUNNING = new Set([
-  'downloading',
-  'verifying',
-  'extracting',
-  'backing-up',
-  'applying',
-  'restarting',
-])
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -52,7 +47,7 @@ export function UpdateInstall({ info }: { info: UpdateInfo | null }) {
   }, [])
   useLiveEvent(['update:progress'], (event) => setProgress(toUpdateProgress(event.data)))
 
-  const running = progress !== null && RUNNING.has(progress.status)
+  const running = progress !== null && UPDATE_RUNNING_STATUSES.has(progress.status)
   const canInstall = plan?.canAutoUpdate === true && info !== null && info.downloadUrl !== ''
 
   return (
@@ -157,10 +152,7 @@ function ConfirmInstall({
   onStarted: () => void
   onFailed: (message: string) => void
 }) {
-  const cancel = useRef<HTMLButtonElement>(null)
-  const [busy, setBusy] = useState(false)
   const confirm = async () => {
-    setBusy(true)
     try {
       await applyUpdate(info.downloadUrl)
     } catch (error) {
@@ -170,42 +162,20 @@ function ConfirmInstall({
     onStarted()
   }
   return (
-    <Modal
-      role="alertdialog"
-      size="sm"
+    <ConfirmDialog
       title="Install update"
       describedBy="install-update-text"
+      confirmLabel="Install"
+      busyLabel="Starting..."
+      tone="primary"
+      onConfirm={confirm}
       onClose={onClose}
-      dismissible={!busy}
-      initialFocus={cancel}
-      footer={
-        <>
-          <button
-            ref={cancel}
-            type="button"
-            onClick={onClose}
-            disabled={busy}
-            className={`${BUTTON.secondary} justify-center`}
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            onClick={() => void confirm()}
-            disabled={busy}
-            className={`${BUTTON.primary} justify-center disabled:opacity-60`}
-          >
-            {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
-            {busy ? 'Starting...' : 'Install'}
-          </button>
-        </>
-      }
     >
       <p id="install-update-text" className="text-sm">
         Download Pulse v{info.latestVersion.replace(/^v/, '')}? It is checked against its published
         checksum before anything is staged. Pulse does not restart by itself: when the update is
         staged, this panel shows how to restart into it.
       </p>
-    </Modal>
+    </ConfirmDialog>
   )
 }
