@@ -37,15 +37,25 @@ export interface Bus {
   /** Append a live message to the JetStream stream. Resolves once the stream has stored it. */
   publishLive(message: LiveMessage): Promise<void>
   /**
-   * Live messages stored after stream position `afterStreamSeq` (0: only new ones), in order,
-   * with each one's stream position so a consumer can resume after a reconnect.
+   * Live messages stored after stream position `afterStreamSeq` (0: all still stored), in order,
+   * with each one's stream position so a consumer can resume after a reconnect. `onError` is
+   * called when the consumer cannot be set up (no stream, no connection).
    */
   consumeLive(
     afterStreamSeq: number,
     onMessage: (message: LiveMessage, streamSeq: number) => void,
+    onError?: (error: Error) => void,
   ): { stop(): void }
-  /** Answer requests on `subject` (request/reply; errors are the handler's to encode). */
-  serve(subject: string, handler: RpcHandler): { stop(): void }
+  /**
+   * The stream position of the last stored live message (0 when none). Consuming after it and
+   * then asking for a snapshot loses nothing: whatever the snapshot lacks is stored after it.
+   */
+  lastLiveSeq(): Promise<number>
+  /**
+   * Answer requests on `subject` (request/reply; errors are the handler's to encode, a thrown
+   * error rejects the request with its message). `ready` resolves once the server knows of it.
+   */
+  serve(subject: string, handler: RpcHandler): { stop(): void; ready: Promise<void> }
   /** Send a request and wait for its answer; rejects on timeout or when no one serves it. */
   request(subject: string, payload: Uint8Array, timeoutMs: number): Promise<Uint8Array>
   /** Contend for the lease `key`; `ttlMs` is how long a holder that stopped renewing keeps it. */
