@@ -73,10 +73,17 @@ export function createLease(deps: LeaseDeps, key: string, holderId: string, ttlM
     try {
       const store = await bucket()
       if (stopped) return
-      const next = held ? await store.update(key, value, revision) : await store.create(key, value)
+      const renewing = held
+      const next = renewing
+        ? await store.update(key, value, revision)
+        : await store.create(key, value)
       // Released while the call was in flight: give back what it just won.
       if (stopped) return void store.delete(key, { previousSeq: next }).catch(() => undefined)
-      renewed(startedAt, next)
+      // A renewal that answered after our deadline proves nothing: we already stopped, and the
+      // key may be another's by now. Wait for it to expire like any contender.
+      if ((renewing && !held) || startedAt + ttlMs - marginMs <= now()) {
+        if (held) lose()
+      } else renewed(startedAt, next)
     } catch (err) {
       if (held && !stopped) {
         deps.log.warn({ key, err: String(err) }, 'lease renewal failed')

@@ -13,7 +13,7 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream'
 import { connect, type NatsConnection } from '@nats-io/transport-node'
-import type { Bus, LiveMessage } from './bus.ts'
+import type { Bus, Lease, LiveMessage } from './bus.ts'
 import { ChunkJoiner, chunkSize, readPart, splitChunks } from './chunks.ts'
 import { createLease } from './lease.ts'
 import { requestRpc, serveRpc } from './rpc.ts'
@@ -28,6 +28,8 @@ const KIND_HEADER = 'Pulse-Kind'
 const MAX_AGE_MS = 10 * 60_000
 /** Several full 100,000-guest deltas fit; the oldest are discarded first. */
 const MAX_BYTES = 1024 * 1024 * 1024
+/** How long close() lets a drain take before closing hard. */
+const DRAIN_MS = 2_000
 
 export interface BusLog {
   info(obj: object, msg: string): void
@@ -95,6 +97,7 @@ export function createNatsBus(nc: NatsConnection, log: BusLog): Bus {
   const rpc = { nc, chunk, log }
   // Publications are serialised so the chunks of two messages never interleave.
   let publishing: Promise<unknown> = Promise.resolve()
+  const leases = new Set<Lease>()
 
   return {
     publishLive(message) {
@@ -120,10 +123,23 @@ export function createNatsBus(nc: NatsConnection, log: BusLog): Bus {
     },
     serve: (subject, handler) => serveRpc(rpc, subject, handler),
     request: (subject, payload, timeoutMs) => requestRpc(rpc, subject, payload, timeoutMs),
-    lease: (key, holderId, ttlMs) => createLease({ nc, log }, key, holderId, ttlMs),
+    lease(key, holderId, ttlMs) {
+      const lease = createLease({ nc, log }, key, holderId, ttlMs)
+      leases.add(lease)
+      return lease
+    },
     async close() {
+      // A clean shutdown hands the leases over at once instead of after their expiry.
+      await Promise.all([...leases].map((lease) => lease.release()))
       await publishing
-      if (!nc.isClosed()) await nc.drain().catch(() => nc.close())
+      if (nc.isClosed()) return
+      // Drain lets answers in flight go out, but it waits for the server: a partitioned or
+      // reconnecting connection would hold shutdown forever.
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const limit = new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))
+      await Promise.race([nc.drain().catch(() => undefined), limit])
+      clearTimeout(timer)
+      if (!nc.isClosed()) await nc.close()
     },
   }
 }
