@@ -148,6 +148,17 @@ describe.skipIf(natsUnavailable())('live replication', () => {
     expect(replica.status().resyncs).toBe(1)
   })
 
+  it('recovers from a nats-server restart and converges again', async () => {
+    const { live, publisher } = await startCollector('c6')
+    await poll(live)
+    const { replica } = startReplica()
+    await converged(replica, live, publisher)
+    await server.restart()
+    await poll(live)
+    await poll(live)
+    await converged(replica, live, publisher)
+  })
+
   it('shows the data as stale when no collector publishes, and live again when one does', async () => {
     const { live, publisher } = await startCollector('c5')
     await poll(live)
