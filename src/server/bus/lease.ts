@@ -31,7 +31,7 @@ export function leaseTimings(ttlMs: number) {
 /** Contend for `key` until release(); the lease is won and lost through onChange. */
 export function createLease(deps: LeaseDeps, key: string, holderId: string, ttlMs: number): Lease {
   const now = deps.now ?? Date.now
-  const { renewMs, retryMs, marginMs } = leaseTimings(ttlMs)
+  let { renewMs, retryMs, marginMs } = leaseTimings(ttlMs)
   const value = new TextEncoder().encode(holderId)
   const listeners = new Set<(held: boolean) => void>()
   let kv: Promise<KV> | null = null
@@ -41,8 +41,22 @@ export function createLease(deps: LeaseDeps, key: string, holderId: string, ttlM
   let timer: ReturnType<typeof setTimeout> | undefined
   let deadline: ReturnType<typeof setTimeout> | undefined
 
+  const open = async () => {
+    const store = await new Kvm(deps.nc).create(LEASE_BUCKET, { history: 1, ttl: ttlMs })
+    // An existing bucket keeps its own max age, and the server expires keys by that one: time
+    // everything by it, or a holder could outlive its key (the fencing would not hold).
+    const bucketTtl = (await store.status()).streamInfo.config.max_age / 1_000_000
+    if (bucketTtl > 0 && bucketTtl !== ttlMs) {
+      deps.log.warn({ key, ttlMs, bucketTtl }, 'lease bucket has another TTL; using it')
+      ttlMs = bucketTtl
+      ;({ renewMs, retryMs, marginMs } = leaseTimings(ttlMs))
+    }
+    if (bucketTtl === 0)
+      deps.log.warn({ key }, 'lease bucket has no TTL: a dead holder is never replaced')
+    return store
+  }
   const bucket = () =>
-    (kv ??= new Kvm(deps.nc).create(LEASE_BUCKET, { history: 1, ttl: ttlMs }).catch((err) => {
+    (kv ??= open().catch((err) => {
       kv = null
       throw err
     }))

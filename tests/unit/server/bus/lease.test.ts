@@ -35,8 +35,8 @@ describe.skipIf(natsUnavailable())('lease', () => {
     cleanup.push(() => bus.close())
     return bus
   }
-  const contend = (bus: Bus, key: string, id: string): Lease => {
-    const lease = bus.lease(key, id, TTL)
+  const contend = (bus: Bus, key: string, id: string, ttl = TTL): Lease => {
+    const lease = bus.lease(key, id, ttl)
     cleanup.push(() => lease.release())
     return lease
   }
@@ -59,6 +59,22 @@ describe.skipIf(natsUnavailable())('lease', () => {
     // The holder's machine is gone: its connection drops and nothing renews or releases.
     await proxy.close()
     await waitFor(() => standby.held(), 'the standby to take over', TTL + retryMs + SLACK)
+  })
+
+  it('times a lease by the bucket TTL when asked for another one', async () => {
+    const proxy = await startTcpProxy(server.port)
+    const holderBus = await open(`nats://127.0.0.1:${proxy.port}`)
+    cleanup.push(() => proxy.close())
+    // Asks for a minute, but the bucket (created first) drops keys after TTL.
+    const holder = contend(holderBus, 'other-ttl', 'holder', 60_000)
+    await waitFor(() => holder.held(), 'the holder to win')
+    const events: string[] = []
+    holder.onChange((held) => events.push(held ? 'holder won' : 'holder lost'))
+    const standby = contend(await open(), 'other-ttl', 'standby', 60_000)
+    standby.onChange((held) => held && events.push('standby won'))
+    proxy.freeze()
+    await waitFor(() => standby.held(), 'the standby to take over', TTL + retryMs + SLACK)
+    expect(events).toEqual(['holder lost', 'standby won'])
   })
 
   it('hands over at once on release', async () => {
