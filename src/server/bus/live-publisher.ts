@@ -120,10 +120,16 @@ export function createLivePublisher(deps: LivePublisherDeps): LivePublisher {
     })
   })
 
+  // At 100,000 guests the JSON takes a second of this loop: web nodes resyncing together (a
+  // collector restart) share one encoding per publication.
+  let cached: { seq: number; bytes: Uint8Array } | null = null
   const snapshot = deps.bus.serve(SNAPSHOT_SUBJECT, async () => {
     const { seq, state } = deps.live.current()
-    const answer: LiveSnapshot = { epoch, seq, state }
-    return encoder.encode(JSON.stringify(answer))
+    if (cached?.seq !== seq) {
+      const answer: LiveSnapshot = { epoch, seq, state }
+      cached = { seq, bytes: encoder.encode(JSON.stringify(answer)) }
+    }
+    return cached.bytes
   })
   resetHeartbeat()
 
