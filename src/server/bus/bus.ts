@@ -4,6 +4,10 @@
 //
 // Payloads are bytes of any size: the implementation splits what exceeds the server's
 // max_payload into chunks and joins them again, so callers never see a size limit.
+//
+// On NATS: live messages in the JetStream stream PULSE_LIVE (subject pulse.live.state, 10 min,
+// 1 GiB); the collector's snapshot on request/reply subject pulse.snapshot (live-publisher.ts);
+// leases in the JetStream KV bucket pulse_leases (lease.ts, where the timing bounds are stated).
 
 /** One publication of the collector's live state, as carried on the bus. */
 export interface LiveMessage {
@@ -58,7 +62,10 @@ export interface Bus {
   serve(subject: string, handler: RpcHandler): { stop(): void; ready: Promise<void> }
   /** Send a request and wait for its answer; rejects on timeout or when no one serves it. */
   request(subject: string, payload: Uint8Array, timeoutMs: number): Promise<Uint8Array>
-  /** Contend for the lease `key`; `ttlMs` is how long a holder that stopped renewing keeps it. */
+  /**
+   * Contend for the lease `key` (KV key characters: letters, digits, - _ = . /); `ttlMs` is how
+   * long a holder that stopped renewing keeps it. close() releases every lease of this bus.
+   */
   lease(key: string, holderId: string, ttlMs: number): Lease
   close(): Promise<void>
 }

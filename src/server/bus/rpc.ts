@@ -37,13 +37,16 @@ export function serveRpc(
   handler: RpcHandler,
 ): { stop(): void; ready: Promise<void> } {
   const answer = (reply: string, request: Uint8Array) => {
-    handler(request).then(
-      (result) => send(deps, reply, result),
-      (err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err)
-        send(deps, reply, new Uint8Array(0), { [ERROR_HEADER]: message.replace(/[\r\n]+/g, ' ') })
-      },
-    )
+    // Through a promise so a handler that throws synchronously is answered like one that rejects.
+    Promise.resolve(request)
+      .then(handler)
+      .then(
+        (result) => send(deps, reply, result),
+        (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err)
+          send(deps, reply, new Uint8Array(0), { [ERROR_HEADER]: message.replace(/[\r\n]+/g, ' ') })
+        },
+      )
   }
   const receiveRest = (first: Msg) => {
     const joiner = new ChunkJoiner()
