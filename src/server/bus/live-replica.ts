@@ -64,6 +64,7 @@ export function createLiveReplica(deps: LiveReplicaDeps): LiveReplica {
   let stale = false
   let resyncs = 0
   let stopped = false
+  let failing = false
   let generation = 0
   let buffer: LiveMessage[] | null = null
   let consumer: { stop(): void } | null = null
@@ -80,7 +81,9 @@ export function createLiveReplica(deps: LiveReplicaDeps): LiveReplica {
     if (state) deps.log.info({ why }, 'live replica resynchronising')
     synchronise(mine).catch((err: unknown) => {
       if (mine !== generation || stopped) return
-      deps.log.warn({ err: String(err) }, 'live replica cannot synchronise; retrying')
+      // Once per outage: without a collector this retries every retryMs.
+      if (!failing) deps.log.warn({ err: String(err) }, 'live replica cannot synchronise; retrying')
+      failing = true
       retry = setTimeout(() => resync('retry'), retryMs)
     })
   }
@@ -110,6 +113,8 @@ export function createLiveReplica(deps: LiveReplicaDeps): LiveReplica {
     seq = snapshot.seq
     state = snapshot.state
     connected = true
+    if (failing) deps.log.info({ epoch }, 'live replica synchronised again')
+    failing = false
     touch()
     emit()
     const pending = buffer ?? []

@@ -1,5 +1,6 @@
-// Shared by the bus tests: a quiet log and waiting for a condition instead of sleeping.
+// Shared by the bus tests: a quiet log, waiting for a condition instead of sleeping, comparing states.
 import type { BusLog } from '../../../../src/server/bus/nats-bus.ts'
+import { ENTITY_COLLECTIONS, type State } from '../../../../src/shared/model/state.ts'
 
 export const quietLog: BusLog = { info: () => undefined, warn: () => undefined }
 
@@ -17,4 +18,18 @@ export function patterned(size: number): Uint8Array {
   const out = new Uint8Array(size)
   for (let i = 0; i < size; i++) out[i] = (i * 31 + 7) & 0xff
   return out
+}
+
+/**
+ * A state as JSON with every entity collection ordered by id: the delta protocol addresses rows
+ * by id, and a re-added row is appended where the collector has it in poll order.
+ */
+export function canonical(state: State | null): unknown {
+  if (!state) return null
+  const copy = JSON.parse(JSON.stringify(state)) as Record<string, unknown>
+  for (const key of ENTITY_COLLECTIONS) {
+    const rows = copy[key] as Array<{ id: string }>
+    rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  }
+  return copy
 }
