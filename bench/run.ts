@@ -23,6 +23,12 @@ import {
   printManyClients,
   type ManyClientsResult,
 } from './many-clients.ts'
+import {
+  benchBusFanout,
+  BUS_FANOUT_SIZES,
+  printBusFanout,
+  type BusFanoutResult,
+} from './bus-fanout.ts'
 import { printTable, type BenchResult } from './harness.ts'
 import { SEARCH_SET } from './search-set.ts'
 
@@ -112,6 +118,17 @@ if (wanted('server-loop')) {
   for (const size of sizes) loop.push(await benchServerLoop(size))
   printServerLoop(loop)
   results.serverLoop = loop
+}
+
+if (wanted('bus-fanout')) {
+  // Issue 17: collector to web node over NATS JetStream (skipped without nats-server).
+  const fanout: BusFanoutResult[] = []
+  for (const size of BUS_FANOUT_SIZES) {
+    const result = await benchBusFanout(size)
+    if (result) fanout.push(result)
+  }
+  if (fanout.length > 0) printBusFanout(fanout)
+  results.busFanout = fanout
 }
 
 if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()

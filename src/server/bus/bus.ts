@@ -4,6 +4,10 @@
 //
 // Payloads are bytes of any size: the implementation splits what exceeds the server's
 // max_payload into chunks and joins them again, so callers never see a size limit.
+//
+// On NATS: live messages in the JetStream stream PULSE_LIVE (subject pulse.live.state, 10 min,
+// 1 GiB); the collector's snapshot on request/reply subject pulse.snapshot (live-publisher.ts);
+// leases in the JetStream KV bucket pulse_leases (lease.ts, where the timing bounds are stated).
 
 /** One publication of the collector's live state, as carried on the bus. */
 export interface LiveMessage {
@@ -37,18 +41,31 @@ export interface Bus {
   /** Append a live message to the JetStream stream. Resolves once the stream has stored it. */
   publishLive(message: LiveMessage): Promise<void>
   /**
-   * Live messages stored after stream position `afterStreamSeq` (0: only new ones), in order,
-   * with each one's stream position so a consumer can resume after a reconnect.
+   * Live messages stored after stream position `afterStreamSeq` (0: all still stored), in order,
+   * with each one's stream position so a consumer can resume after a reconnect. `onError` is
+   * called when the consumer cannot be set up (no stream, no connection).
    */
   consumeLive(
     afterStreamSeq: number,
     onMessage: (message: LiveMessage, streamSeq: number) => void,
+    onError?: (error: Error) => void,
   ): { stop(): void }
-  /** Answer requests on `subject` (request/reply; errors are the handler's to encode). */
-  serve(subject: string, handler: RpcHandler): { stop(): void }
+  /**
+   * The stream position of the last stored live message (0 when none). Consuming after it and
+   * then asking for a snapshot loses nothing: whatever the snapshot lacks is stored after it.
+   */
+  lastLiveSeq(): Promise<number>
+  /**
+   * Answer requests on `subject` (request/reply; errors are the handler's to encode, a thrown
+   * error rejects the request with its message). `ready` resolves once the server knows of it.
+   */
+  serve(subject: string, handler: RpcHandler): { stop(): void; ready: Promise<void> }
   /** Send a request and wait for its answer; rejects on timeout or when no one serves it. */
   request(subject: string, payload: Uint8Array, timeoutMs: number): Promise<Uint8Array>
-  /** Contend for the lease `key`; `ttlMs` is how long a holder that stopped renewing keeps it. */
+  /**
+   * Contend for the lease `key` (KV key characters: letters, digits, - _ = . /); `ttlMs` is how
+   * long a holder that stopped renewing keeps it. close() releases every lease of this bus.
+   */
   lease(key: string, holderId: string, ttlMs: number): Lease
   close(): Promise<void>
 }

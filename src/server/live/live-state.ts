@@ -33,6 +33,13 @@ export interface LiveState {
    * of derived data (an acknowledgment) reaches the clients at once. Queued like a poll.
    */
   republish(): Promise<Publication>
+  /**
+   * Publish a whole state received from elsewhere (a web node's replica of the collector's), as
+   * the next publication: diffed against the current one like a poll, so this process's clients
+   * get their own gap-free sequence. `decorate` is not run (the collector already derived alerts);
+   * only `stats.webSocketClients` is replaced by this process's own count. Queued like a poll.
+   */
+  replaceState(next: State): Promise<Publication>
   /** The metrics-frame slot of a guest in the current state, undefined when it has none. */
   guestSlot(id: string): number | undefined
   subscribe(listener: (publication: Publication) => void): () => void
@@ -115,6 +122,14 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
         const next = { ...prev }
         deps.decorate?.(next, deps.now(), false)
         return publish(prev, next)
+      }),
+    replaceState: (received) =>
+      enqueue(() => {
+        const next: State = {
+          ...received,
+          stats: { ...received.stats, webSocketClients: deps.clientCount() },
+        }
+        return publish(publication.state, next)
       }),
     guestSlot: (id) => slots.of.get(id),
     subscribe(listener) {

@@ -26,4 +26,26 @@ describe('createLiveState', () => {
     const third = await live.applyCollected({ ...makeCollected(4, 3), backupsCollected: false })
     expect(third.state.backupsCollectedAt).toBe(second.state.lastUpdate)
   })
+
+  it('publishes a received state with its own sequence and the local client count', async () => {
+    const collector = setup()
+    const web = createLiveState({
+      now: () => 1_700_000_000_000,
+      version: 'test',
+      clientCount: () => 7,
+    })
+    await collector.applyCollected(makeCollected(4, 1))
+    await collector.applyCollected(makeCollected(4, 2))
+    const first = await web.replaceState(collector.current().state)
+    expect(first.seq).toBe(1)
+    expect(first.state.vms).toEqual(collector.current().state.vms)
+    expect(first.state.stats.webSocketClients).toBe(7)
+    // Through the same diff: the next one carries only what changed, and nothing is a no-op.
+    const second = await web.replaceState(
+      (await collector.applyCollected(makeCollected(4, 3))).state,
+    )
+    expect(second.seq).toBe(2)
+    expect(second.delta?.upsert?.vms?.length).toBeGreaterThan(0)
+    expect(await web.replaceState(collector.current().state)).toBe(second)
+  })
 })
