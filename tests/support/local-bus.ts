@@ -25,12 +25,14 @@ export function createLocalBus(): LocalBus {
     sent: (subject) => counts.get(subject) ?? 0,
     publishLive: (_message: LiveMessage) => notHere('publishLive'),
     consumeLive: () => notHere('consumeLive'),
+    lastLiveSeq: () => notHere('lastLiveSeq'),
     lease: (): Lease => notHere('lease'),
     serve(subject, handler) {
       const list = handlers.get(subject) ?? []
       list.push(handler)
       handlers.set(subject, list)
       return {
+        ready: Promise.resolve(),
         stop() {
           const current = handlers.get(subject) ?? []
           handlers.set(
