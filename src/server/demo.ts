@@ -5,6 +5,7 @@ import type { App } from './app.ts'
 import type { DemoConfig } from './config.ts'
 import type { DemoSimEndpoint } from './sim/demo-child.ts'
 import { startSimProcess } from './sim/sim-process.ts'
+import type { NewNode } from './store/nodes-repo.ts'
 
 /** The running simulators of the demo. */
 export interface DemoSimulators {
@@ -29,11 +30,12 @@ export async function startDemo(
   const sim = await startSimProcess(demo, options.execArgv)
   // Upsert by name: the certificate and ports are new on every start, so the stored fingerprint
   // and URL are refreshed; the token is pinned by fingerprint, not verified by CA.
-  const register = () => {
-    for (const cluster of sim.pve) registerDemoNode(app, 'pve', cluster)
-    // The backup server holds backups of the first cluster's guests.
-    for (const server of sim.pbs) registerDemoNode(app, 'pbs', server)
-  }
+  const register = () =>
+    app.nodes.upsertAll([
+      ...sim.pve.map((cluster) => demoNode('pve', cluster)),
+      // The backup server holds backups of the first cluster's guests.
+      ...sim.pbs.map((server) => demoNode('pbs', server)),
+    ])
   // A collector registers only while active: collectors of a group share the nodes table.
   if (options.register !== false) register()
   app.http.log.info(
@@ -44,9 +46,9 @@ export async function startDemo(
   return { guests: sim.guests, pid: sim.pid, register, stop: () => sim.stop() }
 }
 
-/** Store a simulated endpoint as a configured node (token auth, pinned fingerprint). */
-function registerDemoNode(app: App, type: 'pve' | 'pbs', endpoint: DemoSimEndpoint): void {
-  app.nodes.upsert({
+/** A simulated endpoint as a configured node (token auth, pinned fingerprint). */
+function demoNode(type: 'pve' | 'pbs', endpoint: DemoSimEndpoint): NewNode {
+  return {
     type,
     name: endpoint.name,
     host: endpoint.url,
@@ -61,5 +63,5 @@ function registerDemoNode(app: App, type: 'pve' | 'pbs', endpoint: DemoSimEndpoi
     monitorStorage: true,
     monitorBackups: true,
     source: 'demo',
-  })
+  }
 }

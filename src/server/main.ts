@@ -26,14 +26,14 @@ async function startAll(config: ServerConfig, logger: object): Promise<Running> 
 async function startCollector(config: ServerConfig, logger: object): Promise<Running> {
   // The simulator starts with the process; its endpoints are stored only by the active collector.
   let demo: DemoSimulators | null = null
-  const role = await startCollectorRole({ config, logger, onActive: () => demo?.register() })
-  if (config.demo) {
-    demo = await startDemo(config.demo, role.app, { register: false })
-    if (role.active()) {
-      demo.register()
-      role.app.nodes.reload()
-    }
-  }
+  const role = await startCollectorRole({
+    config,
+    logger,
+    prepare: async (app) => {
+      if (config.demo) demo = await startDemo(config.demo, app, { register: false })
+    },
+    onActive: () => demo?.register(),
+  })
   await role.app.http.listen({ port: config.port, host: config.host })
   const { instanceId, collectorGroup } = config.cluster
   listening(

@@ -44,6 +44,11 @@ export interface NodeService {
   testStored(id: string): Promise<NodeTestResult>
   /** Insert or refresh a node by name (the demo registers its simulator this way). */
   upsert(node: NewNode): StoredNode
+  /**
+   * Several at once, the poller told once: a collector taking over registers its simulator
+   * without a poll in between that would still see the previous collector's endpoints.
+   */
+  upsertAll(nodes: readonly NewNode[]): StoredNode[]
   /** What the poller should monitor now. */
   endpoints(): MonitoredEndpoint[]
   /** The store changed underneath (a configuration import): hand the poller the new nodes. */
@@ -264,6 +269,14 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
     upsert(node) {
       const existing = repo.findByName(node.name)
       const stored = existing ? repo.update(existing.id, node, now()) : repo.insert(node, now())
+      deps.onChange()
+      return stored
+    },
+    upsertAll(nodes) {
+      const stored = nodes.map((node) => {
+        const existing = repo.findByName(node.name)
+        return existing ? repo.update(existing.id, node, now()) : repo.insert(node, now())
+      })
       deps.onChange()
       return stored
     },

@@ -37,6 +37,8 @@ export interface CollectorRole {
 }
 
 export interface CollectorRoleOptions extends Omit<BuildOptions, 'health'> {
+  /** Run once the app is built, before contending for the lease (the demo starts its simulator). */
+  prepare?: (app: App) => Promise<void>
   /** Run on every win before polling (the demo registers its simulated endpoints). */
   onActive?: () => void
   /** Overrides the publisher's heartbeat (tests). */
@@ -72,6 +74,7 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
   await app.stopPolling()
   let bus: Bus
   try {
+    await options.prepare?.(app)
     bus = await connectBus({ url: cluster.natsUrl, name: `pulse-collector-${id}`, log })
   } catch (err) {
     await app.close()
