@@ -126,6 +126,7 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
     untap = app.onBroadcast((type, data) => next.publishEvent(type, data))
   }
 
+  let closing: Promise<void> | null = null
   const lease = bus.lease(collectorLeaseKey(cluster.collectorGroup), id, cluster.leaseTtlMs)
   ref.lease = lease
   lease.onChange((held) => {
@@ -133,12 +134,11 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
     if (held) {
       void activate(mine).catch((err: unknown) => log.error({ err }, 'taking over failed'))
     } else {
-      log.warn({ instance: id }, 'collector lost the lease; standing by')
+      if (!closing) log.warn({ instance: id }, 'collector lost the lease; standing by')
       void fence()
     }
   })
 
-  let closing: Promise<void> | null = null
   return {
     app,
     bus,
