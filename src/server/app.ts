@@ -68,8 +68,12 @@ export interface App {
   updater: Updater
   /** Every route registered (method, url pattern), in registration order. */
   routes: ReadonlyArray<{ method: string; url: string }>
-  /** Start polling (and the poll timer). */
+  /** Start polling (and the poll timer), the alert retention, the notifications, auto-update. */
   startPolling(): void
+  /** Stop what startPolling started (a collector that lost its lease); startPolling resumes. */
+  stopPolling(): Promise<void>
+  /** Also hear every socket event this app broadcasts (a collector publishes them on the bus). */
+  onBroadcast(listener: (type: string, data: unknown) => void): () => void
   close(): Promise<void>
 }
 
@@ -87,6 +91,8 @@ export interface BuildOptions {
     destinations: () => readonly ResolvedDestination[]
     channels: Record<DestinationKind, Channel>
   }
+  /** What /api/health adds about the role (roles/collector.ts); default `{ role: 'all' }`. */
+  health?: () => Record<string, unknown>
 }
 
 /** Build the server without listening. */
@@ -188,7 +194,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // The hub is created just below; changes happen only once requests are served.
     broadcast: (type, data) => hubRef.current?.broadcast(type, data),
   })
-  const hub = createHub({ live, now, version: config.version, log: http.log })
+  // Every broadcast goes through this hub object, so one tap sees all of them.
+  const broadcastTaps = new Set<(type: string, data: unknown) => void>()
+  const localHub = createHub({ live, now, version: config.version, log: http.log })
+  const hub: Hub = {
+    ...localHub,
+    broadcast(type, data) {
+      localHub.broadcast(type, data)
+      for (const tap of broadcastTaps) tap(type, data)
+    },
+  }
   hubRef.current = hub
 
   installErrorHandler(http)
@@ -224,6 +239,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     deploymentType: config.updates.deploymentType,
     channel: () => readUpdateSettings(systemSettings).updateChannel,
+    health: options.health,
   })
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
@@ -327,6 +343,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.start()
       notify.start()
       poller.start()
+    },
+    async stopPolling() {
+      autoUpdater.stop()
+      alerts.stop()
+      await Promise.all([notify.stop(), poller.stop()])
+    },
+    onBroadcast(listener) {
+      broadcastTaps.add(listener)
+      return () => broadcastTaps.delete(listener)
     },
     async close() {
       autoUpdater.stop()

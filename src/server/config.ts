@@ -1,5 +1,6 @@
 // Server configuration from the environment. One place reads process.env.
 import { readEmbeddingConfig, type EmbeddingConfig } from './auth/security-headers.ts'
+import os from 'node:os'
 import path from 'node:path'
 import { readProxyAuthConfig, type ProxyAuthConfig } from './auth/proxy-auth.ts'
 import { readPublicUrl, readTrustedProxies } from './auth/proxy-trust.ts'
@@ -38,6 +39,23 @@ export interface DemoConfig {
   alertScenarios: boolean
 }
 
+export const PULSE_ROLES = ['all', 'collector', 'web'] as const
+export type PulseRole = (typeof PULSE_ROLES)[number]
+
+/** Several machines (README "Running on several machines"); role 'all' uses none of the rest. */
+export interface ClusterConfig {
+  /** PULSE_ROLE: all (default, no bus), collector or web. */
+  role: PulseRole
+  /** NATS_URL: required for collector and web; null for all. */
+  natsUrl: string | null
+  /** PULSE_INSTANCE_ID: this process's name on the bus (default hostname-pid). */
+  instanceId: string
+  /** PULSE_COLLECTOR_GROUP: collectors of a group share one lease and one data directory. */
+  collectorGroup: string
+  /** PULSE_LEASE_TTL_MS: how long a dead collector keeps the lease. */
+  leaseTtlMs: number
+}
+
 export interface ServerConfig {
   port: number
   host: string
@@ -71,6 +89,7 @@ export interface ServerConfig {
   webhookAllowLoopback: boolean
   /** UPDATE_FEED_URL and the detected (or PULSE_DEPLOYMENT_TYPE) installation kind. */
   updates: { feedUrl: string; deploymentType: DeploymentType }
+  cluster: ClusterConfig
 }
 
 /** Shortest API_TOKEN accepted: the generated ones have 48 characters. */
@@ -127,6 +146,50 @@ function readBool(env: NodeJS.ProcessEnv, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '')
 }
 
+/** A lease key and NATS connection name must stay within these characters. */
+const BUS_NAME = /^[A-Za-z0-9_-]{1,64}$/
+
+function readNatsUrl(env: NodeJS.ProcessEnv, role: PulseRole): string | null {
+  if (role === 'all') return null
+  const raw = (env.NATS_URL ?? '').trim()
+  if (raw === '') throw new Error(`NATS_URL is required when PULSE_ROLE is ${role}`)
+  let url: URL | null = null
+  try {
+    url = new URL(raw)
+  } catch {
+    url = null
+  }
+  if (!url || !['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) || !url.hostname) {
+    throw new Error(`NATS_URL must be a nats://host:port URL (got "${raw}")`)
+  }
+  return raw
+}
+
+function readBusName(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = (env[name] ?? '').trim()
+  if (raw === '') return fallback
+  if (!BUS_NAME.test(raw)) {
+    throw new Error(`${name} must be 1 to 64 letters, digits, - or _ (got "${raw}")`)
+  }
+  return raw
+}
+
+function readCluster(env: NodeJS.ProcessEnv): ClusterConfig {
+  const role = readChoice(env, 'PULSE_ROLE', PULSE_ROLES) ?? 'all'
+  const host =
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9_-]/g, '-')
+      .slice(0, 40) || 'pulse'
+  return {
+    role,
+    natsUrl: readNatsUrl(env, role),
+    instanceId: readBusName(env, 'PULSE_INSTANCE_ID', `${host}-${process.pid}`),
+    collectorGroup: readBusName(env, 'PULSE_COLLECTOR_GROUP', 'default'),
+    leaseTtlMs: readInt(env, 'PULSE_LEASE_TTL_MS', 10_000, 1000, 600_000),
+  }
+}
+
 /** Read the configuration; throws with a message naming the variable on bad input. */
 export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string): ServerConfig {
   const demo = readBool(env, 'DEMO_MODE') || readBool(env, 'PULSE_DEMO')
@@ -161,6 +224,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       feedUrl: readFeedUrl(env),
       deploymentType: detectDeploymentType(systemProbes(env, INSTALL_ROOT)),
     },
+    cluster: readCluster(env),
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

@@ -12,6 +12,8 @@ export interface DemoSimulators {
   guests: number
   /** The simulator's process. */
   pid: number
+  /** Store the simulated endpoints as configured nodes (again: a collector that takes over). */
+  register(): void
   stop(): Promise<void>
 }
 
@@ -22,20 +24,24 @@ export interface DemoSimulators {
 export async function startDemo(
   demo: DemoConfig,
   app: App,
-  options: { execArgv?: string[] } = {},
+  options: { execArgv?: string[]; register?: boolean } = {},
 ): Promise<DemoSimulators> {
   const sim = await startSimProcess(demo, options.execArgv)
   // Upsert by name: the certificate and ports are new on every start, so the stored fingerprint
   // and URL are refreshed; the token is pinned by fingerprint, not verified by CA.
-  for (const cluster of sim.pve) registerDemoNode(app, 'pve', cluster)
-  // The backup server holds backups of the first cluster's guests.
-  for (const server of sim.pbs) registerDemoNode(app, 'pbs', server)
+  const register = () => {
+    for (const cluster of sim.pve) registerDemoNode(app, 'pve', cluster)
+    // The backup server holds backups of the first cluster's guests.
+    for (const server of sim.pbs) registerDemoNode(app, 'pbs', server)
+  }
+  // A collector registers only while active: collectors of a group share the nodes table.
+  if (options.register !== false) register()
   app.http.log.info(
     `demo: simulating ${sim.pve.length} clusters, ${sim.guests} guests and ` +
       `${sim.pbs.length} backup servers on 127.0.0.1 (simulator process ${sim.pid})`,
   )
   sim.onExit((reason) => app.http.log.error(`demo: the simulator process exited (${reason})`))
-  return { guests: sim.guests, pid: sim.pid, stop: () => sim.stop() }
+  return { guests: sim.guests, pid: sim.pid, register, stop: () => sim.stop() }
 }
 
 /** Store a simulated endpoint as a configured node (token auth, pinned fingerprint). */

@@ -1,34 +1,76 @@
-// Entry point: `npm start` (real estate) and `npm run demo` (DEMO_MODE=true: simulator included).
+// Entry point: `npm start` (real estate) and `npm run demo` (DEMO_MODE=true: simulator included),
+// in the role PULSE_ROLE names: all (default, one process), collector or web (several machines).
 import { buildApp } from './app.ts'
-import { readConfig } from './config.ts'
-import { startDemo } from './demo.ts'
+import { readConfig, type ServerConfig } from './config.ts'
+import { startDemo, type DemoSimulators } from './demo.ts'
 import { chooseLogFormat, loggerOptions } from './log.ts'
 import { startLoopStatsHook } from './loop-stats.ts'
+import { startCollectorRole } from './roles/collector.ts'
+import { startWebRole } from './roles/web.ts'
 import { VERSION } from './version.ts'
+
+interface Running {
+  log: { info(msg: string): void }
+  close(): Promise<void>
+}
+
+async function startAll(config: ServerConfig, logger: object): Promise<Running> {
+  const app = await buildApp({ config, logger })
+  const demo = config.demo ? await startDemo(config.demo, app) : null
+  app.startPolling()
+  await app.http.listen({ port: config.port, host: config.host })
+  listening(app.http.log, config, `data: ${config.dataDir}`)
+  return { log: app.http.log, close: async () => (await app.close(), await demo?.stop()) }
+}
+
+async function startCollector(config: ServerConfig, logger: object): Promise<Running> {
+  // The simulator starts with the process; its endpoints are stored only by the active collector.
+  let demo: DemoSimulators | null = null
+  const role = await startCollectorRole({ config, logger, onActive: () => demo?.register() })
+  if (config.demo) {
+    demo = await startDemo(config.demo, role.app, { register: false })
+    if (role.active()) {
+      demo.register()
+      role.app.nodes.reload()
+    }
+  }
+  await role.app.http.listen({ port: config.port, host: config.host })
+  const { instanceId, collectorGroup } = config.cluster
+  listening(
+    role.app.http.log,
+    config,
+    `collector ${instanceId} of group ${collectorGroup}, data: ${config.dataDir}`,
+  )
+  return { log: role.app.http.log, close: async () => (await role.close(), await demo?.stop()) }
+}
+
+async function startWeb(config: ServerConfig, logger: object): Promise<Running> {
+  const role = await startWebRole({ config, logger })
+  await role.http.listen({ port: config.port, host: config.host })
+  listening(role.http.log, config, `web node ${config.cluster.instanceId}`)
+  return { log: role.http.log, close: () => role.close() }
+}
+
+function listening(log: { info(msg: string): void }, config: ServerConfig, what: string): void {
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+  log.info(`Pulse ${VERSION} serving http://${shown}:${config.port} (${what})`)
+}
 
 async function main(): Promise<void> {
   startLoopStatsHook()
   const config = readConfig(process.env, process.cwd(), VERSION)
   const format = chooseLogFormat(config.log.format, process.stdout.isTTY === true)
-  const app = await buildApp({
-    config,
-    logger: loggerOptions(config.log.level, format, process.stdout),
-  })
-  const demo = config.demo ? await startDemo(config.demo, app) : null
-  app.startPolling()
-  await app.http.listen({ port: config.port, host: config.host })
-  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
-  app.http.log.info(
-    `Pulse ${VERSION} serving http://${shown}:${config.port} (data: ${config.dataDir})`,
-  )
+  const logger = loggerOptions(config.log.level, format, process.stdout)
+  const start = { all: startAll, collector: startCollector, web: startWeb }[config.cluster.role]
+  const running = await start(config, logger)
 
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    app.http.log.info(`${signal}: shutting down`)
-    await app.close()
-    await demo?.stop()
+    running.log.info(`${signal}: shutting down`)
+    // A collector gives its lease up here, so a standby takes over at its next attempt.
+    await running.close()
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

@@ -68,6 +68,13 @@ export interface AlertService {
   stats(): { evaluateMs: number; persistMs: number }
   /** Start the hourly retention (runs once at once). */
   start(): void
+  /** Stop the retention timer (a collector that lost its lease); start() resumes it. */
+  stop(): void
+  /**
+   * Load the config and the active alerts from SQLite again: a standby collector taking over
+   * continues from what the previous active one stored.
+   */
+  reload(): void
   close(): void
 }
 
@@ -196,6 +203,14 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       run()
       timer = setInterval(run, deps.retentionIntervalMs ?? RETENTION_INTERVAL_MS)
       timer.unref()
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+      timer = null
+    },
+    reload() {
+      config = loadConfig(repo, log)
+      engine = createEngineState(persistence.load(deps.now()))
     },
     close() {
       if (timer) clearInterval(timer)

@@ -64,6 +64,8 @@ export interface HttpForwardOptions {
    * admitted sockets are closed with 1013 "try again later".
    */
   onSocket?: (socket: WebSocket, context: SocketContext) => void
+  /** What GET /api/health adds about this node (its role and replica, roles/web.ts). */
+  health?: () => Record<string, unknown>
 }
 
 function unavailable(timeoutMs: number): AppError {
@@ -134,6 +136,7 @@ export async function installHttpForward(
       status: 'healthy',
       timestamp: Math.floor(now() / 1000),
       uptime: (now() - startedAt) / 1000,
+      ...options.health?.(),
     }))
 
     scope.route({

@@ -13,6 +13,8 @@ export interface CoreRouteDeps {
   deploymentType: DeploymentType
   /** The update channel saved in the system settings. */
   channel: () => UpdateChannel
+  /** What /api/health adds about this process's role (PULSE_ROLE). */
+  health?: () => Record<string, unknown>
 }
 
 /** Register /api/health, /api/version and /api/state. */
@@ -26,6 +28,7 @@ export function registerCoreRoutes(app: FastifyInstance, deps: CoreRouteDeps): v
     status: 'healthy',
     timestamp: Math.floor(deps.now() / 1000),
     uptime: (deps.now() - deps.startedAt) / 1000,
+    ...(deps.health?.() ?? { role: 'all' }),
   }))
   app.get('/api/version', async (): Promise<VersionInfo> => ({
     version: deps.version.replace(/^v/, ''),

@@ -79,6 +79,8 @@ export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
       prune()
       pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS)
       pruneTimer.unref()
+      // Again after a stop (a collector that lost its lease and won it back); no-op otherwise.
+      dispatcher.start()
       outbox.start()
     },
     async stop() {

@@ -58,4 +58,54 @@ describe('readConfig', () => {
       /PULSE_DEPLOYMENT_TYPE must be one of/,
     )
   })
+
+  describe('several machines', () => {
+    it('defaults to the single process, with no bus even when NATS_URL is set', () => {
+      const config = readConfig({ NATS_URL: 'not a url' }, '/srv', '1.0.0')
+      expect(config.cluster).toMatchObject({
+        role: 'all',
+        natsUrl: null,
+        collectorGroup: 'default',
+        leaseTtlMs: 10_000,
+      })
+      expect(config.cluster.instanceId).toMatch(new RegExp(`-${process.pid}$`))
+    })
+
+    it('reads the collector and web settings', () => {
+      const env = {
+        PULSE_ROLE: 'Collector',
+        NATS_URL: 'nats://127.0.0.1:4222',
+        PULSE_INSTANCE_ID: 'c-1',
+        PULSE_COLLECTOR_GROUP: 'east_1',
+        PULSE_LEASE_TTL_MS: '3000',
+      }
+      expect(readConfig(env, '/srv', '1').cluster).toEqual({
+        role: 'collector',
+        natsUrl: 'nats://127.0.0.1:4222',
+        instanceId: 'c-1',
+        collectorGroup: 'east_1',
+        leaseTtlMs: 3000,
+      })
+      const web = readConfig({ PULSE_ROLE: 'web', NATS_URL: 'nats://127.0.0.1:4222' }, '/', '1')
+      expect(web.cluster.role).toBe('web')
+    })
+
+    it('names the variable when a value is invalid', () => {
+      expect(() => readConfig({ PULSE_ROLE: 'leader' }, '/', '1')).toThrow(/PULSE_ROLE/)
+      expect(() => readConfig({ PULSE_ROLE: 'web' }, '/', '1')).toThrow(/NATS_URL is required/)
+      expect(() => readConfig({ PULSE_ROLE: 'collector', NATS_URL: 'http://x' }, '/', '1')).toThrow(
+        /NATS_URL must be/,
+      )
+      const bus = { PULSE_ROLE: 'collector', NATS_URL: 'nats://127.0.0.1:4222' }
+      expect(() => readConfig({ ...bus, PULSE_COLLECTOR_GROUP: 'a b' }, '/', '1')).toThrow(
+        /PULSE_COLLECTOR_GROUP/,
+      )
+      expect(() => readConfig({ ...bus, PULSE_INSTANCE_ID: 'x.y' }, '/', '1')).toThrow(
+        /PULSE_INSTANCE_ID/,
+      )
+      expect(() => readConfig({ ...bus, PULSE_LEASE_TTL_MS: '10' }, '/', '1')).toThrow(
+        /PULSE_LEASE_TTL_MS/,
+      )
+    })
+  })
 })

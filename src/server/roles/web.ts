@@ -1,0 +1,145 @@
+// PULSE_ROLE=web: serves browsers from the collector's replicated state (README "Running on
+// several machines"). No SQLite, no data directory, no nodes: the live state is a replica fed by
+// the bus (live-replica.ts), its own hub serves /ws from it, and every other request is answered
+// by the active collector (http-forward.ts), so sessions, CSRF and audit stay in its database.
+//
+// Local here, besides /api/health and /ws: GET /api/state, from the replica, so a browser's first
+// load never crosses the bus as one 100,000-guest answer per browser. It is admitted exactly like
+// /ws, by the collector's guard (pulse.ws.admit): never served when the collector would refuse.
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import fastifyWebsocket from '@fastify/websocket'
+import { AppError } from '../../shared/model/errors.ts'
+import { BACKUPS_QUERY_PARAM, DELTA_QUERY_PARAM } from '../../shared/model/messages.ts'
+import type { Bus } from '../bus/bus.ts'
+import {
+  decodeFrame,
+  encodeFrame,
+  endToEndHeaders,
+  WS_ADMIT_SUBJECT,
+  type WsAdmission,
+} from '../bus/http-envelope.ts'
+import { ADMIT_TIMEOUT_MS, installHttpForward } from '../bus/http-forward.ts'
+import { createLiveReplica, type LiveReplica } from '../bus/live-replica.ts'
+import { connectBus } from '../bus/nats-bus.ts'
+import type { ServerConfig } from '../config.ts'
+import { installErrorHandler } from '../http/errors.ts'
+import { createHub, toDialect, type Hub } from '../hub/hub.ts'
+import { stringifySliced } from '../hub/sliced-json.ts'
+import { createLiveState, type LiveState } from '../live/live-state.ts'
+import { RequestLogController } from '../log.ts'
+
+export interface WebRole {
+  http: FastifyInstance
+  bus: Bus
+  live: LiveState
+  hub: Hub
+  replica: LiveReplica
+  close(): Promise<void>
+}
+
+export interface WebRoleOptions {
+  config: ServerConfig
+  now?: () => number
+  logger?: boolean | object
+  /** Overrides the replica's stale threshold (tests). */
+  staleAfterMs?: number
+}
+
+/** Ask the collector whether this request's credentials would open /ws; null when they would. */
+async function admit(bus: Bus, request: FastifyRequest): Promise<WsAdmission | null> {
+  const head = {
+    url: '/ws',
+    headers: endToEndHeaders(request.headers),
+    remoteAddress: request.ip,
+  }
+  let frame: Uint8Array
+  try {
+    frame = await bus.request(WS_ADMIT_SUBJECT, encodeFrame(head), ADMIT_TIMEOUT_MS)
+  } catch {
+    throw new AppError('COLLECTOR_UNAVAILABLE', { seconds: ADMIT_TIMEOUT_MS / 1000 })
+  }
+  const answer = decodeFrame<WsAdmission>(frame).head
+  return answer.admitted ? null : answer
+}
+
+/** Build and connect a web node (not listening yet). */
+export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
+  const { config } = options
+  const now = options.now ?? Date.now
+  if (!config.cluster.natsUrl) throw new Error('NATS_URL is required when PULSE_ROLE is web')
+  const http = Fastify({
+    logger: options.logger ?? false,
+    logController: new RequestLogController(),
+    bodyLimit: 1024 * 1024,
+  })
+  const name = `pulse-web-${config.cluster.instanceId}`
+  const bus = await connectBus({ url: config.cluster.natsUrl, name, log: http.log })
+
+  const hubRef: { current?: Hub } = {}
+  const live = createLiveState({
+    now,
+    version: config.version,
+    clientCount: () => hubRef.current?.clientCount() ?? 0,
+  })
+  const hub = createHub({ live, now, version: config.version, log: http.log })
+  hubRef.current = hub
+  const replica = createLiveReplica({
+    bus,
+    now,
+    staleAfterMs: options.staleAfterMs,
+    log: http.log,
+    onState: (state) => {
+      live.replaceState(state).catch((err: unknown) => {
+        http.log.error({ err }, 'publishing the replicated state failed')
+      })
+    },
+    onEvent: (type, data) => hub.broadcast(type, data),
+  })
+
+  installErrorHandler(http)
+  await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
+  http.get('/api/state', async (request, reply) => {
+    const refused = await admit(bus, request)
+    if (refused && !refused.admitted) {
+      reply.status(refused.status)
+      for (const [key, value] of Object.entries(endToEndHeaders(refused.headers)))
+        reply.header(key, value)
+      return reply.send(refused.body)
+    }
+    // Before the first snapshot there is nothing true to show.
+    if (!replica.state()) throw new AppError('COLLECTOR_UNAVAILABLE', { seconds: 1 })
+    const { state, seq } = live.current()
+    reply.header('X-State-Seq', String(seq))
+    reply.header('Cache-Control', 'no-store')
+    return reply.type('application/json').send(await stringifySliced(state))
+  })
+  await installHttpForward(http, {
+    bus,
+    now,
+    health: () => {
+      const { epoch, seq, stale, connected } = replica.status()
+      return { role: 'web', collector: { epoch, seq, stale, connected } }
+    },
+    onSocket: (socket, { query }) =>
+      hub.attach(socket, {
+        dialect: toDialect(query[DELTA_QUERY_PARAM]),
+        backups: query[BACKUPS_QUERY_PARAM] === '1',
+      }),
+  })
+
+  let closing: Promise<void> | null = null
+  return {
+    http,
+    bus,
+    live,
+    hub,
+    replica,
+    close: () =>
+      (closing ??= (async () => {
+        replica.stop()
+        hub.close()
+        await http.close()
+        await bus.close()
+      })()),
+  }
+}
