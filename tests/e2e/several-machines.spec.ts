@@ -8,6 +8,7 @@
 // Idempotency-Key. The check is that every (alert, event) the receiver got came under exactly one
 // key (the standby did not plan it again under a new one), and that the delivery held open at the
 // kill was sent again by the new collector with the same key and answered.
+import fs from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { natsUnavailable } from '../support/nats-server.ts'
 import type { ServerProcess } from './server-process.ts'
@@ -43,7 +44,12 @@ let hook: HookReceiver | undefined
 // eslint-disable-next-line no-empty-pattern
 test.afterEach(async ({}, testInfo) => {
   if (machines && testInfo.status !== testInfo.expectedStatus)
-    await testInfo.attach('processes.log', { body: machines.logs(), contentType: 'text/plain' })
+    await testInfo.attach('processes.log', {
+      path: await fs.promises
+        .writeFile(testInfo.outputPath('processes.log'), machines.logs())
+        .then(() => testInfo.outputPath('processes.log')),
+      contentType: 'text/plain',
+    })
 })
 
 test.afterAll(async () => {
@@ -119,7 +125,11 @@ test('two collectors and two web nodes: takeover, live data, acks and one delive
       return true
     },
   })
-  const m = await startMachines({ WEBHOOK_ALLOW_LOOPBACK: 'true' })
+  const m = await startMachines({
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+    // PULSE_E2E_LOG_LEVEL=info shows the lease's story in processes.log when this fails.
+    LOG_LEVEL: process.env.PULSE_E2E_LOG_LEVEL ?? 'warn',
+  })
   machines = m
   const [webA, webB] = m.webs as [ServerProcess, ServerProcess]
 
