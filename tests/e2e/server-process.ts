@@ -83,7 +83,9 @@ export async function createServerProcess(
     dataDir,
     async start() {
       output = ''
-      child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/server/main.ts'], {
+      // tsx as a loader in this very process, not its CLI: the CLI runs the server in a child of
+      // its own, which a SIGKILL of the CLI would leave running (kill() must kill the server).
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
         env: {
           ...process.env,
           DEMO_MODE: options.demo === false ? 'false' : 'true',
