@@ -47,11 +47,14 @@ export interface WebRoleOptions {
 
 /** Ask the collector whether this request's credentials would open /ws; null when they would. */
 async function admit(bus: Bus, request: FastifyRequest): Promise<WsAdmission | null> {
-  const head = {
-    url: '/ws',
-    headers: endToEndHeaders(request.headers),
-    remoteAddress: request.ip,
+  const headers = endToEndHeaders(request.headers)
+  // The Origin rule guards sockets, which the same-origin policy does not cover; a plain GET is
+  // covered, and browsers send no Origin on a same-origin GET. Such a request counts as coming
+  // from this very host, so the credentials alone decide, as for the collector's own /api/state.
+  if (headers.origin === undefined && typeof headers.host === 'string') {
+    headers.origin = `${request.protocol}://${headers.host}`
   }
+  const head = { url: '/ws', headers, remoteAddress: request.ip }
   let frame: Uint8Array
   try {
     frame = await bus.request(WS_ADMIT_SUBJECT, encodeFrame(head), ADMIT_TIMEOUT_MS)
