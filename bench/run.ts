@@ -29,6 +29,12 @@ import {
   printBusFanout,
   type BusFanoutResult,
 } from './bus-fanout.ts'
+import {
+  benchWebFanout,
+  printWebFanout,
+  WEB_FANOUT_SIZES,
+  type WebFanoutResult,
+} from './web-fanout.ts'
 import { printTable, type BenchResult } from './harness.ts'
 import { SEARCH_SET } from './search-set.ts'
 
@@ -129,6 +135,16 @@ if (wanted('bus-fanout')) {
   }
   if (fanout.length > 0) printBusFanout(fanout)
   results.busFanout = fanout
+}
+if (wanted('web-fanout')) {
+  // Issue 17, acceptance 2: collector -> bus -> web node (own process) -> a /ws client.
+  const web: WebFanoutResult[] = []
+  for (const size of WEB_FANOUT_SIZES) {
+    const result = await benchWebFanout(size)
+    if (result) web.push(result)
+  }
+  if (web.length > 0) printWebFanout(web)
+  results.webFanout = web
 }
 
 if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()

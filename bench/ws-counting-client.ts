@@ -31,7 +31,11 @@ function clientFrame(opcode: number, payload: Buffer): Buffer {
 }
 
 /** Connects to `ws://127.0.0.1:{port}{path}` and records every message. */
-export function connectCountingClient(port: number, path: string): CountingClient {
+export function connectCountingClient(
+  port: number,
+  path: string,
+  onMessage?: (message: ReceivedMessage) => void,
+): CountingClient {
   const socket = net.connect({ host: '127.0.0.1', port })
   const messages: ReceivedMessage[] = []
   let total = 0
@@ -61,6 +65,7 @@ export function connectCountingClient(port: number, path: string): CountingClien
     message(m) {
       messages.push(m)
       total += m.bytes
+      onMessage?.(m)
     },
     control(opcode, payload) {
       // Answer protocol pings, or the hub drops the client as dead.

@@ -1,4 +1,5 @@
-// Starts the real server (demo mode, small fast estate) as a child process on loopback.
+// Starts the real server (demo mode, small fast estate, or a role of several machines without the
+// simulator) as a child process on loopback.
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -11,7 +12,18 @@ export interface ServerProcess {
   dataDir: string
   start(): Promise<void>
   stop(): Promise<void>
+  /** SIGKILL, waiting for the process to exit: a machine that dies without a word. */
+  kill(): Promise<void>
+  /** What the process printed since its last start (for failure messages). */
+  output(): string
   cleanup(): void
+}
+
+export interface ServerProcessOptions {
+  /** Run the simulator in the process (default true); false for roles given their nodes by API. */
+  demo?: boolean
+  /** Share a data directory (two collectors of one group); default a new temporary one. */
+  dataDir?: string
 }
 
 async function freePort(): Promise<number> {
@@ -31,9 +43,11 @@ async function freePort(): Promise<number> {
  */
 export async function createServerProcess(
   env: Record<string, string> = {},
+  options: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
   const port = await freePort()
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pulse-e2e-'))
+  const ownDataDir = options.dataDir === undefined
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pulse-e2e-'))
   let child: ChildProcess | null = null
   let output = ''
   const url = `http://127.0.0.1:${port}`
@@ -53,16 +67,28 @@ export async function createServerProcess(
     throw new Error(`server did not become healthy:\n${output}`)
   }
 
+  const end = async (signal: NodeJS.Signals) => {
+    const proc = child
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return
+    await new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve())
+      proc.kill(signal)
+      if (signal !== 'SIGKILL') setTimeout(() => proc.kill('SIGKILL'), 5000).unref()
+    })
+  }
+
   return {
     url,
     port,
     dataDir,
     async start() {
       output = ''
-      child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/server/main.ts'], {
+      // tsx as a loader in this very process, not its CLI: the CLI runs the server in a child of
+      // its own, which a SIGKILL of the CLI would leave running (kill() must kill the server).
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
         env: {
           ...process.env,
-          DEMO_MODE: 'true',
+          DEMO_MODE: options.demo === false ? 'false' : 'true',
           PORT: String(port),
           HOST: '127.0.0.1',
           PULSE_DATA_DIR: dataDir,
@@ -85,17 +111,11 @@ export async function createServerProcess(
       child.stderr?.on('data', (d) => (output += d))
       await waitHealthy()
     },
-    async stop() {
-      const proc = child
-      if (!proc || proc.exitCode !== null) return
-      await new Promise<void>((resolve) => {
-        proc.once('exit', () => resolve())
-        proc.kill('SIGTERM')
-        setTimeout(() => proc.kill('SIGKILL'), 5000).unref()
-      })
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+    output: () => output,
     cleanup() {
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

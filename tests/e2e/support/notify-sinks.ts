@@ -13,6 +13,13 @@ export interface HookRequest {
   /** The body parsed as JSON; undefined when it is not JSON. */
   json: unknown
   body: string
+  /** True once the receiver answered 200 (false while held, and for ever if never released). */
+  answered: boolean
+}
+
+export interface HookReceiverOptions {
+  /** Requests this returns true for are recorded but never answered (a peer hanging mid-call). */
+  hold?: (request: HookRequest) => boolean
 }
 
 export interface HookReceiver {
@@ -21,7 +28,7 @@ export interface HookReceiver {
   close(): Promise<void>
 }
 
-export async function startHookReceiver(): Promise<HookReceiver> {
+export async function startHookReceiver(options: HookReceiverOptions = {}): Promise<HookReceiver> {
   const requests: HookRequest[] = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -34,13 +41,17 @@ export async function startHookReceiver(): Promise<HookReceiver> {
       } catch {
         json = undefined
       }
-      requests.push({
+      const request: HookRequest = {
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
         json,
         body,
-      })
+        answered: false,
+      }
+      requests.push(request)
+      if (options.hold?.(request)) return
+      request.answered = true
       res.writeHead(200, { 'Content-Type': 'application/json' })
       res.end('{"ok":true}')
     })
