@@ -68,8 +68,12 @@ export interface HttpForwardOptions {
   health?: () => Record<string, unknown>
 }
 
-function unavailable(timeoutMs: number): AppError {
-  return new AppError('COLLECTOR_UNAVAILABLE', { seconds: Number((timeoutMs / 1000).toFixed(1)) })
+function unavailable(timeoutMs: number, err?: unknown): AppError {
+  // "No responders" comes at once: no collector is running (or none holds the lease yet).
+  const detail = /no responders/i.test(err instanceof Error ? err.message : String(err ?? ''))
+    ? 'none is running'
+    : `no answer within ${Number((timeoutMs / 1000).toFixed(1))} s`
+  return new AppError('COLLECTOR_UNAVAILABLE', { detail })
 }
 
 /** The collector's headers, filtered again: this node's connection is not the collector's. */
@@ -111,7 +115,10 @@ export async function installHttpForward(
     } catch (err) {
       request.log.warn({ err: (err as Error).message }, 'no collector answered a forwarded request')
       reply.header('Retry-After', '5')
-      throw unavailable(timeoutMs)
+      const error = unavailable(timeoutMs, err)
+      // A browser opening the app gets a page that says so and tries again, not raw JSON.
+      if (wantsPage(request)) return reply.status(503).type('text/html').send(waitingPage(error))
+      throw error
     }
     const { head, body: payload } = decodeFrame<ForwardedResponse>(answer)
     reply.status(head.status)
@@ -175,4 +182,28 @@ export async function installHttpForward(
 
     scope.all('/*', forward)
   })
+}
+
+/** A page load (GET outside /api and /ws that accepts HTML), not an API call. */
+function wantsPage(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0] ?? ''
+  return (
+    request.method === 'GET' &&
+    !/^\/(api|ws)(\/|$)/.test(path) &&
+    String(request.headers.accept ?? '').includes('text/html')
+  )
+}
+
+/** The 503 page of a web node whose collector does not answer; it reloads itself every 5 s. */
+function waitingPage(error: AppError): string {
+  const text = error.message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta http-equiv="refresh" content="5"><title>Pulse: waiting for the collector</title>',
+    '<style>body{font:16px system-ui,sans-serif;margin:3rem auto;max-width:36rem;padding:0 1rem;',
+    'color:#1f2937}@media(prefers-color-scheme:dark){body{background:#111827;color:#e5e7eb}}</style>',
+    '</head><body><h1>Pulse is waiting for its collector</h1>',
+    `<p>${text}.</p><p>This page tries again every 5 seconds.</p></body></html>`,
+  ].join('')
 }

@@ -62,7 +62,7 @@ export const ERRORS = {
   },
   COLLECTOR_UNAVAILABLE: {
     status: 503,
-    message: 'No collector answered within {seconds} s; retry shortly',
+    message: 'No active collector answered this web node ({detail}); retry shortly',
   },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const

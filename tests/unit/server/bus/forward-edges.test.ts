@@ -105,13 +105,28 @@ describe('forwarding envelope', () => {
     expect(res.headers['retry-after']).toBe('5')
     expect(res.json).toEqual({
       code: 'COLLECTOR_UNAVAILABLE',
-      message: 'No collector answered within 0.3 s; retry shortly',
+      message: 'No active collector answered this web node (no answer within 0.3 s); retry shortly',
     })
   })
 
   it('answers 503 at once when no collector serves the subject', async () => {
     const res = await call(web, 'POST', '/api/login', { body: { username: 'a', password: 'b' } })
     expect(res.status).toBe(503)
-    expect(res.json).toMatchObject({ code: 'COLLECTOR_UNAVAILABLE' })
+    expect(res.json).toMatchObject({
+      code: 'COLLECTOR_UNAVAILABLE',
+      message: 'No active collector answered this web node (none is running); retry shortly',
+    })
+  })
+
+  it('answers a page load with a page that says so and retries, not raw JSON', async () => {
+    const res = await call(web, 'GET', '/settings/system', { headers: { accept: 'text/html' } })
+    expect(res.status).toBe(503)
+    expect(res.headers['content-type']).toMatch(/^text\/html/)
+    expect(res.text).toContain('Pulse is waiting for its collector')
+    expect(res.text).toContain('(none is running)')
+    expect(res.text).toContain('<meta http-equiv="refresh" content="5">')
+    // API calls keep the JSON error whatever they accept.
+    const api = await call(web, 'GET', '/api/alerts/active', { headers: { accept: 'text/html' } })
+    expect(api.json).toMatchObject({ code: 'COLLECTOR_UNAVAILABLE' })
   })
 })
