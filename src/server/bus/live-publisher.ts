@@ -19,6 +19,8 @@ import type { Bus, LiveMessage } from './bus.ts'
 export const SNAPSHOT_SUBJECT = 'pulse.snapshot'
 /** The event that only proves the collector is alive; web nodes do not pass it on. */
 export const HEARTBEAT_EVENT = 'heartbeat'
+/** How often a publisher that dropped messages tries to tell replicas where it is. */
+const OUTAGE_PROBE_MS = 500
 
 /** Messages waiting beyond this are dropped oldest first: web nodes re-snapshot anyway. */
 const MAX_QUEUE = 256
@@ -77,6 +79,7 @@ export function createLivePublisher(deps: LivePublisherDeps): LivePublisher {
         if (!outage)
           deps.log.warn({ err: String(err) }, 'live publishing failed; dropping until NATS returns')
         outage = true
+        probeSoon()
       }
     }
     sending = false
@@ -99,6 +102,18 @@ export function createLivePublisher(deps: LivePublisherDeps): LivePublisher {
       kind: 'event',
       body: encoder.encode(JSON.stringify({ type, data })),
     })
+
+  // Messages were dropped: keep offering a heartbeat (it carries the latest seq) until one is
+  // stored, so replicas notice the gap and resync as soon as NATS is back, not at the next
+  // poll or the next idle heartbeat.
+  let probe: ReturnType<typeof setTimeout> | undefined
+  const probeSoon = () => {
+    if (probe || stopped) return
+    probe = setTimeout(() => {
+      probe = undefined
+      if (outage) publishEvent(HEARTBEAT_EVENT, null)
+    }, OUTAGE_PROBE_MS)
+  }
 
   let heartbeat: ReturnType<typeof setTimeout> | undefined
   const resetHeartbeat = () => {
@@ -144,6 +159,7 @@ export function createLivePublisher(deps: LivePublisherDeps): LivePublisher {
     stop() {
       stopped = true
       clearTimeout(heartbeat)
+      clearTimeout(probe)
       unsubscribe()
       snapshot.stop()
     },
