@@ -72,6 +72,11 @@ export interface App {
   startPolling(): void
   /** Stop what startPolling started (a collector that lost its lease); startPolling resumes. */
   stopPolling(): Promise<void>
+  /**
+   * Read again the settings kept in memory (allowed origins, embedding): a collector taking over
+   * from one that changed them in the shared database.
+   */
+  reloadStored(): void
   /** Also hear every socket event this app broadcasts (a collector publishes them on the bus). */
   onBroadcast(listener: (type: string, data: unknown) => void): () => void
   close(): Promise<void>
@@ -349,6 +354,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.stop()
       await Promise.all([notify.stop(), poller.stop()])
     },
+    reloadStored: () => webPolicy.reload(),
     onBroadcast(listener) {
       broadcastTaps.add(listener)
       return () => broadcastTaps.delete(listener)

@@ -8,7 +8,8 @@
 // two. The responders join a queue group, so serving only while active is what keeps a web node's
 // request on the active collector.
 //
-// Winning: reload what the previous holder stored (nodes, alert config and active alerts; the
+// Winning: reload what the previous holder stored (nodes, alert config, active alerts, allowed
+// origins and embedding; the
 // outbox's unfinished rows are sent by the sender with their original Idempotency-Key), poll,
 // and publish under a new epoch once the first poll is in, so web nodes resynchronise onto a
 // full estate rather than an empty one. Losing: stop all of it at once and stay a standby.
@@ -107,6 +108,7 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
     try {
       options.onActive?.()
       app.alerts.reload()
+      app.reloadStored()
       // Sets the poller's endpoints from SQLite and starts the first poll.
       app.nodes.reload()
     } catch (err) {

@@ -33,6 +33,8 @@ export interface WebPolicy {
   settings(): WebPolicySettings
   /** Store a validated patch; keys fixed by the environment are left as they are. */
   configure(patch: WebPolicyPatch): WebPolicySettings
+  /** Read the stored settings again (a collector taking over from one that changed them). */
+  reload(): void
 }
 
 export interface WebPolicyDeps {
@@ -82,13 +84,18 @@ function storedList(value: unknown): string[] {
 export function createWebPolicy(deps: WebPolicyDeps): WebPolicy {
   const { repo, envOrigins, envEmbedding } = deps
   const originsFixed = envOrigins.length > 0
-  let origins: readonly string[] = originsFixed ? envOrigins : storedList(repo.get(ORIGINS_KEY))
-  let embedAllowed = envEmbedding ? envEmbedding.allowed : repo.get(EMBED_KEY) === true
-  let embedOrigins: readonly string[] = envEmbedding
-    ? envEmbedding.origins
-    : storedList(repo.get(EMBED_ORIGINS_KEY))
+  let origins: readonly string[] = []
+  let embedAllowed = false
+  let embedOrigins: readonly string[] = []
   // One object per change, so the header hook can reuse its rendered headers until then.
-  let embedding: EmbeddingConfig = { allowed: embedAllowed, origins: embedOrigins }
+  let embedding: EmbeddingConfig = { allowed: false, origins: [] }
+  const load = () => {
+    origins = originsFixed ? envOrigins : storedList(repo.get(ORIGINS_KEY))
+    embedAllowed = envEmbedding ? envEmbedding.allowed : repo.get(EMBED_KEY) === true
+    embedOrigins = envEmbedding ? envEmbedding.origins : storedList(repo.get(EMBED_ORIGINS_KEY))
+    embedding = { allowed: embedAllowed, origins: embedOrigins }
+  }
+  load()
 
   const settings = (): WebPolicySettings => {
     const envOverrides: Record<string, boolean> = {}
@@ -109,6 +116,7 @@ export function createWebPolicy(deps: WebPolicyDeps): WebPolicy {
     allowedOrigins: () => origins,
     embedding: () => embedding,
     settings,
+    reload: load,
     configure(patch) {
       const now = deps.now()
       if (patch.allowedOrigins !== undefined && !originsFixed) {

@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../../../src/server/app.ts'
 import { startDemo, type DemoSimulators } from '../../../../src/server/demo.ts'
 import { startCollectorRole, type CollectorRole } from '../../../../src/server/roles/collector.ts'
+import { createSystemSettingsRepo } from '../../../../src/server/store/system-settings-repo.ts'
+import { ORIGINS_KEY } from '../../../../src/server/system/web-policy.ts'
 import { natsUnavailable, startNatsServer, type NatsServer } from '../../../support/nats-server.ts'
 import { startTcpProxy } from '../../../support/tcp-proxy.ts'
 import { makeTempDir } from '../temp-dir.ts'
@@ -104,9 +106,15 @@ describe.skipIf(natsUnavailable())('PULSE_ROLE=collector', () => {
     expect(bPolls()).toBe(0)
     expect(b.epoch()).toBeNull()
 
+    // The active one saves allowed origins after the standby started (and read its settings).
+    createSystemSettingsRepo(a.app.db).set(ORIGINS_KEY, ['https://dash.example.com'], Date.now())
+
     await a.close()
     await waitFor(() => b.active(), 'the standby to take over', TTL_MS + TTL_MS / 5 + 500)
     await waitFor(() => bPolls() > 0, 'the new active collector to poll')
+    // What the previous holder stored applies on the new one, not what it read at its start.
+    const settings = await b.app.http.inject({ method: 'GET', url: '/api/system/settings' })
+    expect(settings.json()).toMatchObject({ allowedOrigins: 'https://dash.example.com' })
     expect(b.app.live.current().state.vms.length).toBe(a.app.live.current().state.vms.length)
     await waitFor(() => b.epoch() !== null, 'the new active collector to publish')
     expect((await health(b)).active).toBe(true)
