@@ -1,6 +1,7 @@
 // Composition root: wires store, poller, live state, hub and routes. Tests build it on a
 // temporary data directory; main.ts builds it from the environment.
 import Fastify, { type FastifyInstance } from 'fastify'
+import { AppError } from '../shared/model/errors.ts'
 import fastifyWebsocket from '@fastify/websocket'
 import type { AuthService } from './auth/auth-service.ts'
 import { installAuth } from './auth/install.ts'
@@ -98,6 +99,11 @@ export interface BuildOptions {
   }
   /** What /api/health adds about the role (roles/collector.ts); default `{ role: 'all' }`. */
   health?: () => Record<string, unknown>
+  /**
+   * True while this is a standby collector: API writes are refused (503), since the active one
+   * would neither see nor publish them and its own writes would overwrite them.
+   */
+  standby?: () => boolean
 }
 
 /** Build the server without listening. */
@@ -212,6 +218,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   hubRef.current = hub
 
   installErrorHandler(http)
+  const standby = options.standby
+  if (standby) {
+    http.addHook('onRequest', async (request) => {
+      if (!standby() || request.method === 'GET' || request.method === 'HEAD') return
+      if (/^\/api(\/|$)/.test(request.url)) throw new AppError('COLLECTOR_STANDBY')
+    })
+  }
   // The websocket plugin first: its onRequest hook marks upgrades, and its onResponse hook closes
   // the socket of an upgrade the guard refuses (a hook that throws skips the hooks after it).
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })

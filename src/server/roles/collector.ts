@@ -68,6 +68,7 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
   const app = await buildApp({
     ...options,
     health: () => ({ role: 'collector', active: ref.lease?.held() ?? false, instance: id }),
+    standby: () => !(ref.lease?.held() ?? false),
   })
   const log = app.http.log
   // The notification dispatcher starts with the app (escalation timer included): a standby must

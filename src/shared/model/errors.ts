@@ -64,6 +64,11 @@ export const ERRORS = {
     status: 503,
     message: 'No active collector answered this web node ({detail}); retry shortly',
   },
+  COLLECTOR_STANDBY: {
+    status: 503,
+    message:
+      'This collector is a standby and takes no changes; make them through a web node, which reaches the active collector',
+  },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 

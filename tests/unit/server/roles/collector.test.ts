@@ -106,6 +106,14 @@ describe.skipIf(natsUnavailable())('PULSE_ROLE=collector', () => {
     expect(bPolls()).toBe(0)
     expect(b.epoch()).toBeNull()
 
+    // A standby takes no changes: the active one would neither see nor publish them.
+    const themeOn = (role: CollectorRole) =>
+      role.app.http.inject({ method: 'POST', url: '/api/system/theme', payload: { theme: 'dark' } })
+    const refused = await themeOn(b)
+    expect(refused.statusCode).toBe(503)
+    expect(refused.json()).toMatchObject({ code: 'COLLECTOR_STANDBY' })
+    expect((await themeOn(a)).statusCode).not.toBe(503)
+
     // The active one saves allowed origins after the standby started (and read its settings).
     createSystemSettingsRepo(a.app.db).set(ORIGINS_KEY, ['https://dash.example.com'], Date.now())
 
@@ -115,6 +123,7 @@ describe.skipIf(natsUnavailable())('PULSE_ROLE=collector', () => {
     // What the previous holder stored applies on the new one, not what it read at its start.
     const settings = await b.app.http.inject({ method: 'GET', url: '/api/system/settings' })
     expect(settings.json()).toMatchObject({ allowedOrigins: 'https://dash.example.com' })
+    expect((await themeOn(b)).statusCode).not.toBe(503)
     expect(b.app.live.current().state.vms.length).toBe(a.app.live.current().state.vms.length)
     await waitFor(() => b.epoch() !== null, 'the new active collector to publish')
     expect((await health(b)).active).toBe(true)
