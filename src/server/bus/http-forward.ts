@@ -105,6 +105,7 @@ export async function installHttpForward(
   const timeoutOf = options.timeoutMs ?? forwardTimeoutMs
   const admitTimeout = options.admitTimeoutMs ?? ADMIT_TIMEOUT_MS
   const admissions = new WeakMap<FastifyRequest, AdmittedSocket>()
+  let demo = false
 
   async function forward(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const timeoutMs = timeoutOf(request.method, request.url)
@@ -121,6 +122,9 @@ export async function installHttpForward(
       throw error
     }
     const { head, body: payload } = decodeFrame<ForwardedResponse>(answer)
+    // The UI asks /api/health (answered here) whether to show the demo banner: learn it from the
+    // collector's answers, the first of which is the page itself.
+    demo = head.headers['x-demo-mode'] === 'true'
     reply.status(head.status)
     applyHeaders(reply, head.headers)
     return reply.send(payload)
@@ -139,12 +143,15 @@ export async function installHttpForward(
       (_request, body, done) => done(null, body),
     )
 
-    scope.get('/api/health', async () => ({
-      status: 'healthy',
-      timestamp: Math.floor(now() / 1000),
-      uptime: (now() - startedAt) / 1000,
-      ...options.health?.(),
-    }))
+    scope.get('/api/health', async (_request, reply) => {
+      if (demo) reply.header('X-Demo-Mode', 'true')
+      return {
+        status: 'healthy',
+        timestamp: Math.floor(now() / 1000),
+        uptime: (now() - startedAt) / 1000,
+        ...options.health?.(),
+      }
+    })
 
     scope.route({
       method: 'GET',

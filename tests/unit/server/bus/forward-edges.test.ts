@@ -33,6 +33,13 @@ function echoCollector(response: ForwardedResponse, body = '') {
 }
 
 describe('forwarding envelope', () => {
+  it("marks its own /api/health as a demo once the collector's answers say so", async () => {
+    expect((await call(web, 'GET', '/api/health')).headers['x-demo-mode']).toBeUndefined()
+    echoCollector({ status: 200, headers: { 'content-type': 'text/html', 'x-demo-mode': 'true' } })
+    await call(web, 'GET', '/')
+    expect((await call(web, 'GET', '/api/health')).headers['x-demo-mode']).toBe('true')
+  })
+
   it('strips hop-by-hop headers both ways and keeps the end-to-end ones', async () => {
     const seen = echoCollector(
       {
