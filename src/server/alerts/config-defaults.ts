@@ -2,6 +2,7 @@
 // §3.6.1). Pure data. `aggregation` and `ioNormalization` are stored only: the engine does not read
 // them (the notifications issue may use aggregation).
 import type { AlertConfig, ThresholdPair } from '../../shared/model/alerts.ts'
+import { defaultSchedule } from '../../shared/views/schedule-rules.ts'
 
 const pair = (trigger: number, clear: number): ThresholdPair => ({ trigger, clear })
 
@@ -35,39 +36,8 @@ export const DEFAULT_ALERT_CONFIG: AlertConfig = {
   metricTimeThresholds: {},
   overrides: {},
   customRules: [],
-  schedule: {
-    quietHours: {
-      enabled: false,
-      start: '22:00',
-      end: '08:00',
-      timezone: 'UTC',
-      days: {
-        monday: true,
-        tuesday: true,
-        wednesday: true,
-        thursday: true,
-        friday: true,
-        saturday: false,
-        sunday: false,
-      },
-      suppress: { performance: false, storage: false, offline: false },
-    },
-    cooldown: 30,
-    groupingWindow: 300,
-    maxAlertsHour: 3,
-    escalation: {
-      enabled: false,
-      levels: [
-        { after: 15, notify: 'email' },
-        { after: 30, notify: 'webhook' },
-        { after: 60, notify: 'all' },
-      ],
-    },
-    grouping: { enabled: true, window: 300, byNode: true, byGuest: false },
-    // Ours: more than this many alerts in one grouping window (per destination and group) go out
-    // as one summary message instead of one entry each.
-    storm: { enabled: true, threshold: 20 },
-  },
+  // One definition with the Schedule tab's Reset defaults (issue 24 item 39).
+  schedule: defaultSchedule('UTC'),
   aggregation: { enabled: false, window: 10, count: 3, similarity: 5 },
   flapping: { enabled: true, threshold: 5, window: 10, suppression: 30, minStability: 0.8 },
   ioNormalization: { enabled: false, vmDiskMax: 500, containerDiskMax: 300, networkMax: 1000 },

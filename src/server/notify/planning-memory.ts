@@ -7,7 +7,10 @@ import type { MemoryRow, OpenGroup } from '../store/outbox-repo.ts'
 import type { DeliveryMemory, PlannedDelivery } from './types.ts'
 
 interface Past {
+  /** Every notification of the alert to the destination (max per hour counts across occurrences). */
   times: number[]
+  /** The last notification per occurrence start time (cooldown is per occurrence). */
+  lastByStart: Map<string, number>
   /** Occurrence start times whose 'fired' went or will go to the destination. */
   fired: Set<string>
 }
@@ -29,7 +32,7 @@ export function createPlanningMemory(
     const k = key(alertId, destinationId)
     let p = past.get(k)
     if (!p) {
-      p = { times: [], fired: new Set() }
+      p = { times: [], lastByStart: new Map(), fired: new Set() }
       past.set(k, p)
     }
     return p
@@ -37,18 +40,16 @@ export function createPlanningMemory(
   const add = (alertId: string, destinationId: string, kind: string, start: string, at: number) => {
     const p = entry(alertId, destinationId)
     p.times.push(at)
+    const last = p.lastByStart.get(start)
+    if (last === undefined || at > last) p.lastByStart.set(start, at)
     if (kind === 'fired') p.fired.add(start)
   }
   for (const r of rows) add(r.alertId, r.destinationId, r.eventKind, r.alertStart, r.at)
   for (const g of openGroups) groups.set(key(g.groupKey, g.destinationId), g.due)
 
   return {
-    lastNotified(alertId, destinationId) {
-      const p = past.get(key(alertId, destinationId))
-      if (!p || p.times.length === 0) return undefined
-      let max = -Infinity
-      for (const t of p.times) if (t > max) max = t
-      return max
+    lastNotified(alertId, startTime, destinationId) {
+      return past.get(key(alertId, destinationId))?.lastByStart.get(startTime)
     },
     countSince(alertId, destinationId, since) {
       const p = past.get(key(alertId, destinationId))

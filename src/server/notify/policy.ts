@@ -11,18 +11,21 @@
 // 2. Applicability: an 'escalation' event goes only to the destinations of its level's `notify`
 //    (email / webhook / all); the others get a row suppressed 'disabled' so the log says why. An
 //    'escalation' of an acknowledged alert is suppressed 'disabled' (escalation.ts makes none).
-// 3. Cooldown (`schedule.cooldown` minutes, 0 = off) applies to 'fired' only: a fire of an alert id
-//    within cooldown of the last notification of that id to that destination (memory.lastNotified,
-//    sent or due) is suppressed 'cooldown'. 'escalated' (warning -> critical) and 'escalation'
-//    bypass it: news of something worse is never held back by a repeat guard.
+// 3. Cooldown (`schedule.cooldown` minutes, 0 = off) limits repeats of one occurrence, never a new
+//    one (issue 24 item 13): a 'fired' within cooldown of the last notification of the SAME
+//    occurrence (alert id + startTime) to that destination (memory.lastNotified, sent or due) is
+//    suppressed 'cooldown'. An alert that fired, recovered and fires again has a new startTime:
+//    it is news, and is sent, and so is its recovery. 'escalated' (warning -> critical) and
+//    'escalation' bypass it: news of something worse is never held back by a repeat guard.
 // 4. Max per hour (`schedule.maxAlertsHour`, per alert id and destination, rolling hour, 0 = off)
 //    applies to every kind but 'resolved': at that many notifications (memory.countSince) the next
 //    is suppressed 'max-per-hour'. Neither 3 nor 4 ever swallows a recovery whose fire was sent.
 // 5. Quiet hours (quiet-hours.ts): an event they hold is pending with reason 'quiet-hours', due at
 //    the end of the window, in the one group 'quiet-hours' of its destination, so everything held
 //    leaves as ONE summary per destination when the window ends (batches.ts), neither dropped nor a
-//    burst. Recoveries are held like the rest; a critical alert of a category whose
-//    `suppress[category]` flag is set breaks through (and so does its recovery: the level decides).
+//    burst. They hold warnings, and the critical alerts of a category whose `suppress[category]`
+//    flag is set; other critical alerts are sent at once (the reference's meaning). A recovery
+//    follows the same rule as its alert (the level decides).
 // 6. Grouping: off -> due now, group = the alert id alone. On -> group `node:<instance>/<node>`
 //    (byNode), `resource:<resourceId>` (byGuest; it wins when both are set, being the finer), else
 //    `all`; due when the open group of that destination and key is due (input.openGroupDue), or a
@@ -32,7 +35,7 @@
 import type { AlertSchedule } from '../../shared/model/alerts.ts'
 import type { NotificationEvent, NotSentReason } from '../../shared/model/notifications.ts'
 import { notifyFor } from './escalation.ts'
-import { breaksQuietHours, quietWindow } from './quiet-hours.ts'
+import { heldByQuietHours, quietWindow } from './quiet-hours.ts'
 import type { PlanInput, PlannedDelivery, PolicyDestination } from './types.ts'
 
 const MINUTE = 60_000
@@ -61,7 +64,7 @@ export function planEvent(input: PlanInput): PlannedDelivery[] {
   const out: PlannedDelivery[] = []
   const alert = event.alert
   const quiet = quietWindow(schedule, now)
-  const held = quiet.quiet && !breaksQuietHours(alert, schedule)
+  const held = quiet.quiet && heldByQuietHours(alert, schedule)
   const groupKey = groupKeyOf(event, schedule)
   for (const destination of input.destinations) {
     if (event.kind === 'resolved') {
@@ -117,7 +120,7 @@ function rateReason(input: PlanInput, destination: PolicyDestination): NotSentRe
     if (notify !== 'all' && notify !== destination.kind) return 'disabled'
   }
   if (event.kind === 'fired' && schedule.cooldown > 0) {
-    const last = memory.lastNotified(event.alert.id, destination.id)
+    const last = memory.lastNotified(event.alert.id, event.alert.startTime, destination.id)
     if (last !== undefined && now - last < schedule.cooldown * MINUTE) return 'cooldown'
   }
   if (schedule.maxAlertsHour > 0) {

@@ -1,19 +1,28 @@
-// Quiet hours of the schedule (spec 001 §2/§3 schedule; reference/wire-protocol.md §5.5), and the
-// alert categories their critical exceptions name. Pure: time is a parameter, the zone is read
-// through Intl.DateTimeFormat.
+// Quiet hours of the schedule (spec 001 §2/§3 schedule; the reference's meaning, issue 24 items
+// 12, 16, 18), and the alert categories their flags name. Pure: time is a parameter, the zone is
+// read through Intl.DateTimeFormat.
 //
-// Rules (decided here where the spec is silent):
+// Rules:
+// - What they hold: every notification of a warning (its fire, escalation levels, its recovery),
+//   and the critical alerts of a category whose `suppress[category]` flag is set. Critical alerts
+//   of the other categories are sent at once: by default a node down at 03:00 pages. This is the
+//   reference's meaning of the same field names, so an imported config means the same here.
 // - A window is [start, end) in the schedule's IANA zone; end < start is an overnight window
 //   (22:00-08:00); start === end is an empty window (never quiet), not a whole day.
-// - The day a window STARTS is the day that counts: Friday 22:00-Saturday 08:00 is quiet when Friday
-//   is enabled, whatever Saturday says. (The reference checks the current day, which cuts a Friday
-//   night window at midnight when the weekend is off: a defect not copied.)
-// - `endsAt` is the first instant after `now` at which the zone's wall clock reaches `end`, so it is
-//   exact across DST: when `end` falls in a spring-forward gap the window ends at the switch; when it
-//   falls in a fall-back overlap it ends at its first occurrence (the repeated hour that follows is
-//   inside [start, end) again on the wall clock, and `quietWindow` then answers the second end).
+// - The day of the current moment decides, as in the reference: with 22:00-08:00 on Monday-Friday,
+//   Monday 02:00 is quiet (Monday is on) and Saturday 02:00 is not (Saturday is off); Friday's
+//   evening is quiet until midnight, where Saturday takes over, and Sunday's is not.
+// - `endsAt` is the first instant after `now` at which quiet hours stop: the wall clock reaching
+//   `end`, or midnight when an evening runs into a day that is off. It is exact across DST: when
+//   that time falls in a spring-forward gap the window ends at the switch; when it falls in a
+//   fall-back overlap it ends at its first occurrence (the repeated hour that follows is inside
+//   [start, end) again on the wall clock, and `quietWindow` then answers the second end).
+// - An invalid start, end, zone or day map (a hand edit or an old import that reached the
+//   database) means no quiet hours: everything is sent as if they were off, rather than held at
+//   times nobody chose. `quietHoursProblem` names the field; `createQuietHoursCheck` logs it once.
 import type { Alert, AlertSchedule, AlertType } from '../../shared/model/alerts.ts'
 import { WEEKDAYS } from '../../shared/model/alerts.ts'
+import { isTimeOfDay } from '../../shared/views/schedule-rules.ts'
 
 export interface QuietWindow {
   quiet: boolean
@@ -41,17 +50,60 @@ export function alertCategory(alert: Pick<Alert, 'type'>): AlertCategory {
 }
 
 /**
- * Whether quiet hours hold this alert's notifications. The flag `quietHours.suppress[category]`
- * reads as "this category suppresses quiet hours": a critical alert of a category whose flag is
- * true is sent during quiet hours; everything else (warnings, recoveries of warnings, critical
- * alerts of unflagged categories) is held (wire-protocol.md §5.5: "critical ones only if their
- * category flag is set"; the contract's comment on AlertSchedule says the same).
+ * Whether quiet hours hold this alert's notifications: a warning always; a critical alert only
+ * when the flag `quietHours.suppress[category]` of its category is set (reference meaning).
  */
-export function breaksQuietHours(
+export function heldByQuietHours(
   alert: Pick<Alert, 'type' | 'level'>,
   schedule: AlertSchedule,
 ): boolean {
-  return alert.level === 'critical' && schedule.quietHours.suppress[alertCategory(alert)]
+  if (alert.level !== 'critical') return true
+  return schedule.quietHours.suppress?.[alertCategory(alert)] === true
+}
+
+/** What is wrong with stored quiet hours, if anything (the first invalid field). */
+export interface QuietHoursProblem {
+  field: 'start' | 'end' | 'timezone' | 'days'
+  value: string
+}
+
+/** The first invalid field of `quietHours`, or undefined when they can be applied. */
+export function quietHoursProblem(q: AlertSchedule['quietHours']): QuietHoursProblem | undefined {
+  for (const field of ['start', 'end'] as const) {
+    if (!isTimeOfDay(q[field])) return { field, value: shown(q[field]) }
+  }
+  if (typeof q.timezone !== 'string' || formatter(q.timezone) === undefined)
+    return { field: 'timezone', value: shown(q.timezone) }
+  if (typeof q.days !== 'object' || q.days === null) return { field: 'days', value: shown(q.days) }
+  return undefined
+}
+
+const shown = (value: unknown) => String(value).slice(0, 100)
+
+/**
+ * A check for the notification service: given the schedule in force, it logs a warning naming the
+ * invalid field when quiet hours are on but cannot be applied, once per distinct problem (again
+ * only after the value changed or was fixed in between).
+ */
+export function createQuietHoursCheck(log: {
+  warn(obj: object, msg: string): void
+}): (schedule: AlertSchedule) => void {
+  let lastSchedule: AlertSchedule | undefined
+  let lastKey: string | undefined
+  return (schedule) => {
+    if (schedule === lastSchedule) return
+    lastSchedule = schedule
+    const q = schedule.quietHours
+    const problem = q.enabled ? quietHoursProblem(q) : undefined
+    const key = problem && `${problem.field}\u0000${problem.value}`
+    if (problem && key !== lastKey) {
+      log.warn(
+        { field: `schedule.quietHours.${problem.field}`, value: problem.value },
+        'quiet hours are ignored (every alert is sent as if they were off) until this field is fixed',
+      )
+    }
+    lastKey = key
+  }
 }
 
 const MINUTE = 60_000
@@ -74,6 +126,7 @@ export function quietWindow(schedule: AlertSchedule, now: number): QuietWindow {
 
 function computeQuietWindow(schedule: AlertSchedule, now: number): QuietWindow {
   const q = schedule.quietHours
+  if (quietHoursProblem(q) !== undefined) return NOT_QUIET(now)
   const start = toMinutes(q.start)
   const end = toMinutes(q.end)
   if (start === end) return NOT_QUIET(now)
@@ -81,26 +134,28 @@ function computeQuietWindow(schedule: AlertSchedule, now: number): QuietWindow {
   const wall = now + offsetAt(q.timezone, now)
   const today = wall - mod(wall, DAY)
   const minute = Math.floor(mod(wall, DAY) / MINUTE)
-  // The local day the window started on; undefined when outside any window.
-  let startDay: number | undefined
+  // Today's own day decides (see the rules above).
+  if (q.days[weekdayOf(today)] !== true) return NOT_QUIET(now)
+  let endWall: number
   if (start < end) {
-    if (minute >= start && minute < end) startDay = today
-  } else if (minute >= start) {
-    startDay = today
+    if (minute < start || minute >= end) return NOT_QUIET(now)
+    endWall = today + end * MINUTE
   } else if (minute < end) {
-    startDay = today - DAY
+    endWall = today + end * MINUTE
+  } else if (minute >= start) {
+    const tomorrow = today + DAY
+    endWall = q.days[weekdayOf(tomorrow)] === true ? tomorrow + end * MINUTE : tomorrow
+  } else {
+    return NOT_QUIET(now)
   }
-  if (startDay === undefined) return NOT_QUIET(now)
-  if (!q.days[weekdayOf(startDay)]) return NOT_QUIET(now)
-  const endDay = start < end ? startDay : startDay + DAY
-  return { quiet: true, endsAt: firstInstantAtOrAfter(q.timezone, endDay + end * MINUTE, now) }
+  return { quiet: true, endsAt: firstInstantAtOrAfter(q.timezone, endWall, now) }
 }
 
 const mod = (a: number, b: number) => ((a % b) + b) % b
 
+/** Minutes of the day of a valid 'HH:MM' (isTimeOfDay). */
 function toMinutes(hhmm: string): number {
-  const [h = '0', m = '0'] = hhmm.split(':')
-  return Number(h) * 60 + Number(m)
+  return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
 }
 
 /** WEEKDAYS is Monday-first; getUTCDay is Sunday = 0. */
@@ -108,11 +163,15 @@ function weekdayOf(dayUtcMidnight: number) {
   return WEEKDAYS[(new Date(dayUtcMidnight).getUTCDay() + 6) % 7]!
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>()
+// A zone Intl does not know is remembered as null: it is asked about on every dispatch.
+const formatters = new Map<string, Intl.DateTimeFormat | null>()
 
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone)
-  if (f === undefined) {
+/** The zone's formatter, or undefined when Intl does not know the zone. */
+function formatter(zone: string): Intl.DateTimeFormat | undefined {
+  const known = formatters.get(zone)
+  if (known !== undefined) return known ?? undefined
+  let f: Intl.DateTimeFormat | null
+  try {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
@@ -123,16 +182,19 @@ function formatter(zone: string): Intl.DateTimeFormat {
       minute: 'numeric',
       second: 'numeric',
     })
-    formatters.set(zone, f)
+  } catch {
+    f = null // RangeError: not an IANA zone this runtime knows
   }
-  return f
+  if (formatters.size > 1000) formatters.clear() // hand-edited zones must not grow it forever
+  formatters.set(zone, f)
+  return f ?? undefined
 }
 
 /** The zone's offset from UTC at `t`, in ms (local wall time = t + offset). */
 function offsetAt(zone: string, t: number): number {
   const whole = t - mod(t, 1000)
   const p = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
-  for (const part of formatter(zone).formatToParts(whole)) {
+  for (const part of formatter(zone)!.formatToParts(whole)) {
     if (part.type in p) p[part.type as keyof typeof p] = Number(part.value)
   }
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - whole

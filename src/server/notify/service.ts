@@ -6,6 +6,7 @@ import { createOutboxLog, type OutboxLog } from '../store/outbox-log.ts'
 import { createOutboxRepo, type OutboxRepo } from '../store/outbox-repo.ts'
 import { createDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher.ts'
 import { createOutbox, type Outbox } from './outbox.ts'
+import { createQuietHoursCheck } from './quiet-hours.ts'
 import type { Channel, ResolvedDestination } from './types.ts'
 
 /** How often old delivery rows are pruned (and once at start). */
@@ -17,7 +18,7 @@ export interface NotifyServiceDeps {
   destinations: () => readonly ResolvedDestination[]
   channels: Record<DestinationKind, Channel>
   now: () => number
-  log: { error(obj: object, msg: string): void }
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }
   sendIntervalMs?: number
   escalationIntervalMs?: number
 }
@@ -40,18 +41,30 @@ export const MISSING_CHANNEL: Channel = {
 
 export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
   const repo = createOutboxRepo(deps.db)
+  // Stored quiet hours that cannot be applied (issue 24 item 18) are ignored by the policy; the
+  // administrator learns it here, once, whenever the schedule in force is read.
+  const checkQuietHours = createQuietHoursCheck(deps.log)
+  const alerts: DispatcherDeps['alerts'] = {
+    onTransition: (listener) => deps.alerts.onTransition(listener),
+    active: () => deps.alerts.active(),
+    config: () => {
+      const config = deps.alerts.config()
+      checkQuietHours(config.schedule)
+      return config
+    },
+  }
   const outbox = createOutbox({
     repo,
     channels: deps.channels,
     destinations: deps.destinations,
-    schedule: () => deps.alerts.config().schedule,
+    schedule: () => alerts.config().schedule,
     now: deps.now,
     log: deps.log,
     intervalMs: deps.sendIntervalMs,
   })
   const dispatcher = createDispatcher({
     repo,
-    alerts: deps.alerts,
+    alerts,
     destinations: deps.destinations,
     now: deps.now,
     log: deps.log,

@@ -21,8 +21,11 @@ export interface PolicyDestination {
 
 /** What the outbox knows of past deliveries; the policy's memory survives a restart through it. */
 export interface DeliveryMemory {
-  /** Epoch ms of the last notification of `alertId` sent (or due) to `destinationId`, if any. */
-  lastNotified(alertId: string, destinationId: string): number | undefined
+  /**
+   * Epoch ms of the last notification of this occurrence (alert id + startTime) sent (or due) to
+   * `destinationId`, if any: cooldown limits repeats of one occurrence, never a new one.
+   */
+  lastNotified(alertId: string, startTime: string, destinationId: string): number | undefined
   /** Notifications of `alertId` to `destinationId` sent (or due) since `since` (epoch ms). */
   countSince(alertId: string, destinationId: string, since: number): number
   /** Whether the 'fired' of this occurrence (alert id + startTime) went or will go to it. */

@@ -67,7 +67,7 @@ export interface ClaimedBatch {
 
 export interface OutboxRepo {
   /** The policy's memory (notify/types.ts DeliveryMemory), answered from the rows. */
-  lastNotified(alertId: string, destinationId: string): number | undefined
+  lastNotified(alertId: string, startTime: string, destinationId: string): number | undefined
   countSince(alertId: string, destinationId: string, since: number): number
   firedWasNotified(alertId: string, startTime: string, destinationId: string): boolean
   /** The groups still open at `now` (due later), with their due times. */
@@ -159,9 +159,9 @@ export function createOutboxRepo(db: Db): OutboxRepo {
        reason, attempts, next_attempt_at, due_at, title, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
   )
-  const lastNotified = db.prepare<[string, string], { at: number | null }>(
+  const lastNotified = db.prepare<[string, string, string], { at: number | null }>(
     `SELECT MAX(COALESCE(sent_at, due_at)) AS at FROM notification_outbox
-     WHERE alert_id = ? AND destination_id = ? AND ${LIVE}`,
+     WHERE alert_id = ? AND destination_id = ? AND alert_start = ? AND ${LIVE}`,
   )
   const countSince = db.prepare<[string, string, number], { n: number }>(
     `SELECT COUNT(*) AS n FROM notification_outbox
@@ -321,8 +321,8 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   })
 
   return {
-    lastNotified: (alertId, destinationId) =>
-      lastNotified.get(alertId, destinationId)?.at ?? undefined,
+    lastNotified: (alertId, startTime, destinationId) =>
+      lastNotified.get(alertId, destinationId, startTime)?.at ?? undefined,
     countSince: (alertId, destinationId, since) =>
       countSince.get(alertId, destinationId, since)?.n ?? 0,
     firedWasNotified: (alertId, startTime, destinationId) =>

@@ -231,10 +231,13 @@ export interface AlertSchedule {
     /** IANA time zone. */
     timezone: string
     days: Record<Weekday, boolean>
-    /** Critical alerts of these categories are sent during quiet hours. */
+    /**
+     * Quiet hours always hold warnings and send critical alerts; a set flag holds the critical
+     * alerts of its category too (the reference's meaning; notify/quiet-hours.ts).
+     */
     suppress: { performance: boolean; storage: boolean; offline: boolean }
   }
-  /** Minutes between repeats of the same alert; 0 = off. */
+  /** Minutes between repeats of one occurrence of an alert (never a new one); 0 = off. */
   cooldown: number
   /** Seconds. */
   groupingWindow: number

@@ -98,8 +98,9 @@ export function newEscalationLevel(
 }
 
 /**
- * The §9 schedule defaults for Reset defaults. The time zone is left as it is: it says where the
- * administrator is, not how loud alerts should be, and §9 names none.
+ * The §9 schedule defaults: the one definition, read by the server's fresh config
+ * (alerts/config-defaults.ts, zone UTC) and by the tab's Reset defaults, which keeps the zone as it
+ * is: it says where the administrator is, not how loud alerts should be, and §9 names none.
  */
 export function defaultSchedule(timezone: string): AlertSchedule {
   return {
@@ -117,9 +118,10 @@ export function defaultSchedule(timezone: string): AlertSchedule {
         saturday: false,
         sunday: false,
       },
+      // Nothing extra held: warnings wait, every critical alert is sent (reference meaning).
       suppress: { performance: false, storage: false, offline: false },
     },
-    cooldown: 30,
+    cooldown: COOLDOWN_DEFAULT,
     groupingWindow: 300,
     maxAlertsHour: 3,
     escalation: {
@@ -131,8 +133,17 @@ export function defaultSchedule(timezone: string): AlertSchedule {
       ],
     },
     grouping: { enabled: true, window: 300, byNode: true, byGuest: false },
+    // Ours: more than this many alerts in one grouping window (per destination and group) go out
+    // as one summary message instead of one entry each.
     storm: { enabled: true, threshold: 20 },
   }
+}
+
+const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/
+
+/** Whether `value` is a stored quiet-hours time: exactly 'HH:MM', 00:00 to 23:59. */
+export function isTimeOfDay(value: unknown): value is string {
+  return typeof value === 'string' && TIME_OF_DAY.test(value)
 }
 
 /** 'HH:MM' from a time input, or null when it is empty or malformed (the field keeps its value). */

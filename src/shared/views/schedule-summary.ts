@@ -39,28 +39,35 @@ function daysPhrase(days: Readonly<Record<Weekday, boolean>>): string | null {
   return `on ${joinAnd(chosen.map((day) => SHORT_DAY[day]))}`
 }
 
+const CATEGORIES = ['performance', 'storage', 'offline'] as const
+
+/**
+ * Which alerts quiet hours hold, as a clause: warnings always; critical alerts only of the
+ * categories whose flag is set (the reference's meaning of `suppress`, issue 24 item 12). The
+ * Quiet hours card and the summary both say it with this one function, so they cannot disagree.
+ */
+export function quietHoursHeldClause(suppress: AlertSchedule['quietHours']['suppress']): string {
+  const held = CATEGORIES.filter((category) => suppress[category])
+  if (held.length === 0) return 'warnings are held, critical alerts are still sent'
+  if (held.length === CATEGORIES.length) return 'everything is held, even critical alerts'
+  return `warnings and critical ${joinAnd(held)} alerts are held, other critical alerts are still sent`
+}
+
 function quietHoursSentence(quiet: AlertSchedule['quietHours']): string {
   if (!quiet.enabled) return 'Quiet hours are off: alerts are sent at any time.'
   const days = daysPhrase(quiet.days)
   if (days === null) return 'Quiet hours are on but no day is selected, so they never apply.'
-  const categories = (['performance', 'storage', 'offline'] as const).filter(
-    (category) => quiet.suppress[category],
-  )
-  const exceptions =
-    categories.length === 0
-      ? 'nothing is sent meanwhile, not even critical alerts'
-      : `critical ${joinAnd(categories)} alerts still sent`
   return (
-    `Quiet hours ${quiet.start}-${quiet.end} ${quiet.timezone} ${days}; ${exceptions}. ` +
-    'What was held is sent as one summary when they end.'
+    `Quiet hours ${quiet.start}-${quiet.end} ${quiet.timezone} ${days}: ` +
+    `${quietHoursHeldClause(quiet.suppress)}. What was held is sent as one summary when they end.`
   )
 }
 
 function repeatSentence(schedule: ScheduleReadout): string {
   const perHour = `at most ${schedule.maxAlertsHour} per hour`
   return schedule.cooldown > 0
-    ? `Repeats of the same alert at most every ${schedule.cooldown} min, ${perHour}.`
-    : `No cooldown between repeats of the same alert, ${perHour}.`
+    ? `Repeats of one occurrence at most every ${schedule.cooldown} min (a new occurrence is always sent), ${perHour}.`
+    : `No cooldown between repeats of one occurrence, ${perHour}.`
 }
 
 function groupingSentence(schedule: ScheduleReadout): string {

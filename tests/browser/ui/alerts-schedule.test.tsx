@@ -84,7 +84,7 @@ describe('Schedule tab', () => {
     await textbox('End').fill('06:15')
     await page.getByRole('combobox', { name: 'Time zone' }).selectOptions('Europe/Berlin')
     await page.getByRole('button', { name: 'Saturday' }).click()
-    await page.getByRole('checkbox', { name: /Still send critical offline alerts/ }).click()
+    await page.getByRole('checkbox', { name: /Hold critical offline alerts too/ }).click()
     await commit('Cooldown minutes', '45')
     await commit('Max alerts per hour', '7')
     await page.getByRole('checkbox', { name: 'Group by guest' }).click()
@@ -97,7 +97,7 @@ describe('Schedule tab', () => {
     await expect
       .element(page.getByRole('list', { name: 'Schedule summary' }))
       .toHaveTextContent(
-        'Quiet hours 23:30-06:15 Europe/Berlin on Mon, Tue, Wed, Thu, Fri and Sat; critical offline alerts still sent.',
+        'Quiet hours 23:30-06:15 Europe/Berlin on Mon, Tue, Wed, Thu, Fri and Sat: warnings and critical offline alerts are held, other critical alerts are still sent.',
       )
     await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
     await expect.element(page.getByText('Configuration saved successfully!')).toBeVisible()
@@ -130,6 +130,51 @@ describe('Schedule tab', () => {
     })
     // Nothing outside the schedule changed.
     expect({ ...puts[0]!, schedule: base }).toEqual(baseConfig())
+  })
+
+  it('says on the card what its summary says: warnings wait, critical alerts are sent (issue 24 item 12)', async () => {
+    mount()
+    await loaded()
+    await page.getByRole('switch', { name: 'Enable quiet hours' }).click()
+    const quiet = card('Quiet hours')
+    const summary = page.getByRole('list', { name: 'Schedule summary' })
+    const held = quiet.getByRole('status', { name: 'During quiet hours' })
+    // The reference's meaning: no flag set, every critical alert is still sent.
+    await expect
+      .element(held)
+      .toHaveTextContent('Warnings are held, critical alerts are still sent.')
+    await expect
+      .element(summary)
+      .toHaveTextContent('on weekdays: warnings are held, critical alerts are still sent.')
+    await expect.element(quiet).not.toHaveTextContent(/not even critical|non-critical/i)
+    await expect.element(summary).not.toHaveTextContent(/not even critical/)
+    // A flag holds that category's critical alerts too; card and summary both say so.
+    await page.getByRole('checkbox', { name: /Hold critical offline alerts too/ }).click()
+    expect(schedule().quietHours.suppress).toEqual({
+      performance: false,
+      storage: false,
+      offline: true,
+    })
+    await expect
+      .element(held)
+      .toHaveTextContent(
+        'Warnings and critical offline alerts are held, other critical alerts are still sent.',
+      )
+    await expect
+      .element(summary)
+      .toHaveTextContent(
+        'warnings and critical offline alerts are held, other critical alerts are still sent.',
+      )
+    await page.getByRole('checkbox', { name: /Hold critical performance alerts too/ }).click()
+    await page.getByRole('checkbox', { name: /Hold critical storage alerts too/ }).click()
+    await expect.element(held).toHaveTextContent('Everything is held, even critical alerts.')
+    await expect.element(summary).toHaveTextContent('everything is held, even critical alerts.')
+    // Which day decides after midnight (issue 24 item 16).
+    await expect
+      .element(quiet)
+      .toHaveTextContent(
+        'The day it is decides: with 22:00-08:00 on Monday to Friday, Monday 02:00 is quiet and Saturday 02:00 is not.',
+      )
   })
 
   it('clamps cooldown to 5-120 and max per hour to 1-10; escalation keeps the previous value', async () => {

@@ -3,6 +3,7 @@ import { useId, useMemo } from 'react'
 import { useSnapshot } from 'valtio'
 import { WEEKDAYS, type Weekday } from '../../../shared/model/alerts.ts'
 import { parseTimeOfDay, weekdayLabel } from '../../../shared/views/schedule-rules.ts'
+import { quietHoursHeldClause } from '../../../shared/views/schedule-summary.ts'
 import { zoneGroups } from '../../../shared/views/schedule-zones.ts'
 import { FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
@@ -19,21 +20,24 @@ const DAY_LABELS: Record<Weekday, { short: string; long: string }> = {
   sunday: { short: 'Sun', long: 'Sunday' },
 }
 
-// Reference §5.5 `suppress`: a set flag lets critical alerts of that category through quiet hours.
-const EXCEPTIONS = [
+// `suppress` as the reference means it (issue 24 item 12): critical alerts are sent during quiet
+// hours, and a set flag holds that category's critical alerts too.
+const HELD_TOO = [
   {
     key: 'performance',
-    text: 'Still send critical performance alerts (CPU, memory, disk, I/O, temperature) during quiet hours',
+    text: 'Hold critical performance alerts too (CPU, memory, disk, I/O, temperature)',
   },
   {
     key: 'storage',
-    text: 'Still send critical storage alerts (usage, disk health, ZFS) during quiet hours',
+    text: 'Hold critical storage alerts too (usage, disk health, ZFS)',
   },
   {
     key: 'offline',
-    text: 'Still send critical offline alerts (nodes, guests, PBS unreachable or powered off) during quiet hours',
+    text: 'Hold critical offline alerts too (nodes, guests, PBS unreachable or powered off)',
   },
 ] as const
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 const TIME_INPUT = `rounded border border-gray-300 bg-white px-1.5 py-1 text-sm tabular-nums dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 dark:[color-scheme:dark] ${FOCUS_RING}`
 
@@ -41,7 +45,7 @@ function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
 }
 
-/** Quiet hours (spec 001 §2 Schedule): when only critical alerts of chosen categories are sent. */
+/** Quiet hours (spec 001 §2 Schedule): when warnings, and chosen critical categories, wait. */
 export function QuietHoursCard() {
   const { working } = useSnapshot(alertConfigState)
   const id = useId()
@@ -63,7 +67,7 @@ export function QuietHoursCard() {
     <Card
       title="Quiet hours"
       icon={<Moon className="size-4" aria-hidden />}
-      description="Hold non-critical notifications during these hours; what was held is sent as one summary when they end."
+      description="Warnings wait until quiet hours end and then go out as one summary. Critical alerts are sent at once unless their category is held below."
       actions={
         <CardSwitch
           label="Enable quiet hours"
@@ -133,7 +137,16 @@ export function QuietHoursCard() {
               </span>
             )}
           </div>
-          <div role="group" aria-labelledby={`${id}-days`} className="grid grid-cols-7 gap-1">
+          <p id={`${id}-days-hint`} className="mb-1.5 text-xs text-gray-500 dark:text-gray-400">
+            The day it is decides: with 22:00-08:00 on Monday to Friday, Monday 02:00 is quiet and
+            Saturday 02:00 is not.
+          </p>
+          <div
+            role="group"
+            aria-labelledby={`${id}-days`}
+            aria-describedby={`${id}-days-hint`}
+            className="grid grid-cols-7 gap-1"
+          >
             {WEEKDAYS.map((day) => {
               const on = quiet.days[day]
               return (
@@ -161,9 +174,9 @@ export function QuietHoursCard() {
         </div>
         <fieldset className="mt-1 min-w-0">
           <legend className="mb-1 text-xs font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">
-            Critical exceptions
+            Critical alerts
           </legend>
-          {EXCEPTIONS.map(({ key, text }) => (
+          {HELD_TOO.map(({ key, text }) => (
             <CheckRow
               key={key}
               label={text}
@@ -175,6 +188,13 @@ export function QuietHoursCard() {
               }
             />
           ))}
+          <p
+            role="status"
+            aria-label="During quiet hours"
+            className="mt-1 text-xs text-gray-600 dark:text-gray-400"
+          >
+            {capitalize(quietHoursHeldClause(quiet.suppress))}.
+          </p>
         </fieldset>
       </div>
     </Card>

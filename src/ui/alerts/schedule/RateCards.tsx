@@ -31,7 +31,7 @@ export function CooldownCard() {
     <Card
       title="Alert cooldown"
       icon={<Timer className="size-4" aria-hidden />}
-      description="Time between repeat notifications of the same alert. Recoveries are always sent."
+      description="Time between repeat notifications of one occurrence of an alert. An alert that recovers and fires again is a new occurrence and is sent at once; recoveries are always sent."
       actions={
         <CardSwitch
           label="Enable cooldown"

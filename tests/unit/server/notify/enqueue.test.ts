@@ -53,21 +53,45 @@ const refired = (n: number, at: number): NotificationEvent => ({
 })
 
 describe('enqueueEvents', () => {
-  it('sees the earlier rows of its own dispatch: a second occurrence within cooldown is held back', () => {
-    const s = schedule((x) => (x.cooldown = 30))
+  it('sees the earlier rows of its own dispatch: a fire beyond max per hour is held back', () => {
+    const s = schedule((x) => (x.maxAlertsHour = 1))
     const n = enqueueEvents(repo, [fired(1), refired(1, T0 + 1000)], s, [A, B], T0 + 1000)
     expect(n).toBe(4)
     expect(log().map((r) => [r.destination.id, r.status, r.reason ?? null])).toEqual([
       ['a', 'pending', null],
       ['b', 'pending', null],
-      ['a', 'suppressed', 'cooldown'],
-      ['b', 'suppressed', 'cooldown'],
+      ['a', 'suppressed', 'max-per-hour'],
+      ['b', 'suppressed', 'max-per-hour'],
     ])
     // A later dispatch reads the same from the stored rows.
     enqueueEvents(repo, [refired(1, T0 + 2000)], s, [A], T0 + 2000)
-    expect(log().at(-1)).toMatchObject({ status: 'suppressed', reason: 'cooldown' })
-    enqueueEvents(repo, [refired(1, T0 + 31 * MIN)], s, [A], T0 + 31 * MIN)
+    expect(log().at(-1)).toMatchObject({ status: 'suppressed', reason: 'max-per-hour' })
+    enqueueEvents(repo, [refired(1, T0 + 61 * MIN)], s, [A], T0 + 61 * MIN)
     expect(log().at(-1)).toMatchObject({ status: 'pending' })
+  })
+
+  it('sends a new occurrence inside the cooldown, and its recovery (issue 24 item 13)', () => {
+    const s = schedule((x) => {
+      x.cooldown = 30
+      x.maxAlertsHour = 10
+    })
+    const first = fired(1)
+    enqueueEvents(repo, [first], s, [A], T0)
+    const recovery = (e: NotificationEvent, at: number): NotificationEvent => ({
+      kind: 'resolved',
+      alert: { ...e.alert, resolvedTime: new Date(at).toISOString(), endReason: 'resolved' },
+      at,
+    })
+    enqueueEvents(repo, [recovery(first, T0 + MIN)], s, [A], T0 + MIN)
+    const again = refired(1, T0 + 12 * MIN)
+    enqueueEvents(repo, [again], s, [A], T0 + 12 * MIN)
+    enqueueEvents(repo, [recovery(again, T0 + 14 * MIN)], s, [A], T0 + 14 * MIN)
+    expect(log().map((r) => [r.eventKinds.join(), r.status, r.reason ?? null])).toEqual([
+      ['fired', 'pending', null],
+      ['resolved', 'pending', null],
+      ['fired', 'pending', null],
+      ['resolved', 'pending', null],
+    ])
   })
 
   it('plans a recovery in the same dispatch as its fire, and only to where the fire went', () => {

@@ -45,13 +45,15 @@ describe('outbox repo', () => {
   it('answers the policy memory from the rows: sent or due counts, dead and suppressed do not', () => {
     const e = fired(1)
     const id = e.alert.id
-    expect(repo.lastNotified(id, 'a')).toBeUndefined()
+    expect(repo.lastNotified(id, e.alert.startTime, 'a')).toBeUndefined()
     expect(repo.firedWasNotified(id, e.alert.startTime, 'a')).toBe(false)
     repo.insert([planned(e, A, { dueAt: T0 + 30_000 })], T0)
-    expect(repo.lastNotified(id, 'a')).toBe(T0 + 30_000)
+    expect(repo.lastNotified(id, e.alert.startTime, 'a')).toBe(T0 + 30_000)
     expect(repo.firedWasNotified(id, e.alert.startTime, 'a')).toBe(true)
     expect(repo.firedWasNotified(id, e.alert.startTime, 'b')).toBe(false)
     expect(repo.firedWasNotified(id, new Date(T0 + 1).toISOString(), 'a')).toBe(false)
+    // Another occurrence of the same alert has no notification yet (cooldown is per occurrence).
+    expect(repo.lastNotified(id, new Date(T0 + 1).toISOString(), 'a')).toBeUndefined()
     expect(repo.countSince(id, 'a', T0)).toBe(1)
     expect(repo.countSince(id, 'a', T0 + 30_001)).toBe(0)
 
@@ -60,12 +62,12 @@ describe('outbox repo', () => {
       batch!.rows.map((r) => r.id),
       T0 + 31_000,
     )
-    expect(repo.lastNotified(id, 'a')).toBe(T0 + 31_000)
+    expect(repo.lastNotified(id, e.alert.startTime, 'a')).toBe(T0 + 31_000)
 
     // A suppressed row (cooldown) and a dead letter never reached anyone.
     const resolved = { kind: 'resolved' as const, alert: e.alert, at: T0 + 40_000 }
     repo.insert([planned(resolved, B, { status: 'suppressed', reason: 'cooldown' })], T0)
-    expect(repo.lastNotified(id, 'b')).toBeUndefined()
+    expect(repo.lastNotified(id, e.alert.startTime, 'b')).toBeUndefined()
     expect(repo.countSince(id, 'b', 0)).toBe(0)
   })
 

@@ -75,8 +75,10 @@ export class PlanMemory implements DeliveryMemory {
     )
   }
 
-  lastNotified(alertId: string, destinationId: string): number | undefined {
-    const times = this.pending(alertId, destinationId).map((r) => r.plannedAt)
+  lastNotified(alertId: string, startTime: string, destinationId: string): number | undefined {
+    const times = this.pending(alertId, destinationId)
+      .filter((r) => r.row.event.alert.startTime === startTime)
+      .map((r) => r.plannedAt)
     return times.length > 0 ? Math.max(...times) : undefined
   }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildBatch } from '../../../../src/server/notify/batches.ts'
 import { groupKeyOf, idempotencyKey, QUIET_GROUP } from '../../../../src/server/notify/policy.ts'
 import type { PlannedDelivery } from '../../../../src/server/notify/types.ts'
+import type { AlertSchedule } from '../../../../src/shared/model/alerts.ts'
 import type { NotificationEvent } from '../../../../src/shared/model/notifications.ts'
 import {
   EMAIL,
@@ -102,23 +103,42 @@ describe('grouping window', () => {
 })
 
 describe('cooldown and max per hour', () => {
-  it('suppresses a repeat fire within cooldown, and its recovery is not sent either', () => {
-    const s = makeSchedule((x) => {
+  /** Cooldown 30 min, max per hour high enough not to interfere. */
+  const cooling = () =>
+    makeSchedule((x) => {
       x.cooldown = 30
       x.maxAlertsHour = 10
     })
+  /** The rows to both destinations, with one status and reason, due at `dueAt`. */
+  const toBoth = (status: string, reason: string | undefined, dueAt: number) =>
+    ['email', 'wh-1'].map((to) => ({ to, status, reason, dueAt }))
+
+  it('sends a new occurrence within cooldown, and its recovery (issue 24 item 13)', () => {
+    const s = cooling()
     const m = new PlanMemory()
     const first = makeAlert()
     m.plan(fired(first, T0), s, T0)
     m.plan(resolved(first, T0 + MIN), s, T0 + MIN)
-    const again = makeAlert({ startTime: new Date(T0 + 10 * MIN).toISOString() })
-    expect(brief(m.plan(fired(again, T0 + 10 * MIN), s, T0 + 10 * MIN))).toEqual([
-      { to: 'email', status: 'suppressed', reason: 'cooldown', dueAt: T0 + 10 * MIN },
-      { to: 'wh-1', status: 'suppressed', reason: 'cooldown', dueAt: T0 + 10 * MIN },
-    ])
-    expect(m.plan(resolved(again, T0 + 12 * MIN), s, T0 + 12 * MIN)).toEqual([])
-    const third = makeAlert({ startTime: new Date(T0 + 32 * MIN).toISOString() })
-    expect(m.plan(fired(third, T0 + 32 * MIN), s, T0 + 32 * MIN).map((r) => r.status)).toEqual([
+    // Back 12 minutes later: a new occurrence (another start time), so news, not a repeat.
+    const again = makeAlert({ startTime: new Date(T0 + 12 * MIN).toISOString() })
+    expect(brief(m.plan(fired(again, T0 + 12 * MIN), s, T0 + 12 * MIN))).toEqual(
+      toBoth('pending', undefined, T0 + 12 * MIN),
+    )
+    expect(brief(m.plan(resolved(again, T0 + 14 * MIN), s, T0 + 14 * MIN))).toEqual(
+      toBoth('pending', undefined, T0 + 14 * MIN),
+    )
+  })
+
+  it('holds a repeat of the same occurrence within cooldown', () => {
+    const s = cooling()
+    const m = new PlanMemory()
+    const a = makeAlert()
+    m.plan(fired(a, T0), s, T0)
+    // The same occurrence announced again (same start time) inside the cooldown.
+    expect(brief(m.plan(fired(a, T0 + 5 * MIN), s, T0 + 5 * MIN))).toEqual(
+      toBoth('suppressed', 'cooldown', T0 + 5 * MIN),
+    )
+    expect(m.plan(fired(a, T0 + 31 * MIN), s, T0 + 31 * MIN).map((r) => r.status)).toEqual([
       'pending',
       'pending',
     ])
@@ -238,31 +258,60 @@ describe('quiet hours in the plan', () => {
     ])
   })
 
-  it('lets a critical alert through only for a category whose flag is set', () => {
-    const s = quiet((x) => {
-      x.quietHours.suppress = { performance: false, storage: false, offline: true }
-    })
+  it('pages a critical alert at 03:00 by default; only warnings wait (issue 24 item 12)', () => {
+    const THREE = Date.UTC(2024, 0, 16, 3, 0)
+    const s = quiet()
     const m = new PlanMemory()
-    const down = makeAlert({
-      id: 'lab-pve1-101-powered-off',
-      type: 'powered-off',
-      level: 'critical',
-    })
-    expect(m.plan(fired(down, NIGHT), s, NIGHT)[0]).toMatchObject({
+    const down = makeAlert({ id: 'node-offline-lab-pve1', type: 'offline', level: 'critical' })
+    expect(m.plan(fired(down, THREE), s, THREE)[0]).toMatchObject({
       status: 'pending',
       reason: 'grouped',
       groupKey: 'node:lab/pve1',
-      dueAt: NIGHT + 300_000,
+      dueAt: THREE + 300_000,
     })
+    // Its recovery goes out too: the level decides, as for the fire.
+    expect(m.plan(resolved(down, THREE + 10 * MIN), s, THREE + 10 * MIN)[0]).not.toMatchObject({
+      reason: 'quiet-hours',
+    })
+    const warn = makeAlert({ id: 'lab-pve1-102-powered-off', type: 'powered-off' })
+    expect(m.plan(fired(warn, THREE), s, THREE)[0]).toMatchObject({
+      reason: 'quiet-hours',
+      dueAt: MORNING,
+    })
+  })
+
+  it('holds the critical alerts of a category whose flag is set, as the reference does', () => {
+    const s = quiet((x) => {
+      x.quietHours.suppress = { performance: true, storage: false, offline: false }
+    })
+    const m = new PlanMemory()
     const hot = makeAlert({ level: 'critical' })
     expect(m.plan(fired(hot, NIGHT), s, NIGHT)[0]).toMatchObject({
       reason: 'quiet-hours',
       dueAt: MORNING,
     })
     const full = makeAlert({ id: 'lab-pve1-local-usage', type: 'usage', level: 'critical' })
-    expect(m.plan(fired(full, NIGHT), s, NIGHT)[0]).toMatchObject({ reason: 'quiet-hours' })
-    const warn = makeAlert({ id: 'lab-pve1-102-powered-off', type: 'powered-off' })
-    expect(m.plan(fired(warn, NIGHT), s, NIGHT)[0]).toMatchObject({ reason: 'quiet-hours' })
+    expect(m.plan(fired(full, NIGHT), s, NIGHT)[0]).toMatchObject({ reason: 'grouped' })
+    const down = makeAlert({
+      id: 'lab-pve1-101-powered-off',
+      type: 'powered-off',
+      level: 'critical',
+    })
+    expect(m.plan(fired(down, NIGHT), s, NIGHT)[0]).toMatchObject({ reason: 'grouped' })
+  })
+
+  it('sends at once when a hand-edited time or zone is invalid, instead of throwing (item 18)', () => {
+    for (const patch of [
+      (x: AlertSchedule) => (x.quietHours.timezone = 'Mars/Olympus_Mons'),
+      (x: AlertSchedule) => (x.quietHours.start = '25:00'),
+      (x: AlertSchedule) => (x.quietHours.end = 'eight'),
+    ]) {
+      const rows = new PlanMemory().plan(fired(makeAlert(), NIGHT), quiet(patch), NIGHT)
+      expect(rows.map((r) => [r.status, r.reason])).toEqual([
+        ['pending', 'grouped'],
+        ['pending', 'grouped'],
+      ])
+    }
   })
 
   it('holds recoveries too and releases everything held as one summary per destination', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   alertCategory,
-  breaksQuietHours,
+  createQuietHoursCheck,
+  heldByQuietHours,
+  quietHoursProblem,
   quietWindow,
 } from '../../../../src/server/notify/quiet-hours.ts'
 import type { AlertSchedule, AlertType } from '../../../../src/shared/model/alerts.ts'
@@ -56,7 +58,7 @@ describe('quiet hours', () => {
     expect(window(s, '2024-01-16T08:00:00Z').quiet).toBe(false)
   })
 
-  it('counts the day an overnight window starts on, not the day after midnight', () => {
+  it('lets the day of the moment decide after midnight, as the reference does (issue 24 item 16)', () => {
     const weekdays = quiet('22:00', '08:00', 'UTC', [
       'monday',
       'tuesday',
@@ -64,15 +66,24 @@ describe('quiet hours', () => {
       'thursday',
       'friday',
     ])
-    // Friday night into Saturday morning: Friday's window.
-    expect(window(weekdays, '2024-01-20T03:00:00Z')).toEqual({
+    // Monday 02:00: Monday is on, so quiet until Monday 08:00 (Sunday being off does not matter).
+    expect(window(weekdays, '2024-01-22T02:00:00Z')).toEqual({
       quiet: true,
-      endsAt: at('2024-01-20T08:00:00Z'),
+      endsAt: at('2024-01-22T08:00:00Z'),
     })
-    // Sunday night into Monday morning: Sunday is off, so Monday 03:00 is not quiet.
+    // Saturday 02:00: Saturday is off, so not quiet, although Friday's evening was.
+    expect(window(weekdays, '2024-01-20T02:00:00Z').quiet).toBe(false)
+    // Friday 23:00 is quiet until midnight, where Saturday (off) takes over.
+    expect(window(weekdays, '2024-01-19T23:00:00Z')).toEqual({
+      quiet: true,
+      endsAt: at('2024-01-20T00:00:00Z'),
+    })
+    // Sunday 23:00 is not quiet; a weekday evening runs on into the next weekday's morning.
     expect(window(weekdays, '2024-01-21T23:00:00Z').quiet).toBe(false)
-    expect(window(weekdays, '2024-01-22T03:00:00Z').quiet).toBe(false)
-    expect(window(weekdays, '2024-01-22T22:30:00Z').quiet).toBe(true)
+    expect(window(weekdays, '2024-01-22T22:30:00Z')).toEqual({
+      quiet: true,
+      endsAt: at('2024-01-23T08:00:00Z'),
+    })
   })
 
   it('handles a same-day window, and treats start = end as no window', () => {
@@ -90,10 +101,15 @@ describe('quiet hours', () => {
     const tuesdays = quiet('22:00', '08:00', 'Pacific/Auckland', ['tuesday'])
     // 10:00 UTC on Monday is 23:00 Monday in Auckland (NZDT, +13): Monday is off.
     expect(window(tuesdays, '2024-01-15T10:00:00Z').quiet).toBe(false)
-    // 10:00 UTC Tuesday = 23:00 Tuesday local; ends Wednesday 08:00 local = 19:00 UTC Tuesday.
+    // 10:00 UTC Tuesday = 23:00 Tuesday local; Wednesday is off, so it ends at local midnight.
     expect(window(tuesdays, '2024-01-16T10:00:00Z')).toEqual({
       quiet: true,
-      endsAt: at('2024-01-16T19:00:00Z'),
+      endsAt: at('2024-01-16T11:00:00Z'),
+    })
+    // Tuesday 03:00 local (14:00 UTC Monday) is quiet until Tuesday 08:00 local.
+    expect(window(tuesdays, '2024-01-15T14:00:00Z')).toEqual({
+      quiet: true,
+      endsAt: at('2024-01-15T19:00:00Z'),
     })
     // Monday 21:00 UTC is Tuesday 10:00 local: outside the window, although UTC says Monday night.
     expect(window(tuesdays, '2024-01-15T21:00:00Z').quiet).toBe(false)
@@ -182,13 +198,75 @@ describe('alert categories and critical exceptions', () => {
     }
   })
 
-  it('lets a critical alert through only when its own category flag is set', () => {
+  it('holds warnings; sends critical alerts unless their category flag is set (issue 24 item 12)', () => {
+    const none = makeSchedule()
+    expect(heldByQuietHours(makeAlert({ type: 'offline', level: 'critical' }), none)).toBe(false)
+    expect(heldByQuietHours(makeAlert({ type: 'cpu', level: 'critical' }), none)).toBe(false)
+    expect(heldByQuietHours(makeAlert({ type: 'offline', level: 'warning' }), none)).toBe(true)
     const s = makeSchedule((x) => {
       x.quietHours.suppress = { performance: false, storage: true, offline: true }
     })
-    expect(breaksQuietHours(makeAlert({ type: 'powered-off', level: 'critical' }), s)).toBe(true)
-    expect(breaksQuietHours(makeAlert({ type: 'usage', level: 'critical' }), s)).toBe(true)
-    expect(breaksQuietHours(makeAlert({ type: 'cpu', level: 'critical' }), s)).toBe(false)
-    expect(breaksQuietHours(makeAlert({ type: 'powered-off', level: 'warning' }), s)).toBe(false)
+    expect(heldByQuietHours(makeAlert({ type: 'powered-off', level: 'critical' }), s)).toBe(true)
+    expect(heldByQuietHours(makeAlert({ type: 'usage', level: 'critical' }), s)).toBe(true)
+    expect(heldByQuietHours(makeAlert({ type: 'cpu', level: 'critical' }), s)).toBe(false)
+    expect(heldByQuietHours(makeAlert({ type: 'cpu', level: 'warning' }), s)).toBe(true)
+  })
+})
+
+describe('invalid quiet hours from the database (issue 24 item 18)', () => {
+  it('treats an invalid start, end or zone as no quiet hours instead of throwing', () => {
+    const night = '2024-01-16T03:00:00Z'
+    for (const [start, end, zone] of [
+      ['22:00', '08:00', 'Mars/Olympus_Mons'],
+      ['25:00', '08:00', 'UTC'],
+      ['22:00', '8', 'UTC'],
+      ['', '08:00', 'UTC'],
+    ] as const) {
+      expect(window(quiet(start, end, zone), night), `${start} ${end} ${zone}`).toEqual({
+        quiet: false,
+        endsAt: at(night),
+      })
+    }
+    // A hand edit that dropped the day map or the flags does not throw either.
+    const broken = quiet('22:00', '08:00')
+    Reflect.deleteProperty(broken.quietHours, 'days')
+    expect(window(broken, night).quiet).toBe(false)
+    const noFlags = makeSchedule()
+    Reflect.deleteProperty(noFlags.quietHours, 'suppress')
+    expect(heldByQuietHours(makeAlert({ type: 'offline', level: 'critical' }), noFlags)).toBe(false)
+  })
+
+  it('names the invalid field, and the check logs it once per distinct value', () => {
+    expect(quietHoursProblem(quiet('22:00', '08:00').quietHours)).toBeUndefined()
+    expect(quietHoursProblem(quiet('22:00', '08:00', 'Nowhere/City').quietHours)).toEqual({
+      field: 'timezone',
+      value: 'Nowhere/City',
+    })
+    expect(quietHoursProblem(quiet('24:00', '08:00').quietHours)).toEqual({
+      field: 'start',
+      value: '24:00',
+    })
+    const warnings: { obj: object; msg: string }[] = []
+    const check = createQuietHoursCheck({ warn: (obj, msg) => warnings.push({ obj, msg }) })
+    const bad = quiet('22:00', '08:00', 'Nowhere/City')
+    check(bad)
+    check(bad)
+    check(quiet('22:00', '08:00', 'Nowhere/City'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]!.obj).toEqual({
+      field: 'schedule.quietHours.timezone',
+      value: 'Nowhere/City',
+    })
+    expect(warnings[0]!.msg).toMatch(/quiet hours are ignored/)
+    // Off: nothing to say. Another bad value, or the same again after a fix: said again.
+    check(makeSchedule((x) => (x.quietHours.timezone = 'Nowhere/City')))
+    check(quiet('22:00', '08:00'))
+    check(bad)
+    check(quiet('22:00', '8:00'))
+    expect(warnings.map((w) => w.obj)).toEqual([
+      { field: 'schedule.quietHours.timezone', value: 'Nowhere/City' },
+      { field: 'schedule.quietHours.timezone', value: 'Nowhere/City' },
+      { field: 'schedule.quietHours.end', value: '8:00' },
+    ])
   })
 })

@@ -6,7 +6,7 @@ describe('schedule summary', () => {
   it('describes the §9 defaults in plain sentences', () => {
     expect(summarizeSchedule(defaultSchedule('UTC'))).toEqual([
       'Quiet hours are off: alerts are sent at any time.',
-      'Repeats of the same alert at most every 30 min, at most 3 per hour.',
+      'Repeats of one occurrence at most every 30 min (a new occurrence is always sent), at most 3 per hour.',
       'Recoveries are always sent; cooldown never swallows them.',
       'Alerts within 5 minutes are grouped by node.',
       'More than 20 alerts within one grouping window are sent as one summary.',
@@ -14,13 +14,18 @@ describe('schedule summary', () => {
     ])
   })
 
-  it('spells out quiet hours, their days and the critical exceptions', () => {
+  it('spells out quiet hours, their days and which alerts they hold (issue 24 item 12)', () => {
     const schedule = defaultSchedule('Europe/Berlin')
     schedule.quietHours.enabled = true
+    expect(summarizeSchedule(schedule)[0]).toBe(
+      'Quiet hours 22:00-08:00 Europe/Berlin on weekdays: warnings are held, critical alerts are ' +
+        'still sent. What was held is sent as one summary when they end.',
+    )
     schedule.quietHours.suppress.offline = true
     expect(summarizeSchedule(schedule)[0]).toBe(
-      'Quiet hours 22:00-08:00 Europe/Berlin on weekdays; critical offline alerts still sent. ' +
-        'What was held is sent as one summary when they end.',
+      'Quiet hours 22:00-08:00 Europe/Berlin on weekdays: warnings and critical offline alerts ' +
+        'are held, other critical alerts are still sent. What was held is sent as one summary ' +
+        'when they end.',
     )
     schedule.quietHours.suppress.performance = true
     schedule.quietHours.suppress.storage = true
@@ -34,7 +39,7 @@ describe('schedule summary', () => {
       sunday: false,
     }
     expect(summarizeSchedule(schedule)[0]).toMatch(
-      /on Mon, Wed and Fri; critical performance, storage and offline alerts still sent\./,
+      /on Mon, Wed and Fri: everything is held, even critical alerts\./,
     )
     schedule.quietHours.suppress = { performance: false, storage: false, offline: false }
     schedule.quietHours.days.monday = false
@@ -46,7 +51,7 @@ describe('schedule summary', () => {
     schedule.quietHours.days.saturday = true
     schedule.quietHours.days.sunday = true
     expect(summarizeSchedule(schedule)[0]).toMatch(
-      /at weekends; nothing is sent meanwhile, not even critical alerts\./,
+      /at weekends: warnings are held, critical alerts are still sent\./,
     )
   })
 
@@ -59,7 +64,7 @@ describe('schedule summary', () => {
     schedule.storm.enabled = false
     schedule.escalation.enabled = true
     const lines = summarizeSchedule(schedule)
-    expect(lines[1]).toBe('No cooldown between repeats of the same alert, at most 1 per hour.')
+    expect(lines[1]).toBe('No cooldown between repeats of one occurrence, at most 1 per hour.')
     expect(lines[3]).toBe('Alerts within 1 minute are grouped by node and guest.')
     expect(lines[4]).toBe('Storm control is off: every alert is listed on its own.')
     expect(lines[5]).toBe(
