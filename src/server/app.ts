@@ -19,6 +19,7 @@ import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
 import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
+import { registerStateRoute } from './http/state.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
@@ -250,7 +251,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ssoReady: oidc.ready,
   })
   registerCoreRoutes(http, {
-    live,
     version: config.version,
     demo: config.demo !== null,
     startedAt: now(),
@@ -259,6 +259,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     channel: () => readUpdateSettings(systemSettings).updateChannel,
     health: options.health,
   })
+  registerStateRoute(http, { hub })
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
