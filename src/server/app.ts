@@ -34,6 +34,7 @@ import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerAutoRegisterRoute } from './http/auto-register.ts'
 import { createRegistrationCodes } from './setup/registration-codes.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
+import { registerSettingsCompatRoutes } from './http/settings-compat.ts'
 import { registerThemeRoutes } from './http/theme.ts'
 import { registerUpdateRoutes } from './http/updates.ts'
 import { createUpdates } from './updates/index.ts'
@@ -319,12 +320,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     broadcast: (type, data) => hub.broadcast(type, data),
     log: http.log,
   })
-  registerSystemSettingsRoutes(http, {
+  const systemSettingsDeps = {
     discovery,
     webPolicy,
     ...themeDeps,
     onUpdateSettings: () => autoUpdater.rearm(),
-  })
+  }
+  registerSystemSettingsRoutes(http, systemSettingsDeps)
+  registerSettingsCompatRoutes(http, { ...systemSettingsDeps, config })
   registerThemeRoutes(http, themeDeps)
   registerUpdateRoutes(http, {
     updater,
