@@ -30,32 +30,28 @@ async function startWithAdmin(
 describe('GET /api/config/system', () => {
   it('answers the running values, the stored settings included, not defaults', async () => {
     const { target, admin } = await startWithAdmin({ port: 7760, pollIntervalMs: 15_000 })
-    const saved = await target.call('POST', '/api/system/settings/update', {
-      ...admin,
-      body: {
-        allowedOrigins: 'https://wall.example.com',
-        discoveryEnabled: false,
-        discoverySubnet: '127.0.0.0/30',
-        allowEmbedding: true,
-        allowedEmbedOrigins: 'https://portal.example.com',
-        updateChannel: 'rc',
-        theme: 'dark',
-      },
-    })
-    expect(saved.status).toBe(200)
-    const res = await target.call('GET', '/api/config/system', admin)
-    expect(res.status).toBe(200)
-    expect(res.json).toMatchObject({
+    // Each unlike its default: the reference's UI showed '*' and discovery on.
+    const stored = {
       allowedOrigins: 'https://wall.example.com',
       discoveryEnabled: false,
       discoverySubnet: '127.0.0.0/30',
       allowEmbedding: true,
       allowedEmbedOrigins: 'https://portal.example.com',
       updateChannel: 'rc',
+      theme: 'dark',
+    }
+    const saved = await target.call('POST', '/api/system/settings/update', {
+      ...admin,
+      body: stored,
+    })
+    expect(saved.status).toBe(200)
+    const res = await target.call('GET', '/api/config/system', admin)
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({
+      ...stored,
       autoUpdateEnabled: expect.any(Boolean),
       autoUpdateCheckInterval: expect.any(Number),
       autoUpdateTime: expect.any(String),
-      theme: 'dark',
       pbsPollingInterval: 15,
       backendPort: 7760,
       frontendPort: 7760,
