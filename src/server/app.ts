@@ -19,6 +19,7 @@ import { registerConfigBackupRoutes } from './http/config-backup.ts'
 import { installErrorHandler } from './http/errors.ts'
 import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
+import { registerStateRoute } from './http/state.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
@@ -33,6 +34,7 @@ import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerAutoRegisterRoute } from './http/auto-register.ts'
 import { createRegistrationCodes } from './setup/registration-codes.ts'
 import { registerSystemSettingsRoutes } from './http/system-settings.ts'
+import { registerSettingsCompatRoutes } from './http/settings-compat.ts'
 import { registerThemeRoutes } from './http/theme.ts'
 import { registerUpdateRoutes } from './http/updates.ts'
 import { createUpdates } from './updates/index.ts'
@@ -250,7 +252,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ssoReady: oidc.ready,
   })
   registerCoreRoutes(http, {
-    live,
     version: config.version,
     demo: config.demo !== null,
     startedAt: now(),
@@ -259,6 +260,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     channel: () => readUpdateSettings(systemSettings).updateChannel,
     health: options.health,
   })
+  registerStateRoute(http, { hub })
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
@@ -318,12 +320,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     broadcast: (type, data) => hub.broadcast(type, data),
     log: http.log,
   })
-  registerSystemSettingsRoutes(http, {
+  const systemSettingsDeps = {
     discovery,
     webPolicy,
     ...themeDeps,
     onUpdateSettings: () => autoUpdater.rearm(),
-  })
+  }
+  registerSystemSettingsRoutes(http, systemSettingsDeps)
+  registerSettingsCompatRoutes(http, { ...systemSettingsDeps, config })
   registerThemeRoutes(http, themeDeps)
   registerUpdateRoutes(http, {
     updater,

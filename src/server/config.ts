@@ -190,16 +190,30 @@ function readCluster(env: NodeJS.ProcessEnv): ClusterConfig {
   }
 }
 
+/** What the server runs with when PORT, HOST, PULSE_POLL_INTERVAL_MS and LOG_LEVEL are unset. */
+export const CONFIG_DEFAULTS = {
+  port: 7655,
+  // Loopback by default until authentication exists; set HOST=0.0.0.0 to serve the network.
+  host: '127.0.0.1',
+  pollIntervalMs: 10_000,
+  logLevel: 'info',
+} as const satisfies { port: number; host: string; pollIntervalMs: number; logLevel: LogLevel }
+
 /** Read the configuration; throws with a message naming the variable on bad input. */
 export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string): ServerConfig {
   const demo = readBool(env, 'DEMO_MODE') || readBool(env, 'PULSE_DEMO')
   return {
-    port: readInt(env, 'PORT', 7655, 0, 65535),
-    // Loopback by default until authentication exists; set HOST=0.0.0.0 to serve the network.
-    host: env.HOST || '127.0.0.1',
+    port: readInt(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65535),
+    host: env.HOST || CONFIG_DEFAULTS.host,
     dataDir: path.resolve(cwd, env.PULSE_DATA_DIR || './data'),
     staticDir: path.resolve(cwd, env.PULSE_STATIC_DIR || './dist'),
-    pollIntervalMs: readInt(env, 'PULSE_POLL_INTERVAL_MS', 10_000, 1000, 3_600_000),
+    pollIntervalMs: readInt(
+      env,
+      'PULSE_POLL_INTERVAL_MS',
+      CONFIG_DEFAULTS.pollIntervalMs,
+      1000,
+      3_600_000,
+    ),
     version,
     authDisabled: readBool(env, 'DISABLE_AUTH'),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
@@ -216,7 +230,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
     oidcEnv: readOidcEnv(env),
     apiToken: readApiToken(env),
     log: {
-      level: readChoice(env, 'LOG_LEVEL', LOG_LEVELS) ?? 'info',
+      level: readChoice(env, 'LOG_LEVEL', LOG_LEVELS) ?? CONFIG_DEFAULTS.logLevel,
       format: readChoice(env, 'LOG_FORMAT', LOG_FORMATS),
     },
     webhookAllowLoopback: readBool(env, 'WEBHOOK_ALLOW_LOOPBACK'),

@@ -37,7 +37,7 @@ interface StateSummary {
 }
 
 async function state(): Promise<StateSummary> {
-  const res = await fetch(`${server.url}/api/state`)
+  const res = await fetch(`${server.url}/api/state?format=internal`)
   return (await res.json()) as StateSummary
 }
 

@@ -61,6 +61,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
 export const TOKEN_ONLY_OPEN_READS: readonly string[] = [
   'GET /api/state',
   'GET /api/config/nodes',
+  'GET /api/config/system',
+  'GET /api/settings',
   'GET /api/guests/metadata',
   'GET /api/guests/metadata/*',
   'GET /ws',

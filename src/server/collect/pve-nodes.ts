@@ -107,8 +107,9 @@ function readMemory(
   }
 }
 
-// rootfs.avail (not free) is what can still be written: root-reserved blocks excluded. Usage is
-// computed as df does, used / (used + avail), so a root fs with 1.5 MB left reads ~100%, not 95%.
+// Usage is Proxmox's own figure, rootfs used / total (the node summary's "Root Disk"; disk /
+// maxdisk in /cluster/resources), so our percentage matches the Proxmox UI. `free` is
+// rootfs.avail: what can still be written, root-reserved blocks excluded.
 function readDisk(
   entry: Record<string, unknown>,
   info: Record<string, unknown> | undefined,
@@ -118,7 +119,7 @@ function readDisk(
     const total = toNumber(rootfs.total)
     const used = toNumber(rootfs.used)
     const free = toNumber(rootfs.avail, toNumber(rootfs.free, Math.max(0, total - used)))
-    return { used, total, free, usage: toPercent(used, Math.min(total, used + free) || total) }
+    return { used, total, free, usage: toPercent(used, total) }
   }
   const total = toNumber(entry.maxdisk)
   const used = toNumber(entry.disk)

@@ -1,11 +1,8 @@
-// Core routes: health, version, state.
-import { stringifySliced } from '../hub/sliced-json.ts'
+// Core routes: health and version (GET /api/state is in state.ts).
 import type { FastifyInstance } from 'fastify'
-import type { LiveState } from '../live/live-state.ts'
 import type { DeploymentType, UpdateChannel, VersionInfo } from '../../shared/model/updates.ts'
 
 export interface CoreRouteDeps {
-  live: LiveState
   version: string
   demo: boolean
   startedAt: number
@@ -17,7 +14,7 @@ export interface CoreRouteDeps {
   health?: () => Record<string, unknown>
 }
 
-/** Register /api/health, /api/version and /api/state. */
+/** Register /api/health and /api/version. */
 export function registerCoreRoutes(app: FastifyInstance, deps: CoreRouteDeps): void {
   if (deps.demo) {
     app.addHook('onSend', async (_request, reply) => {
@@ -40,12 +37,4 @@ export function registerCoreRoutes(app: FastifyInstance, deps: CoreRouteDeps): v
     runtime: `node ${process.version}`,
     demo: deps.demo,
   }))
-  app.get('/api/state', async (_request, reply) => {
-    const { state, seq } = deps.live.current()
-    // The sequence number lets a delta client compare its merge with this exact snapshot.
-    reply.header('X-State-Seq', String(seq))
-    reply.header('Cache-Control', 'no-store')
-    // Built in slices: at 100,000 guests one JSON.stringify of the state holds the loop for seconds.
-    return reply.type('application/json').send(await stringifySliced(state))
-  })
 }

@@ -21,7 +21,7 @@ import {
 import { readStoredTheme, saveTheme } from './theme.ts'
 
 /** A comma-separated origin list, validated and normalised ('*' only where `star`). */
-const originList = (star: boolean) =>
+export const originList = (star: boolean) =>
   z
     .string({ error: 'must be a comma-separated list of origins' })
     .max(4096)
@@ -64,14 +64,19 @@ export interface SystemSettingsDeps {
   onUpdateSettings?: (settings: UpdateSettings) => void
 }
 
-/** Register GET /api/system/settings and POST /api/system/settings/update. */
-export function registerSystemSettingsRoutes(app: FastifyInstance, deps: SystemSettingsDeps): void {
-  const answer = (): SystemSettings => ({
+/** The system settings in effect (environment overrides applied), as GET /api/system/settings. */
+export function readSystemSettings(deps: SystemSettingsDeps): SystemSettings {
+  return {
     ...deps.discovery.settings(),
     ...deps.webPolicy.settings(),
     ...readUpdateSettings(deps.settings),
     theme: readStoredTheme(deps.settings),
-  })
+  }
+}
+
+/** Register GET /api/system/settings and POST /api/system/settings/update. */
+export function registerSystemSettingsRoutes(app: FastifyInstance, deps: SystemSettingsDeps): void {
+  const answer = () => readSystemSettings(deps)
   app.get('/api/system/settings', async () => answer())
   app.post('/api/system/settings/update', async (request) => {
     requireAdmin(request)

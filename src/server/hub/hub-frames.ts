@@ -5,7 +5,7 @@ import { encodeMetricsFrame } from '../../shared/model/guest-metrics.ts'
 import { ON_DEMAND_COLLECTIONS, type StateDelta } from '../../shared/model/messages.ts'
 import { ENTITY_COLLECTIONS, type EntityCollection } from '../../shared/model/state.ts'
 import type { Publication } from '../live/live-state.ts'
-import { createPlainStateConverter } from './plain-state.ts'
+import { createPlainStateConverter, type PlainState } from './plain-state.ts'
 import { stringifySliced } from './sliced-json.ts'
 
 /** A frame as the socket sends it: text (JSON; a Buffer holds large text) or binary. */
@@ -22,6 +22,8 @@ const GUEST_KEYS: readonly EntityCollection[] = ['vms', 'containers']
  * (sliced-json.ts), so they are promises; mode 2's frames are small or chunked, built at once.
  */
 export interface PublicationFrames {
+  /** The state of `p` in the plain dialect's shapes, converted once per publication. */
+  plainState(p: Publication): PlainState
   full(p: Publication): Promise<Buffer>
   plainFull(p: Publication): Promise<Buffer>
   raw(p: Publication): Promise<Buffer>
@@ -38,6 +40,7 @@ export interface PublicationFrames {
 export function createPublicationFrames(): PublicationFrames {
   const toPlainState = createPlainStateConverter()
   type Cache = {
+    plainState?: PlainState
     full?: Promise<Buffer>
     plainFull?: Promise<Buffer>
     raw?: Promise<Buffer>
@@ -51,7 +54,10 @@ export function createPublicationFrames(): PublicationFrames {
     if (!cache) caches.set(p, (cache = {}))
     return cache
   }
+  const plainState = (p: Publication): PlainState =>
+    (cacheOf(p).plainState ??= toPlainState(p.state))
   return {
+    plainState,
     full: (p) =>
       (cacheOf(p).full ??= stringifySliced({ type: 'initialState', seq: p.seq, data: p.state })),
     // The plain dialect carries the reference's shapes (backup times as strings); the delta
@@ -59,10 +65,9 @@ export function createPublicationFrames(): PublicationFrames {
     plainFull: (p) =>
       (cacheOf(p).plainFull ??= stringifySliced({
         type: 'initialState',
-        data: toPlainState(p.state),
+        data: plainState(p),
       })),
-    raw: (p) =>
-      (cacheOf(p).raw ??= stringifySliced({ type: 'rawData', data: toPlainState(p.state) })),
+    raw: (p) => (cacheOf(p).raw ??= stringifySliced({ type: 'rawData', data: plainState(p) })),
     delta: (p) =>
       (cacheOf(p).delta ??= stringifySliced({ type: 'delta', seq: p.seq, data: p.delta ?? {} })),
     delta2(p, backups) {

@@ -7,7 +7,7 @@
 // client that fell behind catches up from the last few publications when it can, and gets a
 // fresh first load when it cannot: never an unbounded backlog.
 import type { WebSocket } from 'ws'
-import type { ClientMessage } from '../../shared/model/messages.ts'
+import type { ClientMessage, StateFormat } from '../../shared/model/messages.ts'
 import type { LiveState, Publication } from '../live/live-state.ts'
 import {
   createPublicationFrames,
@@ -16,6 +16,7 @@ import {
   type SnapshotScope,
   type SnapshotSource,
 } from './hub-frames.ts'
+import { stringifySliced } from './sliced-json.ts'
 import { createLogLimiter, type LogLimiter } from './log-limit.ts'
 
 /** Above this many queued bytes a client is skipped until it drains. */
@@ -75,6 +76,11 @@ export interface Hub {
   }>
   /** Send an event to every client (node_deleted, nodes_changed, ...). */
   broadcast(type: string, data: unknown): void
+  /**
+   * The current state as GET /api/state sends it, with its seq: `plain` is exactly the data of a
+   * plain client's initialState (the same conversion), `internal` our own state.
+   */
+  stateJson(format: StateFormat): Promise<{ seq: number; body: Buffer }>
   close(): void
 }
 
@@ -324,6 +330,12 @@ export function createHub(deps: HubDeps): Hub {
     broadcast(type, data) {
       const frame = JSON.stringify({ type, data, timestamp: new Date(deps.now()).toISOString() })
       for (const client of clients) if (hasRoom(client)) send(client, frame)
+    },
+    async stateJson(format) {
+      const p = deps.live.current()
+      // Built in slices: at 100,000 guests one JSON.stringify holds the loop for seconds.
+      const body = await stringifySliced(format === 'plain' ? frames.plainState(p) : p.state)
+      return { seq: p.seq, body }
     },
     close() {
       clearInterval(pingTimer)

@@ -23,8 +23,8 @@ import { createLiveReplica, type LiveReplica } from '../bus/live-replica.ts'
 import { connectBus } from '../bus/nats-bus.ts'
 import type { ServerConfig } from '../config.ts'
 import { installErrorHandler } from '../http/errors.ts'
+import { registerStateRoute } from '../http/state.ts'
 import { createHub, toDialect, type Hub } from '../hub/hub.ts'
-import { stringifySliced } from '../hub/sliced-json.ts'
 import { createLiveState, type LiveState } from '../live/live-state.ts'
 import { RequestLogController } from '../log.ts'
 
@@ -101,20 +101,21 @@ export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
 
   installErrorHandler(http)
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
-  http.get('/api/state', async (request, reply) => {
-    const refused = await admit(bus, request)
-    if (refused && !refused.admitted) {
-      reply.status(refused.status)
-      for (const [key, value] of Object.entries(endToEndHeaders(refused.headers)))
-        reply.header(key, value)
-      return reply.send(refused.body)
-    }
-    // Before the first snapshot there is nothing true to show.
-    if (!replica.state()) throw new AppError('COLLECTOR_UNAVAILABLE', { seconds: 1 })
-    const { state, seq } = live.current()
-    reply.header('X-State-Seq', String(seq))
-    reply.header('Cache-Control', 'no-store')
-    return reply.type('application/json').send(await stringifySliced(state))
+  registerStateRoute(http, {
+    hub,
+    async admit(request, reply) {
+      const refused = await admit(bus, request)
+      if (refused && !refused.admitted) {
+        reply.status(refused.status)
+        for (const [key, value] of Object.entries(endToEndHeaders(refused.headers)))
+          reply.header(key, value)
+        void reply.send(refused.body)
+        return true
+      }
+      // Before the first snapshot there is nothing true to show.
+      if (!replica.state()) throw new AppError('COLLECTOR_UNAVAILABLE', { seconds: 1 })
+      return false
+    },
   })
   await installHttpForward(http, {
     bus,

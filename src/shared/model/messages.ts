@@ -23,6 +23,14 @@ export const ON_DEMAND_COLLECTIONS: readonly string[] = [
 /** Query parameter by which a delta-mode-2 client asks for the on-demand collections at once. */
 export const BACKUPS_QUERY_PARAM = 'backups'
 
+/**
+ * The forms of GET /api/state (`?format=`): `plain`, the default, is the plain /ws dialect's
+ * initialState data (the reference's shapes: pveBackups, RFC 3339 times); `internal` is our own
+ * state as the delta dialects carry it (top-level backup collections, epoch numbers).
+ */
+export const STATE_FORMATS = ['plain', 'internal'] as const
+export type StateFormat = (typeof STATE_FORMATS)[number]
+
 export interface WelcomeData {
   message: string
   /** Present when the server accepted delta mode for this connection. */

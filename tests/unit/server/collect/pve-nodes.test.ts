@@ -48,6 +48,7 @@ describe('toPveNode', () => {
     })
     expect(node.disk.used).toBe(64552714240)
     expect(node.disk.total).toBe(101918625792)
+    expect(node.disk.usage).toBe(63.34)
     expect(node.loadAverage).toBeUndefined()
     expect(node.temperature).toBeUndefined()
   })
@@ -68,11 +69,12 @@ describe('toPveNode', () => {
     expect(node.kernelVersion).toBe('6.17.4-1-pve')
     expect(node.loadAverage).toEqual([1.74, 1.86, 1.5])
     expect(node.cpuInfo).toEqual({ cores: 4, model: 'Intel(R) N100', sockets: 1 })
+    // The Proxmox UI's "Root Disk" figure: rootfs used / total (24.16 %), not used / (used + avail).
     expect(node.disk).toEqual({
       used: 24372563968,
       total: 100861726720,
       free: 71318425600,
-      usage: 25.47,
+      usage: 24.16,
     })
   })
 
@@ -88,8 +90,8 @@ describe('toPveNode', () => {
     expect(node.loadAverage).toEqual([0.16, 0.1, 0.02])
     expect(node.kernelVersion).toBe('6.8.12-15-pve')
     expect(node.disk.free).toBe(1564672)
-    // df semantics: 1.5 MB left for writers is a full disk, not 95%.
-    expect(node.disk.usage).toBeCloseTo(99.99, 2)
+    // As Proxmox shows it: used / total, even with only 1.5 MB left for writers (root reserve).
+    expect(node.disk.usage).toBe(95.28)
   })
 
   it('reads the kernel release from kversion on PVE 7.4', () => {

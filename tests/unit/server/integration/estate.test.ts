@@ -27,7 +27,7 @@ async function waitFor<T>(
 }
 
 async function getState(): Promise<{ state: State; seq: number; body: string }> {
-  const res = await fetch(`${base}/api/state`)
+  const res = await fetch(`${base}/api/state?format=internal`)
   const body = await res.text()
   return { state: JSON.parse(body) as State, seq: Number(res.headers.get('x-state-seq')), body }
 }

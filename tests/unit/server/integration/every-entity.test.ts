@@ -55,7 +55,7 @@ beforeAll(async () => {
     await ctx.app.poller.pollNow()
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
-  const res = await ctx.app.http.inject({ method: 'GET', url: '/api/state' })
+  const res = await ctx.app.http.inject({ method: 'GET', url: '/api/state?format=internal' })
   state = JSON.parse(res.body) as State
 }, 60_000)
 

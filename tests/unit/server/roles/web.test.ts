@@ -100,6 +100,13 @@ describe.skipIf(natsUnavailable())('PULSE_ROLE=web', () => {
     expect(ids(mine.vms)).toEqual(ids(theirs.vms))
     expect(ids(mine.containers)).toEqual(ids(theirs.containers))
     expect(ids(mine.nodes)).toEqual(ids(theirs.nodes))
+    // The plain dialect's shapes by default, as the collector's own /api/state; ours on request.
+    expect(answer.json).toHaveProperty('pveBackups.storageBackups')
+    expect(answer.json).not.toHaveProperty('storageBackups')
+    const internal = await call(node, 'GET', '/api/state?format=internal', { cookies })
+    expect(internal.status).toBe(200)
+    expect(internal.json).toHaveProperty('storageBackups')
+    expect(internal.json).not.toHaveProperty('pveBackups')
   })
 
   it("forwards a write, and the web node's sockets receive the collector's event", async () => {
