@@ -277,6 +277,10 @@ const configSchema = z.object(
   { error: 'must be an object' },
 )
 
+/**
+ * `message` is the problem alone ("must be a number"): whoever shows it puts `field` before it,
+ * once.
+ */
 export type ParseAlertConfigResult =
   { ok: true; config: AlertConfig } | { ok: false; field: string; message: string }
 
@@ -286,15 +290,22 @@ export function parseAlertConfig(input: unknown): ParseAlertConfigResult {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     const field = issue.path.map(String).join('.') || 'config'
-    return { ok: false, field, message: `${field}: ${issue.message}` }
+    return { ok: false, field, message: issue.message }
   }
   const config = parsed.data as unknown as AlertConfig
   const margin = config.hysteresisMargin
-  // Every pair gets its clear level here: missing or <= 0 becomes trigger - margin (min 0).
+  // Every pair gets its clear level here: missing or <= 0 becomes trigger - margin (min 0), as in
+  // the reference. So does a clear equal to its trigger (no hysteresis: a 0.1-point wobble would
+  // clear and fire again): the reference's own configs and older exports may hold one, so it is
+  // corrected rather than refused. A clear above its trigger is a mistake and is refused.
   const fix = (path: string, raw: RawPair | undefined): string | null => {
     if (!raw) return null
     const pair = raw as ThresholdPair
-    if (raw.clear === undefined || raw.clear <= 0) {
+    if (
+      raw.clear === undefined ||
+      raw.clear <= 0 ||
+      (raw.trigger > 0 && raw.clear === raw.trigger)
+    ) {
       pair.clear = Math.max(0, raw.trigger - margin)
     } else if (raw.trigger > 0 && raw.clear > raw.trigger) {
       return `${path}.clear`
@@ -314,7 +325,7 @@ export function parseAlertConfig(input: unknown): ParseAlertConfigResult {
   })
   for (const [path, raw] of pairs) {
     const bad = fix(path, raw)
-    if (bad) return { ok: false, field: bad, message: `${bad}: must not be above the trigger` }
+    if (bad) return { ok: false, field: bad, message: 'must not be above the trigger' }
   }
   return { ok: true, config }
 }

@@ -13,6 +13,9 @@
 // - Flapping: more than `threshold` fire/resolve changes of one id within `window` minutes hold it
 //   active as one alert (flapping: true) for `suppression` minutes; a condition that is gone when
 //   the hold ends resolves then. minStability is stored only.
+// - Thresholds changed under an open metric alert (a config save, or the guest now matches another
+//   rule): the alert resolves when its value is below the trigger now in force, even above the
+//   clear level; it stays (with the new threshold) when the value still meets the trigger.
 // - lastSeen is refreshed when the alert changes and otherwise every LAST_SEEN_REFRESH_MS, so a
 //   steady estate (thousands of powered-off guests) does not rewrite identical alerts every poll.
 import type {
@@ -92,7 +95,12 @@ export class EngineRun {
       this.touched.add(o.id)
       if (o.disabled) this.resolveTouched(existing, 'disabled')
       else if (o.off) this.tryResolve(existing, o)
-      else this.update(existing, o)
+      else if (!o.on && o.metric && existing.threshold !== o.threshold) {
+        // Raised under another trigger (a config save, another rule) and below the one in force
+        // now: it no longer meets the thresholds. Hysteresis holds an alert only under the trigger
+        // it fired at.
+        this.resolveTouched(existing, 'resolved')
+      } else this.update(existing, o)
       return
     }
     if (o.disabled || !o.on) return
