@@ -11,9 +11,17 @@ import {
   type AlertMetric,
   type ThresholdPair,
 } from '../../shared/model/alerts.ts'
+import { parseGuestSearch } from '../../shared/search/index.ts'
 import { DEFAULT_ALERT_CONFIG } from './config-defaults.ts'
 
 const D = DEFAULT_ALERT_CONFIG
+
+/**
+ * The most search terms the enabled custom rules' filters may hold in all. Every term can be tested
+ * against every guest when the rules change (and on the first poll after a start), so this bounds
+ * that work: 100 rules of 3 filters of 2 terms each fit. 500 rules of 3 filters do not.
+ */
+export const MAX_RULE_TERMS = 600
 const copy =
   <T>(value: T): (() => T) =>
   () =>
@@ -284,8 +292,15 @@ const configSchema = z.object(
 export type ParseAlertConfigResult =
   { ok: true; config: AlertConfig } | { ok: false; field: string; message: string }
 
-/** Validate and complete a config; on failure name the first bad field by its dotted path. */
-export function parseAlertConfig(input: unknown): ParseAlertConfigResult {
+/**
+ * Validate and complete a config; on failure name the first bad field by its dotted path.
+ * `stored`: a config read back from the database is not refused for the rules' size (a server
+ * must not lose every alert setting at start because an older version saved more rules).
+ */
+export function parseAlertConfig(
+  input: unknown,
+  options: { stored?: boolean } = {},
+): ParseAlertConfigResult {
   const parsed = configSchema.safeParse(input)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
@@ -327,5 +342,27 @@ export function parseAlertConfig(input: unknown): ParseAlertConfigResult {
     const bad = fix(path, raw)
     if (bad) return { ok: false, field: bad, message: 'must not be above the trigger' }
   }
+  const terms = options.stored ? 0 : countRuleTerms(config)
+  if (terms > MAX_RULE_TERMS) {
+    return {
+      ok: false,
+      field: 'customRules',
+      message:
+        `the enabled rules' filters hold ${terms} search terms, more than ${MAX_RULE_TERMS}: ` +
+        'disable or delete rules, or use fewer filters and terms per rule',
+    }
+  }
   return { ok: true, config }
+}
+
+/** The search terms of every enabled rule's filters (a filter `a OR b` holds two). */
+export function countRuleTerms(config: AlertConfig): number {
+  let terms = 0
+  for (const rule of config.customRules) {
+    if (!rule.enabled) continue
+    for (const filter of rule.filterConditions.filters) {
+      terms += parseGuestSearch(filter.rawText).terms.length
+    }
+  }
+  return terms
 }

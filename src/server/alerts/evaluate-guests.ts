@@ -97,6 +97,8 @@ export function evaluateGuests(
   run: EngineRun,
   guests: readonly Guest[],
   resolver: ThresholdResolver,
+  /** Per guest, the index of its custom rule (matchGuestRules); null: no rules. */
+  ruleAts: Int32Array | null,
   fresh: Freshness,
 ): void {
   const byResource = run.byResource
@@ -167,7 +169,7 @@ export function evaluateGuests(
     }
     const existing = lookup(run, guest, anyAlerts, vmids, flags, flagCount)
     if (status === 'running') {
-      const t = resolver.guest(guest)
+      const t = ruleAts === null ? resolver.guest(guest) : resolver.guestForRule(guest, ruleAts[i]!)
       if (!existing && (t.disabled || !exceeds(guest, t))) continue
       running(run, fresh, guest, t, existing)
       continue
@@ -175,7 +177,10 @@ export function evaluateGuests(
     const poweredOff = status === 'stopped' && guest.template !== true
     if (!existing && !poweredOff) continue
     if (isStale(fresh, guest)) holdAll(run, existing)
-    else evaluateNotRunning(run, guest, resolver.guest(guest), existing, poweredOff)
+    else {
+      const t = ruleAts === null ? resolver.guest(guest) : resolver.guestForRule(guest, ruleAts[i]!)
+      evaluateNotRunning(run, guest, t, existing, poweredOff)
+    }
   }
 }
 

@@ -2,7 +2,9 @@
 // answers when it is refused, what it stores, and what it does to the alerts already open.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { App } from '../../../../src/server/app.ts'
-import type { Alert, AlertConfig } from '../../../../src/shared/model/alerts.ts'
+import type { Alert, AlertConfig, AlertRule } from '../../../../src/shared/model/alerts.ts'
+import { createAlertsRepo } from '../../../../src/server/store/alerts-repo.ts'
+import { openDatabase } from '../../../../src/server/store/db.ts'
 import { makeTempDir } from '../temp-dir.ts'
 import { buildAppOn, cpuPoll, createClock, poll, useNoDelays } from './alert-fixture.ts'
 
@@ -129,5 +131,63 @@ describe('raising a threshold above an open alert', () => {
     ])
     await poll(app, clock, cpuPoll({ 101: 0.91, 102: 0.97 }, 2))
     expect((await active()).map((a) => a.resourceId)).toEqual(['lab-pve1-102'])
+  })
+})
+
+/** `count` enabled rules of 3 OR filters of `terms` search terms each. */
+function manyRules(count: number, terms: number): AlertRule[] {
+  const filter = (i: number, f: number) => {
+    const rawText = Array.from({ length: terms }, (_, t) => `tags:t${i}-${f}-${t}`).join(' OR ')
+    return { type: 'text' as const, field: '', value: rawText, rawText }
+  }
+  return Array.from({ length: count }, (_, i) => ({
+    id: `r${i}`,
+    name: `Rule ${i}`,
+    description: '',
+    enabled: true,
+    priority: i,
+    filterConditions: { logicalOperator: 'OR', filters: [0, 1, 2].map((f) => filter(i, f)) },
+    thresholds: { cpu: { trigger: 90, clear: 85 } },
+    notifications: {},
+  }))
+}
+
+describe("the custom rules' cost bound", () => {
+  it('accepts 100 enabled rules of 3 filters of 2 terms', async () => {
+    const config = await getConfig()
+    config.customRules = manyRules(100, 2)
+    expect((await put(config)).statusCode).toBe(200)
+    expect((await getConfig()).customRules).toHaveLength(100)
+  })
+
+  it('refuses 500 enabled rules of 3 filters with a 400 that says what to reduce', async () => {
+    const before = await getConfig()
+    const res = await put({ ...before, customRules: manyRules(500, 1) })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().error).toBe(
+      "customRules: the enabled rules' filters hold 1500 search terms, more than 600: " +
+        'disable or delete rules, or use fewer filters and terms per rule',
+    )
+    expect(await getConfig()).toEqual(before)
+  })
+
+  it('counts only enabled rules: the same 500 rules are accepted disabled', async () => {
+    const config = await getConfig()
+    config.customRules = manyRules(500, 1).map((r) => ({ ...r, enabled: false }))
+    expect((await put(config)).statusCode).toBe(200)
+  })
+
+  it('keeps a stored config over the bound at a start (saved by an older version)', async () => {
+    const config = await getConfig()
+    config.guestDefaults.cpu = { trigger: 70, clear: 65 }
+    config.customRules = manyRules(300, 1)
+    await app.close()
+    const db = openDatabase(dir)
+    createAlertsRepo(db).saveConfig(config, clock.now())
+    db.close()
+    app = await buildAppOn(dir, clock.now)
+    const loaded = await getConfig()
+    expect(loaded.guestDefaults.cpu).toEqual({ trigger: 70, clear: 65 })
+    expect(loaded.customRules).toHaveLength(300)
   })
 })
