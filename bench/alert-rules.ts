@@ -74,6 +74,32 @@ export function benchAlertRules(size: number): BenchResult[] {
       run: () => poll(config),
     }),
   ]
+  // The worst case for the memory: one more rule (matching no guest) with a cpu trigger of 1 %
+  // puts every running guest over the lowest trigger, so every guest's rule is looked up.
+  const lowRule = benchRule(RULES, nodes)
+  lowRule.filterConditions.filters = [
+    { type: 'text', field: '', value: 'no-such-tag', rawText: 'tags:no-such-tag' },
+  ]
+  lowRule.thresholds = { cpu: { trigger: 1, clear: 0.5 } }
+  const everyGuest: AlertConfig = { ...config, customRules: [...rules, lowRule] }
+  poll(everyGuest)
+  results.push(
+    measure({
+      name: `no change, ${RULES + 1} rules, every guest looked up`,
+      size,
+      ...counts,
+      run: () => poll(everyGuest),
+    }),
+  )
+  // The same polls without rules, for comparison on the same machine and estate.
+  results.push(
+    measure({
+      name: 'no change, no rules (the same polls)',
+      size,
+      ...counts,
+      run: () => poll(base),
+    }),
+  )
   // 1 % of the guests retagged every poll: they are matched again, the others are not.
   const retag = (state: State, on: boolean) => {
     for (const guests of [state.vms, state.containers]) {

@@ -24,7 +24,7 @@ import {
   evaluateStorage,
 } from './evaluate-infra.ts'
 import { createFreshness, type Freshness } from './freshness.ts'
-import { matchGuestRules } from './guest-rule-cache.ts'
+import { createGuestRuleLookup } from './guest-rule-cache.ts'
 
 const OFFLINE_TYPES = new Set(['connectivity', 'offline', 'powered-off'])
 
@@ -42,10 +42,9 @@ export function evaluate(
   if (config.enabled) {
     const resolver = getThresholdResolver(config)
     if (!config.disableAllGuests) {
-      const vmRules = matchGuestRules(resolver, 'vms', state.vms)
-      evaluateGuests(run, state.vms, resolver, vmRules, fresh)
-      const ctRules = matchGuestRules(resolver, 'containers', state.containers)
-      evaluateGuests(run, state.containers, resolver, ctRules, fresh)
+      const rules = createGuestRuleLookup(resolver)
+      evaluateGuests(run, state.vms, resolver, rules, fresh)
+      evaluateGuests(run, state.containers, resolver, rules, fresh)
     }
     if (!config.disableAllNodes) {
       evaluateNodes(run, state.nodes, resolver, fresh)

@@ -1,7 +1,10 @@
 // Which custom rule applies to which guest, remembered between polls (issue 24 item 1). Matching
 // every guest against every rule's filters on every poll held the event loop for seconds with a
 // few hundred rules; a guest's rule changes only when the rules change or when a field the rules
-// read changes, so most polls match nobody again.
+// read changes, so most polls match nobody again. And the engine asks only about guests whose rule
+// matters: one with an open alert, not running, or at or above the lowest trigger any rule,
+// default or override sets (resolver.lowestGuestTriggers); every other guest exceeds nothing under
+// any rule (evaluate-guests.ts).
 //
 // A rule whose filters read only a guest's identity fields (free text, `name:`, `node:`, `vmid:`,
 // `tags:`: name, vmid, node, status, tags) is "stable": its answer per guest is kept with those
@@ -15,7 +18,7 @@
 import type { AlertRule } from '../../shared/model/alerts.ts'
 import type { Guest } from '../../shared/model/state.ts'
 import { parseGuestSearch } from '../../shared/search/index.ts'
-import type { ThresholdResolver } from '../../shared/views/alert-thresholds.ts'
+import type { GuestThresholds, ThresholdResolver } from '../../shared/views/alert-thresholds.ts'
 
 /** Per guest: the fields stable rules read, and the index of the first stable rule that matches. */
 interface Entry {
@@ -27,6 +30,8 @@ interface Entry {
   tags: unknown
   /** Index in resolver.rules of the first matching stable rule; rules.length when none. */
   stableAt: number
+  /** Where it was asked for in the last evaluation's order of lookups. */
+  at: number
 }
 
 interface RulePlan {
@@ -38,14 +43,24 @@ interface RulePlan {
   volatile: readonly number[]
 }
 
-interface CollectionCache {
+/** The remembered matches of one set of rules, in two generations (see ROTATE_EVERY). */
+interface Memory {
   signature: string
-  entries: Entry[]
+  current: Map<string, Entry>
+  previous: Map<string, Entry>
+  evaluations: number
+  /** The entries in the order the last evaluation asked for them. */
+  order: Entry[]
 }
 
+/**
+ * Every this many evaluations the entries not used since the last rotation are dropped: the
+ * memory holds the guests looked up within the last 30 to 60 polls, whatever the churn.
+ */
+const ROTATE_EVERY = 30
+
 const plans = new WeakMap<ThresholdResolver, RulePlan>()
-/** One cache per guest collection (vms, containers): positions follow the collection's order. */
-const caches = new Map<string, CollectionCache>()
+let memory: Memory | null = null
 
 /** True when every term of the rule's filters reads only name, vmid, node, status or tags. */
 export function readsIdentityOnly(rule: AlertRule): boolean {
@@ -89,40 +104,72 @@ function firstStable(resolver: ThresholdResolver, plan: RulePlan, guest: Guest):
   return rules.length
 }
 
+/** The rule and thresholds of a guest, answered from the remembered matches. */
+export interface GuestRuleLookup {
+  /** The index in resolver.rules of the rule that applies to the guest, -1 when none. */
+  ruleAt(guest: Guest): number
+  /** resolver.guest(guest), with the rule found through ruleAt. */
+  thresholds(guest: Guest): GuestThresholds
+}
+
 /**
- * The index in resolver.rules of the rule that applies to each guest of one collection (-1 when
- * none), as resolver.matchRule answers it; null when the config has no enabled rules. `key` names
- * the collection ('vms', 'containers'): its answers are remembered for the next poll.
+ * The lookup of one evaluation; null when the config has no enabled rules. Called once per
+ * evaluation: it counts evaluations for the memory's rotation.
  */
-export function matchGuestRules(
-  resolver: ThresholdResolver,
-  key: string,
-  guests: readonly Guest[],
-): Int32Array | null {
+export function createGuestRuleLookup(resolver: ThresholdResolver): GuestRuleLookup | null {
   const rules = resolver.rules
   if (rules.length === 0) return null
   const plan = planOf(resolver)
-  let cache = caches.get(key)
-  if (!cache || cache.signature !== plan.signature) {
-    caches.set(key, (cache = { signature: plan.signature, entries: [] }))
+  if (memory === null || memory.signature !== plan.signature) {
+    memory = {
+      signature: plan.signature,
+      current: new Map(),
+      previous: new Map(),
+      evaluations: 0,
+      order: [],
+    }
   }
-  const entries = cache.entries
+  const mem = memory
+  // Polls list the guests in the same order, so the engine asks for them in the order it asked
+  // last time: a cursor over that order finds most entries with one id comparison instead of
+  // hashing a fresh id string per guest. A miss falls back to the maps and moves the cursor.
+  const last = mem.order
+  const order: Entry[] = []
+  mem.order = order
+  let cursor = 0
+  let lastById: Map<string, Entry> | null = null
+  if (++mem.evaluations % ROTATE_EVERY === 0) {
+    mem.previous = mem.current
+    mem.current = new Map()
+  }
   const volatile = plan.volatile
   const none = rules.length
-  const out = new Int32Array(guests.length)
-  // Built at the first guest not at its previous position (added, removed, reordered): until then
-  // every earlier position held its own entry, so the map built then has every previous entry.
-  let byId: Map<string, Entry> | null = null
-  for (let i = 0; i < guests.length; i++) {
-    const guest = guests[i]!
-    let entry = entries[i]
-    if (entry === undefined || entry.id !== guest.id) {
-      if (byId === null) {
-        byId = new Map()
-        for (const e of entries) byId.set(e.id, e)
-      }
-      entry = byId.get(guest.id)
+
+  const find = (guest: Guest): Entry | undefined => {
+    const next = last[cursor]
+    if (next !== undefined && next.id === guest.id) {
+      cursor++
+      return next
     }
+    let entry = mem.current.get(guest.id)
+    if (entry === undefined) {
+      entry = mem.previous.get(guest.id)
+      if (entry !== undefined) mem.current.set(entry.id, entry)
+    }
+    if (entry === undefined) {
+      // Entries found by the cursor alone may have left the maps: look in the last order too.
+      if (lastById === null) {
+        lastById = new Map()
+        for (const e of last) lastById.set(e.id, e)
+      }
+      entry = lastById.get(guest.id)
+    }
+    if (entry !== undefined && last[entry.at] === entry) cursor = entry.at + 1
+    return entry
+  }
+
+  const ruleAt = (guest: Guest): number => {
+    let entry = find(guest)
     if (entry === undefined) {
       entry = {
         id: guest.id,
@@ -132,7 +179,9 @@ export function matchGuestRules(
         status: guest.status,
         tags: guest.tags,
         stableAt: firstStable(resolver, plan, guest),
+        at: 0,
       }
+      mem.current.set(entry.id, entry)
     } else if (
       entry.name !== guest.name ||
       entry.vmid !== guest.vmid ||
@@ -146,10 +195,9 @@ export function matchGuestRules(
       entry.status = guest.status
       entry.tags = guest.tags
       entry.stableAt = firstStable(resolver, plan, guest)
-    } else if (entry.tags !== guest.tags) {
-      entry.tags = guest.tags // equal: keep the newest array, let the old poll's go
     }
-    entries[i] = entry
+    entry.at = order.length
+    order.push(entry)
     let at = entry.stableAt
     for (let v = 0; v < volatile.length; v++) {
       const index = volatile[v]!
@@ -159,8 +207,8 @@ export function matchGuestRules(
         break
       }
     }
-    out[i] = at === none ? -1 : at
+    return at === none ? -1 : at
   }
-  entries.length = guests.length
-  return out
+
+  return { ruleAt, thresholds: (guest) => resolver.guestForRule(guest, ruleAt(guest)) }
 }

@@ -60,6 +60,11 @@ export interface ThresholdResolver {
   guestForRule(guest: Guest, ruleAt: number): GuestThresholds
   /** The thresholds of every guest when the config has no rules and no overrides, else null. */
   uniformGuest(): GuestThresholds | null
+  /**
+   * Per metric, the lowest trigger any guest can have (defaults, every enabled rule, every
+   * override): a guest below all of them exceeds nothing, whichever rule applies to it.
+   */
+  readonly lowestGuestTriggers: Readonly<Record<GuestMetric, number>>
   node(nodeId: string): NodeThresholds
   /** PBS servers use nodeDefaults cpu/memory unless overridden (key = the PBS id, `pbs-<name>`). */
   pbs(pbsId: string): PbsThresholds
@@ -187,8 +192,19 @@ function createResolver(config: AlertConfig): ThresholdResolver {
     ))
   }
 
+  const lowestGuestTriggers = { ...guestDefault.triggers }
+  for (const m of GUEST_METRICS) {
+    for (const rule of rules)
+      lowestGuestTriggers[m] = Math.min(lowestGuestTriggers[m], rule.thresholds.triggers[m])
+    for (const override of overrides.values()) {
+      const pair = toEffectivePair(override[m], margin)
+      if (pair) lowestGuestTriggers[m] = Math.min(lowestGuestTriggers[m], pair.trigger)
+    }
+  }
+
   return {
     guest: (guest) => guestForRule(guest, rules.length === 0 ? -1 : matchRule(guest)),
+    lowestGuestTriggers,
     rules,
     matchRule,
     guestForRule,
