@@ -3,7 +3,7 @@
 import type { Alert, ResolvedAlert } from '../../shared/model/alerts.ts'
 import type { EngineState, Transition } from './engine-types.ts'
 import { RECENTLY_RESOLVED_MAX } from './engine-types.ts'
-import { toResolved } from './resource-index.ts'
+import { toResolved } from './alert-build.ts'
 
 export interface AlertActionResult {
   next: EngineState

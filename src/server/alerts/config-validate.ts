@@ -11,9 +11,17 @@ import {
   type AlertMetric,
   type ThresholdPair,
 } from '../../shared/model/alerts.ts'
+import { parseGuestSearch } from '../../shared/search/index.ts'
 import { DEFAULT_ALERT_CONFIG } from './config-defaults.ts'
 
 const D = DEFAULT_ALERT_CONFIG
+
+/**
+ * The most search terms the enabled custom rules' filters may hold in all. Every term can be tested
+ * against every guest when the rules change (and on the first poll after a start), so this bounds
+ * that work: 100 rules of 3 filters of 2 terms each fit. 500 rules of 3 filters do not.
+ */
+export const MAX_RULE_TERMS = 600
 const copy =
   <T>(value: T): (() => T) =>
   () =>
@@ -277,24 +285,42 @@ const configSchema = z.object(
   { error: 'must be an object' },
 )
 
+/**
+ * `message` is the problem alone ("must be a number"): whoever shows it puts `field` before it,
+ * once.
+ */
 export type ParseAlertConfigResult =
   { ok: true; config: AlertConfig } | { ok: false; field: string; message: string }
 
-/** Validate and complete a config; on failure name the first bad field by its dotted path. */
-export function parseAlertConfig(input: unknown): ParseAlertConfigResult {
+/**
+ * Validate and complete a config; on failure name the first bad field by its dotted path.
+ * `stored`: a config read back from the database is not refused for the rules' size (a server
+ * must not lose every alert setting at start because an older version saved more rules).
+ */
+export function parseAlertConfig(
+  input: unknown,
+  options: { stored?: boolean } = {},
+): ParseAlertConfigResult {
   const parsed = configSchema.safeParse(input)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     const field = issue.path.map(String).join('.') || 'config'
-    return { ok: false, field, message: `${field}: ${issue.message}` }
+    return { ok: false, field, message: issue.message }
   }
   const config = parsed.data as unknown as AlertConfig
   const margin = config.hysteresisMargin
-  // Every pair gets its clear level here: missing or <= 0 becomes trigger - margin (min 0).
+  // Every pair gets its clear level here: missing or <= 0 becomes trigger - margin (min 0), as in
+  // the reference. So does a clear equal to its trigger (no hysteresis: a 0.1-point wobble would
+  // clear and fire again): the reference's own configs and older exports may hold one, so it is
+  // corrected rather than refused. A clear above its trigger is a mistake and is refused.
   const fix = (path: string, raw: RawPair | undefined): string | null => {
     if (!raw) return null
     const pair = raw as ThresholdPair
-    if (raw.clear === undefined || raw.clear <= 0) {
+    if (
+      raw.clear === undefined ||
+      raw.clear <= 0 ||
+      (raw.trigger > 0 && raw.clear === raw.trigger)
+    ) {
       pair.clear = Math.max(0, raw.trigger - margin)
     } else if (raw.trigger > 0 && raw.clear > raw.trigger) {
       return `${path}.clear`
@@ -314,7 +340,29 @@ export function parseAlertConfig(input: unknown): ParseAlertConfigResult {
   })
   for (const [path, raw] of pairs) {
     const bad = fix(path, raw)
-    if (bad) return { ok: false, field: bad, message: `${bad}: must not be above the trigger` }
+    if (bad) return { ok: false, field: bad, message: 'must not be above the trigger' }
+  }
+  const terms = options.stored ? 0 : countRuleTerms(config)
+  if (terms > MAX_RULE_TERMS) {
+    return {
+      ok: false,
+      field: 'customRules',
+      message:
+        `the enabled rules' filters hold ${terms} search terms, more than ${MAX_RULE_TERMS}: ` +
+        'disable or delete rules, or use fewer filters and terms per rule',
+    }
   }
   return { ok: true, config }
+}
+
+/** The search terms of every enabled rule's filters (a filter `a OR b` holds two). */
+export function countRuleTerms(config: AlertConfig): number {
+  let terms = 0
+  for (const rule of config.customRules) {
+    if (!rule.enabled) continue
+    for (const filter of rule.filterConditions.filters) {
+      terms += parseGuestSearch(filter.rawText).terms.length
+    }
+  }
+  return terms
 }

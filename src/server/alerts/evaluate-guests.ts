@@ -8,6 +8,7 @@ import { filesystemAlertId, filesystemKey, metricAlertId, poweredOffId } from '.
 import type { EngineRun } from './engine-run.ts'
 import { metricObservation, stateObservation, type Place } from './observations.ts'
 import type { Freshness } from './freshness.ts'
+import type { GuestRuleLookup } from './guest-rule-cache.ts'
 
 const MB = 1_048_576
 
@@ -30,20 +31,6 @@ function readValue(guest: Guest, metric: GuestMetric): number {
     default:
       return guest[metric] >= 0 ? guest[metric] / MB : -1
   }
-}
-
-function exceeds(guest: Guest, t: GuestThresholds): boolean {
-  const tr = t.triggers
-  if (guest.cpu * 100 >= tr.cpu) return true
-  if (guest.memory && guest.memory.usage >= tr.memory) return true
-  if (guest.disk && guest.disk.usage >= tr.disk) return true
-  if (guest.diskRead >= tr.diskRead * MB || guest.diskWrite >= tr.diskWrite * MB) return true
-  if (guest.networkIn >= tr.networkIn * MB || guest.networkOut >= tr.networkOut * MB) return true
-  const disks = guest.disks
-  if (disks && tr.disk !== Infinity) {
-    for (let i = 0; i < disks.length; i++) if (filesystemUsage(disks[i]!) >= tr.disk) return true
-  }
-  return false
 }
 
 /** The index of the first open alert of this type (a filesystem one or not), or -1. */
@@ -97,6 +84,8 @@ export function evaluateGuests(
   run: EngineRun,
   guests: readonly Guest[],
   resolver: ThresholdResolver,
+  /** The guests' custom rules, remembered between polls; null: no enabled rules. */
+  rules: GuestRuleLookup | null,
   fresh: Freshness,
 ): void {
   const byResource = run.byResource
@@ -105,23 +94,27 @@ export function evaluateGuests(
   const flags = run.guestFlags
   const flagCount = flags === null ? 0 : flags.length
   // Without rules or overrides every guest has the same thresholds: no per-guest resolver call.
+  // With them, a running guest below the lowest trigger any of them sets exceeds nothing under
+  // whichever applies: its thresholds are looked up only when it is over one or has alerts.
   const uniform = resolver.uniformGuest()
   const uDisabled = uniform !== null && uniform.disabled
-  const tr = uniform !== null ? uniform.triggers : null
-  const cpuT = tr ? tr.cpu : Infinity
-  const memoryT = tr ? tr.memory : Infinity
-  const diskT = tr ? tr.disk : Infinity
-  const readT = tr ? tr.diskRead * MB : Infinity
-  const writeT = tr ? tr.diskWrite * MB : Infinity
-  const inT = tr ? tr.networkIn * MB : Infinity
-  const outT = tr ? tr.networkOut * MB : Infinity
+  const tr = uniform !== null ? uniform.triggers : resolver.lowestGuestTriggers
+  const thresholdsOf = (guest: Guest): GuestThresholds =>
+    uniform ?? (rules === null ? resolver.guest(guest) : rules.thresholds(guest))
+  const cpuT = tr.cpu
+  const memoryT = tr.memory
+  const diskT = tr.disk
+  const readT = tr.diskRead * MB
+  const writeT = tr.diskWrite * MB
+  const inT = tr.networkIn * MB
+  const outT = tr.networkOut * MB
   const filesystems = diskT !== Infinity
   for (let i = 0; i < guests.length; i++) {
     const guest = guests[i]!
     const status = guest.status
     // The common case first: a running guest without trouble and without alerts costs a few
     // comparisons and, when some guest has alerts, a flag (or set) lookup by vmid.
-    if (status === 'running' && uniform !== null) {
+    if (status === 'running') {
       if (!uDisabled) {
         const memory = guest.memory
         const disk = guest.disk
@@ -145,13 +138,8 @@ export function evaluateGuests(
           }
         }
         if (over) {
-          running(
-            run,
-            fresh,
-            guest,
-            uniform,
-            lookup(run, guest, anyAlerts, vmids, flags, flagCount),
-          )
+          const existing = lookup(run, guest, anyAlerts, vmids, flags, flagCount)
+          running(run, fresh, guest, thresholdsOf(guest), existing)
           continue
         }
       }
@@ -161,21 +149,15 @@ export function evaluateGuests(
         flags !== null ? vmid < flagCount && flags[vmid] === 1 : vmids === null || vmids.has(vmid)
       ) {
         const existing = byResource.get(guest.id)
-        if (existing) running(run, fresh, guest, uniform, existing)
+        if (existing) running(run, fresh, guest, thresholdsOf(guest), existing)
       }
       continue
     }
     const existing = lookup(run, guest, anyAlerts, vmids, flags, flagCount)
-    if (status === 'running') {
-      const t = resolver.guest(guest)
-      if (!existing && (t.disabled || !exceeds(guest, t))) continue
-      running(run, fresh, guest, t, existing)
-      continue
-    }
     const poweredOff = status === 'stopped' && guest.template !== true
     if (!existing && !poweredOff) continue
     if (isStale(fresh, guest)) holdAll(run, existing)
-    else evaluateNotRunning(run, guest, resolver.guest(guest), existing, poweredOff)
+    else evaluateNotRunning(run, guest, thresholdsOf(guest), existing, poweredOff)
   }
 }
 

@@ -24,6 +24,7 @@ import {
   evaluateStorage,
 } from './evaluate-infra.ts'
 import { createFreshness, type Freshness } from './freshness.ts'
+import { createGuestRuleLookup } from './guest-rule-cache.ts'
 
 const OFFLINE_TYPES = new Set(['connectivity', 'offline', 'powered-off'])
 
@@ -41,8 +42,9 @@ export function evaluate(
   if (config.enabled) {
     const resolver = getThresholdResolver(config)
     if (!config.disableAllGuests) {
-      evaluateGuests(run, state.vms, resolver, fresh)
-      evaluateGuests(run, state.containers, resolver, fresh)
+      const rules = createGuestRuleLookup(resolver)
+      evaluateGuests(run, state.vms, resolver, rules, fresh)
+      evaluateGuests(run, state.containers, resolver, rules, fresh)
     }
     if (!config.disableAllNodes) {
       evaluateNodes(run, state.nodes, resolver, fresh)

@@ -1,14 +1,43 @@
 // Builders of the observations the per-kind evaluators hand to EngineRun.observe. Called only for
 // resources with trouble (a value at or over a trigger, or an alert already open).
 import type {
+  AlertLevel,
   AlertMetadata,
   AlertMetric,
   AlertResourceType,
+  AlertType,
   ResourceClass,
   ThresholdPair,
 } from '../../shared/model/alerts.ts'
 import { metricUnit } from './alert-ids.ts'
-import type { Observation } from './engine-run.ts'
+
+/** What one poll says about one alert id. Built only for resources with trouble. */
+export interface Observation {
+  id: string
+  klass: ResourceClass
+  /** The metric or alert type, for metricTimeThresholds. */
+  delayKey: string
+  /** The metric, class or resource is switched off: an existing alert resolves as 'disabled'. */
+  disabled?: boolean
+  /** The condition holds (value >= trigger, or the state is bad). */
+  on: boolean
+  /** The condition is gone (value <= clear); between clear and trigger a metric is neither. */
+  off: boolean
+  value: number
+  threshold: number
+  clear?: number
+  level: AlertLevel
+  /** Metric alerts take part in re-fire suppression and keep a peak. */
+  metric: boolean
+  type: AlertType
+  resourceId: string
+  resourceName: string
+  node: string
+  instance: string
+  /** null: a metric message, built from type, value and metadata when an alert is written. */
+  message: string | null
+  metadata: AlertMetadata
+}
 
 /** Where an alert is: the resource's identity fields every alert carries. */
 export interface Place {

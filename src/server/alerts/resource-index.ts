@@ -1,6 +1,6 @@
 // Active alerts grouped by resource, cached per active map: the per-poll loops find a resource's
 // open alerts without scanning the whole active map.
-import type { Alert, AlertEndReason, ResolvedAlert } from '../../shared/model/alerts.ts'
+import type { Alert } from '../../shared/model/alerts.ts'
 
 /** Active alerts grouped by resource id, and the vmids of the guests among those resources. */
 export interface ResourceIndex {
@@ -13,47 +13,6 @@ export interface ResourceIndex {
   guestVmids: Set<number> | null
   /** guestVmids as flags indexed by vmid (1 = maybe has alerts); null when vmids are too large. */
   guestFlags: Uint8Array | null
-}
-
-/** The alert without its stale / flapping marks (object rest is slow; most alerts have neither). */
-export function withoutMarks(alert: Alert): Alert {
-  if (alert.stale === undefined && alert.flapping === undefined) return alert
-  const { stale: _stale, flapping: _flapping, ...rest } = alert
-  return rest
-}
-
-/**
- * The resolved form of an alert (without its marks). Spelled out for the engine's own alerts (no
- * acknowledgement fields): a spread plus two new keys costs several times as much per alert, and a
- * poll can resolve thousands. Same keys, same order as the spread.
- */
-export function toResolved(
-  alert: Alert,
-  resolvedTime: string,
-  endReason: AlertEndReason,
-): ResolvedAlert {
-  if (alert.ackTime !== undefined || alert.ackUser !== undefined || alert.metadata === undefined) {
-    return { ...withoutMarks(alert), resolvedTime, endReason }
-  }
-  return {
-    id: alert.id,
-    type: alert.type,
-    level: alert.level,
-    resourceId: alert.resourceId,
-    resourceName: alert.resourceName,
-    node: alert.node,
-    instance: alert.instance,
-    message: alert.message,
-    value: alert.value,
-    threshold: alert.threshold,
-    peak: alert.peak,
-    startTime: alert.startTime,
-    lastSeen: alert.lastSeen,
-    acknowledged: alert.acknowledged,
-    metadata: alert.metadata,
-    resolvedTime,
-    endReason,
-  }
 }
 
 const indexCache = new WeakMap<ReadonlyMap<string, Alert>, ResourceIndex>()

@@ -16,7 +16,7 @@ import type { AlertHistoryRepo, HistoryFilter } from '../store/alert-history.ts'
 import type { AlertsRepo } from '../store/alerts-repo.ts'
 import { acknowledge, clearAlerts, unacknowledge } from './acknowledge.ts'
 import { DEFAULT_ALERT_CONFIG } from './config-defaults.ts'
-import { parseAlertConfig } from './config-validate.ts'
+import { countRuleTerms, MAX_RULE_TERMS, parseAlertConfig } from './config-validate.ts'
 import { createEngineState, type EngineState, type Transition } from './engine-types.ts'
 import { evaluate } from './evaluate.ts'
 import { createAlertPersistence } from './persist.ts'
@@ -223,8 +223,17 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
 function loadConfig(repo: AlertsRepo, log: AlertServiceDeps['log']): AlertConfig {
   const stored = repo.loadConfig()
   if (stored === null) return DEFAULT_ALERT_CONFIG
-  const parsed = parseAlertConfig(stored)
-  if (parsed.ok) return parsed.config
+  const parsed = parseAlertConfig(stored, { stored: true })
+  if (parsed.ok) {
+    const terms = countRuleTerms(parsed.config)
+    if (terms > MAX_RULE_TERMS) {
+      log.warn(
+        { terms, limit: MAX_RULE_TERMS },
+        'stored alert rules exceed the limit a save accepts; the next save must reduce them',
+      )
+    }
+    return parsed.config
+  }
   // A config saved by another version that this one refuses: run on defaults, keep the row.
   log.warn({ field: parsed.field, problem: parsed.message }, 'stored alert config ignored')
   return DEFAULT_ALERT_CONFIG

@@ -44,10 +44,27 @@ export type NodeThresholds = EffectiveThresholds<NodeMetric>
 export type PbsThresholds = EffectiveThresholds<(typeof PBS_THRESHOLD_METRICS)[number]>
 export type StorageThresholds = EffectiveThresholds<'usage'>
 
+/** An enabled custom rule as the resolver matches it. */
+export interface GuestRuleMatcher {
+  rule: AlertRule
+  test: GuestPredicate
+}
+
 export interface ThresholdResolver {
   guest(guest: Guest): GuestThresholds
+  /** The enabled rules in precedence order: the order matchRule and guestForRule index. */
+  readonly rules: readonly GuestRuleMatcher[]
+  /** The index in `rules` of the rule that applies to the guest, -1 when none. */
+  matchRule(guest: Guest): number
+  /** guest(), with the guest's rule already known (a cache of matchRule's answers). */
+  guestForRule(guest: Guest, ruleAt: number): GuestThresholds
   /** The thresholds of every guest when the config has no rules and no overrides, else null. */
   uniformGuest(): GuestThresholds | null
+  /**
+   * Per metric, the lowest trigger any guest can have (defaults, every enabled rule, every
+   * override): a guest below all of them exceeds nothing, whichever rule applies to it.
+   */
+  readonly lowestGuestTriggers: Readonly<Record<GuestMetric, number>>
   node(nodeId: string): NodeThresholds
   /** PBS servers use nodeDefaults cpu/memory unless overridden (key = the PBS id, `pbs-<name>`). */
   pbs(pbsId: string): PbsThresholds
@@ -114,9 +131,7 @@ export function compileRulePredicate(rule: AlertRule): GuestPredicate {
   }
 }
 
-interface CompiledRule {
-  id: string
-  test: GuestPredicate
+interface CompiledRule extends GuestRuleMatcher {
   base: Partial<Record<GuestMetric, ThresholdPair>>
   thresholds: GuestThresholds
 }
@@ -144,7 +159,7 @@ function createResolver(config: AlertConfig): ThresholdResolver {
     .map(({ rule }) => {
       const base = { ...pick(config.guestDefaults), ...rule.thresholds }
       return {
-        id: rule.id,
+        rule,
         test: compileRulePredicate(rule),
         base,
         thresholds: build(GUEST_METRICS, base, margin, guestSeverity, 'rule', undefined, rule.id),
@@ -159,25 +174,40 @@ function createResolver(config: AlertConfig): ThresholdResolver {
     return -1
   }
 
+  function guestForRule(guest: Guest, ruleAt: number): GuestThresholds {
+    const override = overrides.size === 0 ? undefined : overrides.get(guest.id)
+    if (!override) return ruleAt < 0 ? guestDefault : rules[ruleAt]!.thresholds
+    let list = merged.get(guest.id)
+    if (!list) merged.set(guest.id, (list = []))
+    const slot = ruleAt + 1
+    const rule = rules[ruleAt]
+    return (list[slot] ??= build(
+      GUEST_METRICS,
+      rule ? rule.base : config.guestDefaults,
+      margin,
+      guestSeverity,
+      'override',
+      override,
+      rule?.rule.id,
+    ))
+  }
+
+  const lowestGuestTriggers = { ...guestDefault.triggers }
+  for (const m of GUEST_METRICS) {
+    for (const rule of rules)
+      lowestGuestTriggers[m] = Math.min(lowestGuestTriggers[m], rule.thresholds.triggers[m])
+    for (const override of overrides.values()) {
+      const pair = toEffectivePair(override[m], margin)
+      if (pair) lowestGuestTriggers[m] = Math.min(lowestGuestTriggers[m], pair.trigger)
+    }
+  }
+
   return {
-    guest(guest) {
-      const ruleAt = rules.length === 0 ? -1 : matchRule(guest)
-      const override = overrides.size === 0 ? undefined : overrides.get(guest.id)
-      if (!override) return ruleAt < 0 ? guestDefault : rules[ruleAt]!.thresholds
-      let list = merged.get(guest.id)
-      if (!list) merged.set(guest.id, (list = []))
-      const slot = ruleAt + 1
-      const rule = rules[ruleAt]
-      return (list[slot] ??= build(
-        GUEST_METRICS,
-        rule ? rule.base : config.guestDefaults,
-        margin,
-        guestSeverity,
-        'override',
-        override,
-        rule?.id,
-      ))
-    },
+    guest: (guest) => guestForRule(guest, rules.length === 0 ? -1 : matchRule(guest)),
+    lowestGuestTriggers,
+    rules,
+    matchRule,
+    guestForRule,
     uniformGuest: () => (rules.length === 0 && overrides.size === 0 ? guestDefault : null),
     node(id) {
       const override = overrides.get(id)

@@ -122,7 +122,7 @@ describe('parseAlertConfig', () => {
     ['enabled', null, 'must be true or false'],
   ])('rejects %s = %j naming the field', (path, value, message) => {
     const result = parseAlertConfig(withField(path, value))
-    expect(result).toEqual({ ok: false, field: path, message: `${path}: ${message}` })
+    expect(result).toEqual({ ok: false, field: path, message })
   })
 
   it('rejects an override key longer than 500 characters and a body that is not an object', () => {
