@@ -1,0 +1,64 @@
+// Issue 24 item 6: a 1 MiB release archive with a valid checksum expanded to gigabytes on disk.
+// Real loopback feed, real archives built byte by byte (tests/fixtures/tar-bombs.ts), the system
+// tar: an archive whose extracted size or entry count passes STAGE_LIMITS is refused with a
+// clear error before anything is extracted; nothing is staged and no scratch file stays behind.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { STAGE_LIMITS } from '../../../../src/server/updates/stage.ts'
+import { startReleaseFeed, type ReleaseFeed } from '../../../fixtures/release-feed.ts'
+import { manyFiles, zeroBomb } from '../../../fixtures/tar-bombs.ts'
+import { startAuthServer, type AuthTestServer } from '../auth/auth-helpers.ts'
+
+let server: AuthTestServer | null = null
+let feed: ReleaseFeed | null = null
+afterEach(async () => {
+  await server?.ctx.app.updater.idle()
+  await server?.close()
+  await feed?.close()
+  server = null
+  feed = null
+})
+
+async function applyArchive(archiveData: Buffer) {
+  feed = await startReleaseFeed([{ tag: 'v0.2.0', archiveData }])
+  server = await startAuthServer({
+    authDisabled: true,
+    version: '0.1.0',
+    updates: { feedUrl: feed.feedUrl, deploymentType: 'manual' },
+  })
+  const s = server
+  const check = (await s.call('GET', '/api/updates/check')).json
+  expect((await s.call('POST', '/api/updates/apply', { body: check })).status).toBe(200)
+  await s.ctx.app.updater.idle()
+  const status = (await s.call('GET', '/api/updates/status')).json
+  const updates = path.join(s.ctx.dataDir, 'updates')
+  return { status, left: fs.existsSync(updates) ? fs.readdirSync(updates) : [] }
+}
+
+describe('staging limits', () => {
+  it('refuses an archive expanding past 1 GiB: nothing staged, nothing left behind', async () => {
+    expect(STAGE_LIMITS.maxBytes).toBe(1024 ** 3)
+    const bomb = zeroBomb(STAGE_LIMITS.maxBytes + 1)
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024)
+    const { status, left } = await applyArchive(bomb)
+    expect(status.status).toBe('error')
+    expect(status.error).toBe('the archive expands to more than 1 GiB')
+    expect(status.message).toBe('Update to 0.2.0 failed: the archive expands to more than 1 GiB')
+    expect(left).toEqual([])
+  })
+
+  it('refuses an archive of more than 100,000 entries', async () => {
+    expect(STAGE_LIMITS.maxEntries).toBe(100_000)
+    const { status, left } = await applyArchive(manyFiles(STAGE_LIMITS.maxEntries))
+    expect(status.status).toBe('error')
+    expect(status.error).toBe('the archive holds more than 100000 entries')
+    expect(left).toEqual([])
+  })
+
+  it('still stages an archive within the limits', async () => {
+    const { status, left } = await applyArchive(manyFiles(1000))
+    expect(status.status).toBe('completed')
+    expect(left).toEqual(['staged'])
+  })
+})
