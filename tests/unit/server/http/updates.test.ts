@@ -12,13 +12,12 @@ import {
 } from '../../../fixtures/release-feed.ts'
 import { startAuthServer, type AuthTestServer } from '../auth/auth-helpers.ts'
 import { openEvents } from '../nodes/node-helpers.ts'
+import { stopUpdateServers } from '../updates/update-servers.ts'
 
 let server: AuthTestServer | null = null
 let feed: ReleaseFeed | null = null
 afterEach(async () => {
-  await server?.ctx.app.updater.idle()
-  await server?.close()
-  await feed?.close()
+  await stopUpdateServers(server, feed)
   server = null
   feed = null
 })

@@ -5,35 +5,21 @@
 // every round (an uncaught error fails the run) and each apply must finish.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startReleaseFeed, type ReleaseFeed } from '../../../fixtures/release-feed.ts'
-import { startAuthServer, type AuthTestServer } from '../auth/auth-helpers.ts'
+import { describe, expect, it } from 'vitest'
+import { startUpdateServers, useUpdateServers } from './update-servers.ts'
 
-let server: AuthTestServer | null = null
-let feed: ReleaseFeed | null = null
-afterEach(async () => {
-  await server?.ctx.app.updater.idle()
-  await server?.close()
-  await feed?.close()
-  server = null
-  feed = null
-})
+const held = useUpdateServers()
 
 const BIG = 4 * 1024 * 1024
 
 describe('a release server closing the connection after each answer', () => {
   it('survives a refused apply followed at once by a check and an apply, repeatedly', async () => {
     // The feed first publishes a size far below the real archive: the download is refused.
-    feed = await startReleaseFeed([{ tag: 'v0.2.0', padBytes: BIG, declaredSize: 1000 }], {
-      closeConnections: true,
-    })
-    server = await startAuthServer({
-      authDisabled: true,
-      version: '0.1.0',
-      updates: { feedUrl: feed.feedUrl, deploymentType: 'manual' },
-    })
-    const s = server
-    const f = feed
+    const { s, f } = await startUpdateServers(
+      held,
+      [{ tag: 'v0.2.0', padBytes: BIG, declaredSize: 1000 }],
+      { closeConnections: true },
+    )
     const statusOf = async () => (await s.call('GET', '/api/updates/status')).json
     for (let round = 0; round < 5; round++) {
       f.setReleases([{ tag: 'v0.2.0', padBytes: BIG, declaredSize: 1000 }])

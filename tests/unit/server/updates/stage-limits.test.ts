@@ -4,30 +4,15 @@
 // clear error before anything is extracted; nothing is staged and no scratch file stays behind.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { STAGE_LIMITS } from '../../../../src/server/updates/stage.ts'
-import { startReleaseFeed, type ReleaseFeed } from '../../../fixtures/release-feed.ts'
 import { manyFiles, zeroBomb } from '../../../fixtures/tar-bombs.ts'
-import { startAuthServer, type AuthTestServer } from '../auth/auth-helpers.ts'
+import { startUpdateServers, useUpdateServers } from './update-servers.ts'
 
-let server: AuthTestServer | null = null
-let feed: ReleaseFeed | null = null
-afterEach(async () => {
-  await server?.ctx.app.updater.idle()
-  await server?.close()
-  await feed?.close()
-  server = null
-  feed = null
-})
+const held = useUpdateServers()
 
 async function applyArchive(archiveData: Buffer) {
-  feed = await startReleaseFeed([{ tag: 'v0.2.0', archiveData }])
-  server = await startAuthServer({
-    authDisabled: true,
-    version: '0.1.0',
-    updates: { feedUrl: feed.feedUrl, deploymentType: 'manual' },
-  })
-  const s = server
+  const { s } = await startUpdateServers(held, [{ tag: 'v0.2.0', archiveData }])
   const check = (await s.call('GET', '/api/updates/check')).json
   expect((await s.call('POST', '/api/updates/apply', { body: check })).status).toBe(200)
   await s.ctx.app.updater.idle()
