@@ -1,6 +1,7 @@
 // The PVE and PBS poller: every interval, polls all monitored endpoints in parallel and hands one
 // CollectedState to onState. Cycles never overlap. Each endpoint is a slot (endpoint-slot.ts);
 // the collectors behind it run on cadences in time (cadence.ts), measured with the injected clock.
+import { runInBackground } from '../background.ts'
 import { CADENCE_MS, cyclesPer, DEFAULT_POLL_INTERVAL_MS } from './cadence.ts'
 import { createCallStats } from './call-stats.ts'
 import {
@@ -129,7 +130,8 @@ export function createPoller(options: PollerOptions): Poller {
   }
 
   function launch(): Promise<void> {
-    running = runCycle().finally(() => {
+    // Never an unhandled rejection: a failed cycle is logged and the next one runs on time.
+    running = runInBackground(options.log, 'poll cycle', runCycle).finally(() => {
       running = undefined
     })
     return running

@@ -1,6 +1,7 @@
 // Discovery: background scans every 5 minutes when enabled (off by default), one scan at a time,
 // the last result cached. Configured servers are still returned (the UI hides them). Settings
 // (discoveryEnabled, discoverySubnet) are stored in SQLite.
+import { runInBackground } from '../background.ts'
 import { AppError } from '../../shared/model/errors.ts'
 import type { DiscoveryStatus } from '../../shared/model/node-config.ts'
 import type { SystemSettingsRepo } from '../store/system-settings-repo.ts'
@@ -102,11 +103,17 @@ export function createDiscoveryService(deps: DiscoveryDeps): DiscoveryService {
     assertScannable(target)
     abort = new AbortController()
     cache = { ...cache, subnet: target.subnet.cidr, lastScanStartedAt: deps.now() }
-    running = run(target, abort.signal).finally(() => {
-      running = undefined
-      const done = status()
-      deps.broadcast?.('discovery_update', done)
-      deps.broadcast?.('discovery_complete', { scanning: false, timestamp: done.lastResultAt })
+    // Never an unhandled rejection: reading the settings or broadcasting may throw too.
+    const signal = abort.signal
+    running = runInBackground(deps.log, 'discovery scan', async () => {
+      try {
+        await run(target, signal)
+      } finally {
+        running = undefined
+        const done = status()
+        deps.broadcast?.('discovery_update', done)
+        deps.broadcast?.('discovery_complete', { scanning: false, timestamp: done.lastResultAt })
+      }
     })
     deps.broadcast?.('discovery_started', status())
     return status()

@@ -28,6 +28,7 @@ export function createUpdates(deps: UpdatesDeps): { updater: Updater; autoUpdate
     log,
   })
   const autoUpdater = createAutoUpdater({
+    log,
     now: deps.now,
     settings: () => readUpdateSettings(deps.settings),
     run: async (channel) => {

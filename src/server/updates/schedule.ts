@@ -2,6 +2,7 @@
 // then every interval hours, stage what is found, and never restart. Times are wall-clock slots
 // built with local dates, so a 24 h check stays at 03:00 across daylight-saving changes.
 import type { UpdateSettings } from '../../shared/model/updates.ts'
+import { runInBackground, type JobLog } from '../background.ts'
 
 const HOUR = 3_600_000
 
@@ -49,6 +50,8 @@ export interface AutoUpdateDeps {
   run: (channel: UpdateSettings['updateChannel']) => Promise<void>
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
+  /** Where a failed run or settings read is reported (the timer is re-armed regardless). */
+  log?: JobLog
 }
 
 export interface AutoUpdater {
@@ -86,7 +89,13 @@ export function createAutoUpdater(deps: AutoUpdateDeps): AutoUpdater {
         handle = null
         lastSlot = at
         lastCheckAt = Math.max(deps.now(), at)
-        void deps.run(deps.settings().updateChannel).finally(rearm)
+        void runInBackground(deps.log, 'automatic update check', async () => {
+          try {
+            await deps.run(deps.settings().updateChannel)
+          } finally {
+            rearm()
+          }
+        })
       },
       Math.max(0, at - deps.now()),
     )

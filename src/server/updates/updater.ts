@@ -4,6 +4,7 @@
 // GET /api/updates/status. It never restarts the process.
 import fs from 'node:fs'
 import { AppError } from '../../shared/model/errors.ts'
+import { runInBackground, type JobLog } from '../background.ts'
 import type {
   DeploymentType,
   UpdateChannel,
@@ -12,7 +13,7 @@ import type {
   UpdateProgress,
   UpdateStatus,
 } from '../../shared/model/updates.ts'
-import { downloadBounded, getBounded } from './fetch-bounded.ts'
+import { downloadBounded, getBounded, UnreachableError } from './fetch-bounded.ts'
 import {
   FEED_LIMITS,
   fetchFeed,
@@ -30,6 +31,14 @@ import { scratchPath, sha256File, stageArchive, stagedDir } from './stage.ts'
 /** Largest archive accepted (a release is a few MiB); downloads give up after 10 minutes. */
 export const DOWNLOAD_LIMITS = { timeoutMs: 600_000, maxBytes: 512 * 1024 * 1024 }
 
+/** Why a check failed; an unreachable feed names UPDATE_FEED_URL (an offline server needs a mirror). */
+function checkFailure(err: unknown): string {
+  if (err instanceof UnreachableError) {
+    return `could not reach the release feed ${err.host} (${err.reason}); set UPDATE_FEED_URL to a mirror this server can reach`
+  }
+  return err instanceof Error ? err.message : String(err)
+}
+
 export interface UpdaterDeps {
   feedUrl: string
   currentVersion: string
@@ -37,7 +46,7 @@ export interface UpdaterDeps {
   dataDir: string
   now: () => number
   broadcast: (type: string, data: unknown) => void
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void }
+  log: { info(obj: object, msg: string): void } & JobLog
 }
 
 export interface Updater {
@@ -80,7 +89,7 @@ export function createUpdater(deps: UpdaterDeps): Updater {
     try {
       releases = await fetchFeed(deps.feedUrl)
     } catch (err) {
-      throw new AppError('UPDATE_CHECK_FAILED', { reason: (err as Error).message }, { cause: err })
+      throw new AppError('UPDATE_CHECK_FAILED', { reason: checkFailure(err) }, { cause: err })
     }
     const release = pickRelease(releases, channel)
     const info: UpdateInfo = {
@@ -165,7 +174,11 @@ export function createUpdater(deps: UpdaterDeps): Updater {
       deps.log.warn({ version: release.versionText, reason }, 'update failed')
       report('error', 0, `Update to ${release.versionText} failed: ${reason}`, reason)
     } finally {
-      fs.rmSync(file, { force: true })
+      try {
+        fs.rmSync(file, { force: true })
+      } catch (err) {
+        deps.log.warn({ file, err }, 'could not remove the update download')
+      }
     }
   }
 
@@ -190,7 +203,7 @@ export function createUpdater(deps: UpdaterDeps): Updater {
         })
       }
       const target = found
-      running = install(target).finally(() => {
+      running = runInBackground(deps.log, 'update apply', () => install(target)).finally(() => {
         running = null
       })
       return { status: 'started', message: 'Update process started' }

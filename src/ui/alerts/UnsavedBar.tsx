@@ -1,5 +1,6 @@
 import { useSnapshot } from 'valtio'
 import { BUTTON } from '../components/button-classes.ts'
+import { SAVE_BAR } from '../components/toast-store.ts'
 import { alertConfigState, discardAlertConfig, saveAlertConfig } from './config-store.ts'
 
 /**
@@ -14,6 +15,7 @@ export function UnsavedBar() {
     <div
       role="region"
       aria-label="Unsaved changes"
+      {...SAVE_BAR}
       className="sticky bottom-0 z-20 mt-3 flex flex-wrap items-center justify-between gap-2 border-t border-amber-300 bg-amber-50 px-3 py-2 shadow-[0_-2px_6px_rgba(0,0,0,0.08)] sm:px-4 dark:border-amber-700 dark:bg-amber-950"
     >
       <p className="text-sm font-medium text-amber-900 dark:text-amber-100">

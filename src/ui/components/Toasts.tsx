@@ -1,4 +1,5 @@
 import { CircleAlert, CircleCheck, CircleX, Info, X, type LucideIcon } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useSnapshot } from 'valtio'
 import { FOCUS_RING } from './button-classes.ts'
@@ -53,17 +54,57 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 /**
+ * How far above the window's bottom edge the toasts sit: clear of a save bar showing in the lower
+ * half of the window. Measured only while toasts show, at most once a frame.
+ */
+function useSaveBarInset(active: boolean): number {
+  const [inset, setInset] = useState(0)
+  useEffect(() => {
+    if (!active) return
+    let frame = 0
+    const measure = () => {
+      frame = 0
+      const height = window.innerHeight
+      let top = height
+      for (const bar of document.querySelectorAll('[data-save-bar]')) {
+        const box = bar.getBoundingClientRect()
+        if (box.height > 0 && box.top > height / 2 && box.top < top) top = box.top
+      }
+      setInset(Math.round(height - top))
+    }
+    const schedule = () => {
+      frame ||= requestAnimationFrame(measure)
+    }
+    measure()
+    // Bars come and go with unsaved changes, and move with scrolling and resizing.
+    const observer = new MutationObserver(schedule)
+    observer.observe(document.body, { childList: true, subtree: true })
+    window.addEventListener('resize', schedule)
+    window.addEventListener('scroll', schedule, true)
+    return () => {
+      observer.disconnect()
+      window.removeEventListener('resize', schedule)
+      window.removeEventListener('scroll', schedule, true)
+      cancelAnimationFrame(frame)
+    }
+  }, [active])
+  return inset
+}
+
+/**
  * The toast stack, bottom right (full width on a phone), above dialogs. Errors sit in an
  * assertive live region, the rest in a polite one; both regions always exist so additions are
- * announced.
+ * announced. A sticky save bar in view pushes the stack up, so its buttons stay uncovered.
  */
 export function Toasts() {
   const { toasts } = useSnapshot(toastState)
   const errors = toasts.filter((toast) => toast.type === 'error')
   const others = toasts.filter((toast) => toast.type !== 'error')
+  const inset = useSaveBarInset(toasts.length > 0)
   return createPortal(
     <div
       data-toasts=""
+      style={inset > 0 ? { bottom: inset } : undefined}
       className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex flex-col gap-2 p-3 sm:left-auto sm:w-96 sm:p-4"
     >
       <div aria-live="assertive" className="flex flex-col gap-2">

@@ -78,3 +78,6 @@ export function clearToasts(): void {
   timers.clear()
   toastState.toasts.splice(0)
 }
+
+/** Marks a sticky save bar, which toasts stay above: `<div {...SAVE_BAR} …>`. */
+export const SAVE_BAR = { 'data-save-bar': '' } as const

@@ -33,16 +33,45 @@ describe('version panel', () => {
     expect(checksOf(mock)).toEqual(['stable', 'rc'])
   })
 
-  test('a failed check toasts and shows the reason', async () => {
+  test('a failed check says why once, in the panel, without a toast', async () => {
+    // Issue 24 item 27: the server's message already starts with the words; no echo, no toast.
+    const message =
+      'Failed to check for updates: could not reach the release feed api.example.test (getaddrinfo ENOTFOUND api.example.test); set UPDATE_FEED_URL to a mirror this server can reach.'
     updateServer({
-      check: () =>
-        Response.json({ code: 'FEED_FAILED', message: 'feed unreachable' }, { status: 502 }),
+      check: () => Response.json({ code: 'UPDATE_CHECK_FAILED', message }, { status: 502 }),
     })
     await openSystem()
     await checkButton().click()
-    await expect.element(toastText('Failed to check for updates')).toBeVisible()
-    await expect.element(panel().getByRole('alert')).toHaveTextContent('feed unreachable')
+    await expect.element(panel().getByRole('alert')).toHaveTextContent(message)
+    expect(document.querySelectorAll('[data-toast]')).toHaveLength(0)
+    expect(document.body.textContent?.split('Failed to check for updates')).toHaveLength(2)
   })
+
+  for (const [width, height] of [
+    [1600, 500],
+    [390, 700],
+  ] as const) {
+    test(`a toast never covers the sticky save bar at ${width} px`, async () => {
+      updateServer({ check: () => LATEST })
+      await page.viewport(width, height)
+      await openSystem()
+      await page.getByRole('switch', { name: 'Check for updates automatically' }).click()
+      const bar = page.getByRole('region', { name: 'Save system settings' })
+      await expect.element(bar.getByText('You have unsaved changes')).toBeVisible()
+      await checkButton().click()
+      await expect.element(toastText('You are running the latest version')).toBeVisible()
+      const toast = document.querySelector('[data-toast]')!.getBoundingClientRect()
+      const saveBar = bar.element().getBoundingClientRect()
+      // The bar sits at the bottom of the window while changes are unsaved.
+      expect(saveBar.bottom).toBeGreaterThan(height - 40)
+      const overlaps =
+        toast.left < saveBar.right &&
+        saveBar.left < toast.right &&
+        toast.top < saveBar.bottom &&
+        saveBar.top < toast.bottom
+      expect(overlaps, `toast ${JSON.stringify(toast)}, bar ${JSON.stringify(saveBar)}`).toBe(false)
+    })
+  }
 
   test('an available update shows version, prerelease badge and release notes', async () => {
     updateServer({ check: () => ({ ...AVAILABLE, isPrerelease: true }) })

@@ -1,5 +1,6 @@
 import { Loader2 } from 'lucide-react'
 import { BUTTON } from '../../components/button-classes.ts'
+import { SAVE_BAR } from '../../components/toast-store.ts'
 
 const DISABLED = 'disabled:cursor-not-allowed disabled:opacity-50'
 
@@ -35,6 +36,7 @@ export function SaveBar({
     <div
       role="region"
       aria-label="Save system settings"
+      {...SAVE_BAR}
       className="sticky bottom-0 z-10 -mx-1 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-gray-200 bg-white/95 px-4 py-3 shadow-sm backdrop-blur dark:border-gray-800 dark:bg-gray-900/95"
     >
       {error && (

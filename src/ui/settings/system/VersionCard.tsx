@@ -49,8 +49,8 @@ export function VersionCard({ form, set, fixed, locked }: CardProps) {
   const check = async () => {
     const outcome = await checkForUpdates({ force: true, channel: form.updateChannel })
     const found = updateState.cache.updateInfo
-    if (outcome === 'error') showToast(CHECK_FAILED_TEXT, 'error')
-    else if (found && !found.available) showToast(LATEST_TEXT, 'success')
+    // A failure is shown (and announced) in the panel already: no toast repeating it.
+    if (outcome !== 'error' && found && !found.available) showToast(LATEST_TEXT, 'success')
   }
 
   return (
@@ -170,7 +170,7 @@ function CheckResult({
   if (error) {
     return (
       <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-        {CHECK_FAILED_TEXT}: {error}
+        {error.startsWith(CHECK_FAILED_TEXT) ? error : `${CHECK_FAILED_TEXT}: ${error}`}
       </p>
     )
   }

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useId, useState } from 'react'
 import { BUTTON, FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { EmptyState } from '../../components/EmptyState.tsx'
+import { SAVE_BAR } from '../../components/toast-store.ts'
 import { useConnection } from '../../hooks/useConnection.ts'
 import { useView } from '../../hooks/useView.ts'
 import type { ViewWindow } from '../../../shared/views/guest-view-types.ts'
@@ -131,6 +132,7 @@ function SaveBar({ edits }: { edits: GuestUrlEdits }) {
     <div
       role="region"
       aria-label="Unsaved changes"
+      {...SAVE_BAR}
       className="sticky bottom-0 z-20 flex flex-wrap items-center justify-between gap-2 border-t border-amber-300 bg-amber-50 px-3 py-2 shadow-[0_-2px_6px_rgba(0,0,0,0.08)] sm:px-4 dark:border-amber-700 dark:bg-amber-950"
     >
       <p className="text-sm font-medium text-amber-900 dark:text-amber-100">

@@ -137,4 +137,41 @@ describe('auto-update timer', () => {
     auto.rearm()
     expect(fake.live()).toHaveLength(0)
   })
+
+  it('survives a failing check or settings read: logged, never an unhandled rejection', async () => {
+    // Issue 24 item 2: a background job must not end the process. An unhandled rejection here
+    // would fail the test run.
+    const fake = fakeTimers()
+    const logged: string[] = []
+    let broken: 'none' | 'run' | 'settings' = 'none'
+    const auto = createAutoUpdater({
+      now: () => at(2026, 5, 10, 1, 0),
+      settings: () => {
+        if (broken === 'settings') throw new Error('database is locked')
+        return settings({ autoUpdateTime: '03:00' })
+      },
+      run: async () => {
+        if (broken === 'run') throw new Error('feed exploded')
+        broken = 'settings'
+      },
+      setTimer: fake.setTimer,
+      clearTimer: fake.clearTimer,
+      log: { warn: () => {}, error: (_obj, msg) => logged.push(msg) },
+    })
+    auto.rearm()
+    const fire = () => {
+      const timer = fake.live()[0]!
+      timer.cleared = true
+      timer.fn()
+    }
+    broken = 'run'
+    fire()
+    await expect.poll(() => logged).toEqual(['automatic update check failed'])
+    expect(fake.live()).toHaveLength(1)
+    broken = 'none'
+    fire()
+    await expect.poll(() => logged.length).toBe(2)
+    expect(logged[1]).toBe('automatic update check failed')
+    auto.stop()
+  })
 })
