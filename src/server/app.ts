@@ -51,6 +51,7 @@ import { openDatabase, type Db } from './store/db.ts'
 import { createAlertHistoryRepo } from './store/alert-history.ts'
 import { createAlertsRepo } from './store/alerts-repo.ts'
 import { createGuestMetadata } from './metadata/guest-metadata.ts'
+import { createStorageHealth } from './store/storage-health.ts'
 import type { MetadataRetention } from './metadata/metadata-retention.ts'
 import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
@@ -220,7 +221,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }
   hubRef.current = hub
 
-  installErrorHandler(http)
+  const storage = createStorageHealth(db, now)
+  installErrorHandler(http, { storageError: (err) => storage.toAppError(err) })
   const standby = options.standby
   if (standby) {
     http.addHook('onRequest', async (request) => {
@@ -261,6 +263,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     deploymentType: config.updates.deploymentType,
     channel: () => readUpdateSettings(systemSettings).updateChannel,
     health: options.health,
+    storage: () => storage.status(),
   })
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })

@@ -73,6 +73,7 @@ export const ERRORS = {
     message:
       'This collector is a standby and takes no changes; make them through a web node, which reaches the active collector',
   },
+  STORAGE_UNAVAILABLE: { status: 503, message: 'The database {path} cannot be written: {reason}.' },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 
