@@ -2,8 +2,9 @@
 import { stringifySliced } from '../hub/sliced-json.ts'
 import type { FastifyInstance } from 'fastify'
 import type { LiveState } from '../live/live-state.ts'
-import type { StorageStatus } from '../store/storage-health.ts'
 import type { DeploymentType, UpdateChannel, VersionInfo } from '../../shared/model/updates.ts'
+
+import type { StorageStatus } from '../store/storage-health.ts'
 
 export interface CoreRouteDeps {
   live: LiveState
