@@ -52,7 +52,9 @@ import { createNodeService, type NodeService } from './nodes/node-service.ts'
 import { openDatabase, type Db } from './store/db.ts'
 import { createAlertHistoryRepo } from './store/alert-history.ts'
 import { createAlertsRepo } from './store/alerts-repo.ts'
-import { createMetadataRepo } from './store/metadata-repo.ts'
+import { createGuestMetadata } from './metadata/guest-metadata.ts'
+import { createStorageHealth } from './store/storage-health.ts'
+import type { MetadataRetention } from './metadata/metadata-retention.ts'
 import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
 import type { KdfCost } from './backup/config-crypto.ts'
@@ -69,6 +71,8 @@ export interface App {
   alerts: AlertService
   notify: NotifyService
   updater: Updater
+  /** The sweep that prunes metadata of guests gone for good (runs with the polls). */
+  metadataRetention: MetadataRetention
   /** Every route registered (method, url pattern), in registration order. */
   routes: ReadonlyArray<{ method: string; url: string }>
   /** Start polling (and the poll timer), the alert retention, the notifications, auto-update. */
@@ -219,7 +223,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }
   hubRef.current = hub
 
-  installErrorHandler(http)
+  const storage = createStorageHealth(db, now)
+  installErrorHandler(http, { storageError: (err) => storage.toAppError(err) })
   const standby = options.standby
   if (standby) {
     http.addHook('onRequest', async (request) => {
@@ -259,6 +264,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     deploymentType: config.updates.deploymentType,
     channel: () => readUpdateSettings(systemSettings).updateChannel,
     health: options.health,
+    storage: () => storage.status(),
   })
   registerStateRoute(http, { hub })
   registerAuthRoutes(http, { auth, loginLimit, oidc })
@@ -333,7 +339,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     updater,
     savedChannel: () => readUpdateSettings(systemSettings).updateChannel,
   })
-  registerMetadataRoutes(http, createMetadataRepo(db), now)
+  // Bounded guest metadata; a sweep with the polls prunes that of guests gone for good.
+  const metadata = createGuestMetadata({ db, live, now, log: http.log })
+  registerMetadataRoutes(http, metadata.service, now)
   registerDiagnosticsRoutes(http, {
     version: config.version,
     port: config.port,
@@ -359,6 +367,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     alerts,
     notify,
     updater,
+    metadataRetention: metadata.retention,
     routes,
     startPolling: () => {
       autoUpdater.rearm()
@@ -384,6 +393,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await poller.stop()
       await http.close()
       await webhookChannel.close()
+      await metadata.retention.settled()
       db.close()
     },
   }

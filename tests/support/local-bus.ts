@@ -27,6 +27,7 @@ export function createLocalBus(): LocalBus {
     consumeLive: () => notHere('consumeLive'),
     lastLiveSeq: () => notHere('lastLiveSeq'),
     lease: (): Lease => notHere('lease'),
+    connected: () => !closed,
     serve(subject, handler) {
       const list = handlers.get(subject) ?? []
       list.push(handler)

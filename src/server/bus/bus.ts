@@ -67,5 +67,7 @@ export interface Bus {
    * long a holder that stopped renewing keeps it. close() releases every lease of this bus.
    */
   lease(key: string, holderId: string, ttlMs: number): Lease
+  /** True while the connection to the server is up (false from a disconnect to the reconnect). */
+  connected(): boolean
   close(): Promise<void>
 }

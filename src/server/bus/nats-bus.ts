@@ -98,8 +98,16 @@ export function createNatsBus(nc: NatsConnection, log: BusLog): Bus {
   // Publications are serialised so the chunks of two messages never interleave.
   let publishing: Promise<unknown> = Promise.resolve()
   const leases = new Set<Lease>()
+  let up = !nc.isClosed()
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'close') up = false
+      if (status.type === 'reconnect') up = true
+    }
+  })()
 
   return {
+    connected: () => up && !nc.isClosed(),
     publishLive(message) {
       const run = async () => {
         const parts = splitChunks(message.body, chunk(), {

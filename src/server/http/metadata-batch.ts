@@ -3,6 +3,7 @@
 // bad entry saves nothing. Each bad entry gets its own line in the 400, naming guest and field.
 import { AppError } from '../../shared/model/errors.ts'
 import { GUEST_ID_MAX, isSafeGuestId } from '../../shared/model/node-name.ts'
+import { guestKeyProblem, type UnknownGuestOverflow } from '../metadata/metadata-service.ts'
 import type { GuestMetadataPatch } from '../store/metadata-repo.ts'
 import { metadataInputSchema } from './metadata-input.ts'
 
@@ -49,6 +50,11 @@ export function parseMetadataBatch(body: unknown): Map<string, GuestMetadataPatc
       })
       continue
     }
+    const shape = guestKeyProblem(id)
+    if (shape) {
+      failures.push({ guestId: id, field: 'id', problem: shape })
+      continue
+    }
     const value = updates[id]
     if (!isObject(value)) {
       failures.push({ guestId: id, field: 'body', problem: 'must be a JSON object' })
@@ -63,6 +69,13 @@ export function parseMetadataBatch(body: unknown): Map<string, GuestMetadataPatc
   }
   if (failures.length > 0) throw batchError(failures)
   return patches
+}
+
+/** The 400 of a batch refused for adding too many records of unknown guests, naming them. */
+export function unknownGuestsError(refused: UnknownGuestOverflow): AppError {
+  return batchError(
+    refused.ids.map((guestId) => ({ guestId, field: 'id', problem: refused.problem })),
+  )
 }
 
 /** One 400 for every failure: the first names the field in `params`, the message lists them all. */

@@ -1,4 +1,5 @@
 // Serves the built SPA with history fallback: client routes get index.html, /api/* gets JSON 404.
+// HEAD answers as GET (uptime checkers probe `HEAD /`); Node sends no body for a HEAD request.
 import fs from 'node:fs'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -14,7 +15,8 @@ export async function registerSpa(app: FastifyInstance, root: string): Promise<v
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/'
-    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET') {
+    const read = request.method === 'GET' || request.method === 'HEAD'
+    if (url.startsWith('/api/') || url === '/api' || !read) {
       const err = new AppError('NOT_FOUND', { path: url })
       return reply.status(err.status).send(err.toJSON())
     }

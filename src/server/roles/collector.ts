@@ -64,10 +64,20 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
   const { cluster } = options.config
   if (!cluster.natsUrl) throw new Error('NATS_URL is required when PULSE_ROLE is collector')
   const id = cluster.instanceId
-  const ref: { lease?: ReturnType<Bus['lease']> } = {}
+  const ref: { lease?: ReturnType<Bus['lease']>; bus?: Bus } = {}
   const app = await buildApp({
     ...options,
-    health: () => ({ role: 'collector', active: ref.lease?.held() ?? false, instance: id }),
+    // Degraded while NATS is down: the collector can neither publish nor answer the web nodes.
+    health: () => {
+      const connected = ref.bus?.connected() ?? false
+      return {
+        ...(connected ? {} : { status: 'degraded' }),
+        role: 'collector',
+        active: ref.lease?.held() ?? false,
+        instance: id,
+        bus: { connected },
+      }
+    },
     standby: () => !(ref.lease?.held() ?? false),
   })
   const log = app.http.log
@@ -78,6 +88,7 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
   try {
     await options.prepare?.(app)
     bus = await connectBus({ url: cluster.natsUrl, name: `pulse-collector-${id}`, log })
+    ref.bus = bus
   } catch (err) {
     await app.close()
     throw err

@@ -120,9 +120,17 @@ export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
   await installHttpForward(http, {
     bus,
     now,
+    // Degraded while NATS is down (the replica then hears nothing, though it was synchronised) or
+    // no collector has published for the stale threshold.
     health: () => {
       const { epoch, seq, stale, connected } = replica.status()
-      return { role: 'web', collector: { epoch, seq, stale, connected } }
+      const link = bus.connected()
+      return {
+        ...(link && connected && !stale ? {} : { status: 'degraded' }),
+        role: 'web',
+        bus: { connected: link },
+        collector: { epoch, seq, stale, connected: connected && link },
+      }
     },
     onSocket: (socket, { query }) =>
       hub.attach(socket, {

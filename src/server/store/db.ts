@@ -203,6 +203,12 @@ const MIGRATIONS: readonly string[] = [
   // than it saved.
   `DROP INDEX notification_outbox_memory;
    CREATE INDEX notification_outbox_alert ON notification_outbox (alert_id)`,
+  // Guest metadata retention (issue 24 #8, metadata/metadata-retention.ts): when the sweep first
+  // found the record's guest missing from a fully connected estate (epoch ms); NULL while present.
+  `ALTER TABLE guest_metadata ADD COLUMN absent_since INTEGER`,
+  // The storage probe of /api/health (store/storage-health.ts): one row, rewritten to prove that
+  // the data file can still be written.
+  `CREATE TABLE storage_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

@@ -19,6 +19,13 @@ interface Row {
   description: string
   tags: string
   updated_at: number
+  absent_since: number | null
+}
+
+/** A stored record's id and when its guest was first found missing (null: not missing). */
+export interface MetadataPresence {
+  id: string
+  absentSince: number | null
 }
 
 export interface MetadataRepo {
@@ -31,6 +38,12 @@ export interface MetadataRepo {
   remove(id: string): boolean
   /** Save every patch in one transaction: all of them or, when one throws, none. */
   saveMany(patches: ReadonlyMap<string, GuestMetadataPatch>, now: number): GuestMetadata[]
+  /** Every stored id. */
+  ids(): string[]
+  /** Up to `limit` stored ids after `after` in id order, with their absence marks. */
+  presencePage(after: string, limit: number): MetadataPresence[]
+  /** In one transaction: mark `missing` absent since `at`, unmark `back`, delete `expired`. */
+  applyPresence(change: { missing: string[]; back: string[]; expired: string[] }, at: number): void
 }
 
 /** The record of a guest without stored metadata. */
@@ -47,6 +60,14 @@ export function createMetadataRepo(db: Db): MetadataRepo {
     ON CONFLICT (guest_id) DO UPDATE SET custom_url = excluded.custom_url,
     description = excluded.description, tags = excluded.tags, updated_at = excluded.updated_at`)
   const deleteStmt = db.prepare('DELETE FROM guest_metadata WHERE guest_id = ?')
+  const selectIds = db.prepare('SELECT guest_id FROM guest_metadata').pluck()
+  const selectPage = db
+    .prepare(
+      `SELECT guest_id, absent_since FROM guest_metadata WHERE guest_id > ?
+      ORDER BY guest_id LIMIT ?`,
+    )
+    .raw()
+  const markStmt = db.prepare('UPDATE guest_metadata SET absent_since = ? WHERE guest_id = ?')
 
   const get = (id: string) => {
     const row = selectOne.get(id) as Row | undefined
@@ -71,6 +92,19 @@ export function createMetadataRepo(db: Db): MetadataRepo {
     // Nested transactions become savepoints: the outer one makes the batch all or nothing.
     saveMany: db.transaction((patches: ReadonlyMap<string, GuestMetadataPatch>, now: number) =>
       Array.from(patches, ([id, patch]) => save(id, patch, now)),
+    ),
+    ids: () => selectIds.all() as string[],
+    presencePage: (after, limit) =>
+      (selectPage.all(after, limit) as Array<[string, number | null]>).map(([id, absentSince]) => ({
+        id,
+        absentSince,
+      })),
+    applyPresence: db.transaction(
+      (change: { missing: string[]; back: string[]; expired: string[] }, at: number) => {
+        for (const id of change.missing) markStmt.run(at, id)
+        for (const id of change.back) markStmt.run(null, id)
+        for (const id of change.expired) deleteStmt.run(id)
+      },
     ),
   }
 }

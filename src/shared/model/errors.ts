@@ -22,6 +22,10 @@ export const ERRORS = {
   PVE_BAD_RESPONSE: { status: 502, message: '{host} sent an unexpected response: {reason}.' },
   AUTH_REQUIRED: { status: 401, message: 'Authentication required' },
   SETUP_CODE_INVALID: { status: 401, message: 'Invalid or expired setup code' },
+  SETUP_URL_MISMATCH: {
+    status: 403,
+    message: 'This setup URL was issued for {field} {expected}, not {actual}.',
+  },
   AUTH_NOT_CONFIGURED: {
     status: 401,
     message: 'Authentication is not configured: complete the first-run setup',
@@ -69,6 +73,7 @@ export const ERRORS = {
     message:
       'This collector is a standby and takes no changes; make them through a web node, which reaches the active collector',
   },
+  STORAGE_UNAVAILABLE: { status: 503, message: 'The database {path} cannot be written: {reason}.' },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 

@@ -17,6 +17,7 @@ function fakeBus(publishLive: (message: LiveMessage) => Promise<void>): Bus {
     lease: () => {
       throw new Error('not used')
     },
+    connected: () => true,
     close: () => Promise.resolve(),
   }
 }

@@ -141,6 +141,31 @@ describe('POST /api/auto-register', () => {
     expect((await register(registration(code))).status).toBe(200)
   })
 
+  it('a setup URL issued for one host cannot be redeemed for another (issue 24 #5)', async () => {
+    // Issued for pve-a.lan (never contacted); redeemed with the simulator's address instead.
+    const issued = await server.call('POST', '/api/setup-script-url', {
+      body: { type: 'pve', host: 'pve-a.lan' },
+      token: creds.apiToken,
+    })
+    const url = new URL(issued.json.url as string)
+    url.searchParams.set('host', cluster.url)
+    const swapped = await server.call('GET', `${url.pathname}${url.search}`)
+    expect(swapped.status).toBe(403)
+    expect(swapped.json).toEqual({
+      code: 'SETUP_URL_MISMATCH',
+      message: `This setup URL was issued for host https://pve-a.lan:8006, not ${new URL(cluster.url).origin}.`,
+    })
+    expect(swapped.text).not.toContain('REGISTER_CODE')
+    expect(await storedNodes()).toEqual([])
+    // The URL as issued still works once, for pve-a.lan only.
+    const genuine = await server.call('GET', (issued.json.url as string).slice(server.base.length))
+    expect(genuine.status).toBe(200)
+    const code = /^REGISTER_CODE='([A-Za-z0-9_-]{22})'$/m.exec(genuine.text)![1]!
+    const elsewhere = await register(registration(code))
+    expect(elsewhere.status).toBe(401)
+    expect(await storedNodes()).toEqual([])
+  })
+
   it.each([
     [{ type: 'vmware' }, 'type'],
     [{ host: undefined }, 'host'],

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readProxyAuthConfig } from '../../../../src/server/auth/proxy-auth.ts'
 import { buildSetupScript, shellQuote } from '../../../../src/server/setup/setup-script.ts'
 import {
   quickSetup,
@@ -298,9 +299,8 @@ describe('setup-script routes (authentication on)', () => {
     expect(run.stdout).toContain(`Token ID:     ${PVE_TOKEN}`)
   })
 
-  it('refuses a code for another type, an expired code, a made-up code and no code', async () => {
+  it('refuses an expired code, a made-up code and no code', async () => {
     const pbsUrl = (await requestUrl({ type: 'pbs', host: '127.0.0.1' })).url
-    expect((await fetchPath(pbsUrl.replace('type=pbs', 'type=pve'))).status).toBe(401)
     expect((await fetchPath(pbsUrl)).status).toBe(200)
 
     const expiring = (await requestUrl({ type: 'pve', host: '127.0.0.1' })).url
@@ -312,6 +312,32 @@ describe('setup-script routes (authentication on)', () => {
     ).toBe(401)
     expect((await server.call('GET', '/api/setup-script?type=pve')).status).toBe(401)
   })
+
+  it.each([
+    ['type', 'pbs', 'pve'],
+    ['host', 'pve-b.lan', 'https://pve-a.lan:8006'],
+    ['pulse_url', 'http://127.0.0.1:9', undefined],
+    ['backup_perms', 'true', 'false'],
+    ['host', '', 'https://pve-a.lan:8006'],
+  ])(
+    'refuses the URL with %s changed to %j (403 naming it) and still serves it as issued',
+    async (field, value, expected) => {
+      const { url } = await requestUrl({ type: 'pve', host: 'pve-a.lan', backupPerms: false })
+      const changed = new URL(url)
+      changed.searchParams.set(field, value)
+      const refused = await fetchPath(changed.toString())
+      expect(refused.status).toBe(403)
+      expect(refused.json).toEqual({
+        code: 'SETUP_URL_MISMATCH',
+        message: `This setup URL was issued for ${field} ${expected ?? server.base}, not ${
+          field === 'host' && value ? `https://${value}:8006` : value || '(none)'
+        }.`,
+      })
+      const served = await fetchPath(url)
+      expect(served.status).toBe(200)
+      expect(served.text).toContain("NODE_HOST='https://pve-a.lan:8006'")
+    },
+  )
 
   it('serves an authenticated caller without a code, and needs a valid type', async () => {
     const ok = await server.call('GET', '/api/setup-script?type=pbs&host=h&pulse_url=p', {
@@ -339,5 +365,27 @@ describe('setup-script routes (authentication on)', () => {
       body: { type: 'pve', host: '127.0.0.1' },
     })
     expect(anonymous.status).toBe(401)
+  })
+})
+
+describe('setup script for a signed-in user who is not an admin', () => {
+  it('refuses a script without a one-time code: its registration code would add a node', async () => {
+    const secret = 'proxy-shared-secret-8f1d2c'
+    const server = await startAuthServer({
+      proxyAuth: readProxyAuthConfig({ PROXY_AUTH_SECRET: secret })!,
+    })
+    try {
+      const viewer = { 'x-proxy-secret': secret, 'x-remote-user': 'alice' }
+      const res = await server.call(
+        'GET',
+        '/api/setup-script?type=pve&host=127.0.0.1&pulse_url=http%3A%2F%2F127.0.0.1%3A9',
+        { headers: viewer },
+      )
+      expect(res.status).toBe(403)
+      expect(res.json.code).toBe('ADMIN_REQUIRED')
+      expect(res.text).not.toContain('REGISTER_CODE')
+    } finally {
+      await server.close()
+    }
   })
 })
