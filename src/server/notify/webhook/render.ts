@@ -11,6 +11,11 @@ export interface RenderedWebhook {
   url: string
   method: Webhook['method']
   headers: Record<string, string>
+  /**
+   * Names in `headers` the administrator configured (any of them may be a credential): the channel
+   * drops them when a redirect leads to another origin, as fetch drops Authorization.
+   */
+  configuredHeaders: string[]
   body: string
 }
 
@@ -151,13 +156,15 @@ export function renderWebhook(
     body = renderTemplate(source, data)
     if (webhook.service === 'ntfy') Object.assign(headers, ntfyHeaders(data))
   }
+  const configuredHeaders: string[] = []
   for (const [name, value] of Object.entries(webhook.headers)) {
     // Template syntax in a header value is the reference's unrendered placeholder: never sent.
     if (name.trim() === '' || value.includes('{{') || value.includes('{%')) continue
     if (name.toLowerCase() === 'routing_key') continue
     setHeader(headers, name, headerValue(value))
+    configuredHeaders.push(name)
   }
-  return { url, method: webhook.method, headers, body }
+  return { url, method: webhook.method, headers, configuredHeaders, body }
 }
 
 /** Set a header, replacing one of the same name in any case. */
