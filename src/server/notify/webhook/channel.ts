@@ -9,6 +9,7 @@
 import { Agent, fetch } from 'undici'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
 import type { Channel, SendResult } from '../types.ts'
+import { originOf } from '../../store/webhook-repo.ts'
 import { renderWebhookRequests, type KeyedWebhookRequest } from './render.ts'
 import { checkUrl, REFUSED_CODE, safeLookup } from './url-safety.ts'
 
@@ -79,13 +80,7 @@ const snippet = (text: string) =>
  * whatever the URL's writer chooses, so a limit keyed on them is passed by changing them (the
  * Test route sends to any URL); the limit protects a receiving host, whatever its paths.
  */
-export function rateKey(url: string): string {
-  try {
-    return new URL(url).origin
-  } catch {
-    return url
-  }
-}
+export const rateKey = originOf
 
 /**
  * Remove the administrator's headers (any may be a credential). Content-Type stays: it describes

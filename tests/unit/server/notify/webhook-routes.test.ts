@@ -138,6 +138,81 @@ describe('webhook CRUD', () => {
   })
 })
 
+describe('stored secrets and a new origin', () => {
+  /** Another port on loopback: another origin. */
+  let other: Receiver
+  beforeAll(async () => {
+    other = await startReceiver()
+  })
+  afterAll(async () => {
+    await other.close()
+  })
+  beforeEach(() => {
+    other.requests.length = 0
+  })
+
+  const stored = async (overrides: Partial<Webhook> = {}) =>
+    (await call('POST', '/webhooks', discord({ service: 'generic', ...overrides }))).json as Webhook
+
+  it('refuses a test to a new origin with a masked header, sending nothing', async () => {
+    const hook = await stored()
+    const res = await call('POST', '/webhooks/test', {
+      ...hook,
+      url: `${other.base}/steal`,
+      headers: { Authorization: '********' },
+    })
+    expect(res.status).toBe(400)
+    expect(res.json.error).toMatch(/^headers\.Authorization: .*enter it again/)
+    expect(other.requests).toHaveLength(0)
+    expect(receiver.requests).toHaveLength(0)
+  })
+
+  it('refuses a save with a new origin and an empty header, changing nothing', async () => {
+    const hook = await stored()
+    const res = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: `${other.base}/steal`,
+      headers: { Authorization: '' },
+    })
+    expect(res.status).toBe(400)
+    expect(res.json.error).toMatch(/^headers\.Authorization: /)
+    expect((await call('GET', '/webhooks')).json).toContainEqual(hook)
+    // The stored webhook still goes where it went, with its secret.
+    await call('POST', '/webhooks/test', { id: hook.id })
+    expect(other.requests).toHaveLength(0)
+    expect(receiver.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`)
+  })
+
+  it('refuses an empty secret custom field with a new origin', async () => {
+    const hook = await stored({ headers: {} })
+    const res = await call('PUT', `/webhooks/${hook.id}`, { ...hook, url: `${other.base}/x` })
+    expect(res.status).toBe(400)
+    expect(res.json.error).toMatch(/^customFields\.apikey: /)
+  })
+
+  it('saves a new origin when the secrets are typed again', async () => {
+    const hook = await stored()
+    const res = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: `${other.base}/moved`,
+      headers: { Authorization: 'Bearer typed-again', 'X-Team': 'ops' },
+      customFields: { apikey: 'typed-too', note: 'plain' },
+    })
+    expect(res.status).toBe(200)
+    await call('POST', '/webhooks/test', { id: hook.id })
+    expect(other.requests[0]!.headers.authorization).toBe('Bearer typed-again')
+  })
+
+  it('keeps stored secrets for a new path on the same origin', async () => {
+    const hook = await stored()
+    const res = await call('PUT', `/webhooks/${hook.id}`, { ...hook, url: `${receiver.base}/new` })
+    expect(res.status).toBe(200)
+    await call('POST', '/webhooks/test', { id: hook.id })
+    expect(receiver.requests[0]!.url).toBe('/new')
+    expect(receiver.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`)
+  })
+})
+
 describe('validation', () => {
   it.each([
     [{ name: '' }, /^name: /],
