@@ -39,6 +39,9 @@ const ALWAYS_SECRET: Partial<Record<WebhookService, string[]>> = {
   pagerduty: ['routing_key'],
 }
 
+/** Pushover's priorities (its API refuses others). */
+const PUSHOVER_PRIORITIES = ['-2', '-1', '0', '1', '2']
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 function text(body: Record<string, unknown>, key: string, fallback?: string): string {
@@ -110,6 +113,12 @@ export function parseWebhookInput(body: unknown, safety: UrlSafetyOptions): Webh
     }
   }
   const customFields = stringMap(b, 'customFields')
+  const priority = customFields.priority?.trim() ?? ''
+  if (service === 'pushover' && priority !== '') {
+    if (!PUSHOVER_PRIORITIES.includes(priority))
+      fail('customFields.priority: must be -2, -1, 0, 1 or 2 (Pushover priority)')
+    customFields.priority = priority
+  }
   const secretRaw = b.secretFields ?? []
   if (!Array.isArray(secretRaw) || secretRaw.some((f) => typeof f !== 'string'))
     fail('secretFields: must be a list of custom field names')

@@ -229,6 +229,10 @@ describe('validation', () => {
     [{ service: 'pushover', customFields: { app_token: 'a' } }, /^customFields\.user_token: /],
     [{ service: 'pushover', customFields: { app_token: '', user_token: 'u' } }, /app_token/],
     [{ service: 'telegram', url: 'http://127.0.0.1:9/botX/sendMessage' }, /chat_id/],
+    [
+      { service: 'pushover', customFields: { app_token: 'a', user_token: 'u', priority: '3' } },
+      /^customFields\.priority: /,
+    ],
   ])('refuses %j naming the field, saving nothing', async (change, error) => {
     const before = ((await call('GET', '/webhooks')).json as Webhook[]).length
     const res = await call('POST', '/webhooks', discord(change as Partial<Webhook>))

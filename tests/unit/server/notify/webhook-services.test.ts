@@ -163,7 +163,10 @@ const CHECKS: Record<WebhookService, Check> = {
   pushover: (p, _got, kind) => {
     expect(p).toMatchObject({ token: 'app-tok', user: 'user-tok', sound: 'siren' })
     expect(p.title).toContain(NASTY_NAME)
-    expect(p.message).toBe('VM CPU at 95.3% (threshold 80%)')
+    expect(p.message).toMatch(/^VM CPU at 95\.3% \(threshold 80%\)\n/)
+    // The node and the resource are in the message, as the reference sends them.
+    expect(p.message).toContain('Node: pve1')
+    expect(p.message).toContain(`Resource: ${NASTY_NAME}`)
     expect(p.priority).toBe(kind === 'fired' ? 1 : -1)
     expect(p.timestamp).toBe(Math.floor(NOW / 1000))
   },
@@ -171,7 +174,7 @@ const CHECKS: Record<WebhookService, Check> = {
     expect(got.url).toBe('/message?token=AbCdEf123')
     expect(p.title).toContain(NASTY_NAME)
     expect(p.message).toBe('VM CPU at 95.3% (threshold 80%)')
-    expect(p.priority).toBe(kind === 'fired' ? 8 : 2)
+    expect(p.priority).toBe(kind === 'fired' ? 10 : 2)
     expect(p.extras.pulse).toMatchObject({ resource: NASTY_NAME, event: kind })
   },
   ntfy: () => {},
@@ -195,6 +198,40 @@ describe.each(WEBHOOK_SERVICES)('service %s', (service) => {
       CHECKS[service](JSON.parse(got.body), got, kind)
     },
   )
+})
+
+describe('priorities', () => {
+  const pushover = (customFields: Record<string, string>) =>
+    makeWebhook({
+      service: 'pushover',
+      customFields: { app_token: 'a', user_token: 'u', ...customFields },
+      secretFields: ['app_token', 'user_token'],
+    })
+  const body = (batch: NotificationBatch, webhook = pushover({})) =>
+    JSON.parse(renderWebhook(batch, webhook, { now: NOW }).body)
+
+  it('sends the Pushover priority custom field instead of the level default', () => {
+    const emergency = body(fired(makeAlert({ level: 'warning' })), pushover({ priority: '2' }))
+    // Emergency priority needs retry and expire, or Pushover refuses the message.
+    expect(emergency).toMatchObject({ priority: 2, retry: 60, expire: 3600 })
+    expect(body(fired(), pushover({ priority: '-2' })).priority).toBe(-2)
+    expect(body(fired(makeAlert({ level: 'warning' }))).priority).toBe(0)
+    expect(body(fired()).retry).toBeUndefined()
+    // A recovery stays quiet whatever the field says (the reference's -1).
+    expect(body(resolved(), pushover({ priority: '2' })).priority).toBe(-1)
+  })
+
+  it('ignores a priority field that is not -2 to 2 (an old import), keeping the JSON valid', () => {
+    expect(body(fired(), pushover({ priority: '7", "x": "y' })).priority).toBe(1)
+  })
+
+  it('sends Gotify 10 for critical, 5 for warning, 2 for a recovery', () => {
+    const gotify = makeWebhook({ service: 'gotify' })
+    const priority = (batch: NotificationBatch) => body(batch, gotify).priority
+    expect(priority(fired())).toBe(10)
+    expect(priority(fired(makeAlert({ level: 'warning' })))).toBe(5)
+    expect(priority(resolved())).toBe(2)
+  })
 })
 
 describe('templates', () => {
