@@ -10,6 +10,7 @@ import { Agent, fetch } from 'undici'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
 import type { Channel, SendResult } from '../types.ts'
 import { originOf } from '../../store/webhook-repo.ts'
+import { TemplateBoundError } from './liquid-engine.ts'
 import { renderWebhookRequests, type KeyedWebhookRequest } from './render.ts'
 import { checkUrl, REFUSED_CODE, safeLookup } from './url-safety.ts'
 
@@ -246,7 +247,10 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
         if (!attempt.ok) return attempt
       }
     } catch (err) {
-      return { ok: false, error: `Template error: ${(err as Error).message}`, retryable: false }
+      // Over the time bound may be a busy moment (the template passed its trial): worth another
+      // try, each one as bounded. Anything else fails the same way every time.
+      const retryable = err instanceof TemplateBoundError && err.bound === 'time'
+      return { ok: false, error: `Template error: ${(err as Error).message}`, retryable }
     }
     return attempt ?? { ok: false, error: 'Nothing to send', retryable: false }
   }

@@ -1,9 +1,8 @@
 // One webhook request from one batch: URL (Telegram's chat_id taken out of it), method, headers and
-// body. Templates are Liquid (liquidjs), parsed once per distinct source and cached; the engine has
-// no file system, so a stored template cannot `include` a server file.
+// body. Templates are Liquid, rendered within bounds by liquid-engine.ts.
 import { createHash } from 'node:crypto'
-import { Liquid, type Template } from 'liquidjs'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
+import { renderTemplate } from './liquid-engine.ts'
 import { dedupKey, templateData, type TemplateData } from './template-data.ts'
 import { webhookTemplate } from './templates.ts'
 
@@ -31,46 +30,7 @@ export interface RenderOptions {
   now?: number
 }
 
-const TEMPLATE_CACHE_MAX = 256
 const SOURCE = 'pulse-monitoring'
-
-const liquid = new Liquid({
-  // An empty in-memory file system: {% include %} and {% render %} find nothing.
-  templates: {},
-  strictFilters: true,
-  parseLimit: 1_000_000,
-  renderLimit: 2_000,
-  memoryLimit: 64 * 1024 * 1024,
-})
-// JSON.stringify, with null for what has no JSON form (an unset variable).
-liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null) ?? 'null')
-// Telegram's legacy Markdown: a backslash before _ * ` [ shows them as they are.
-liquid.registerFilter('md', (value: unknown) => String(value ?? '').replace(/([_*`[])/g, '\\$1'))
-// The reference's Go template functions, for custom templates written against it.
-liquid.registerFilter('upper', (value: unknown) => String(value ?? '').toUpperCase())
-liquid.registerFilter('lower', (value: unknown) => String(value ?? '').toLowerCase())
-liquid.registerFilter('title', (value: unknown) =>
-  String(value ?? '').replace(/\b\p{L}/gu, (c) => c.toUpperCase()),
-)
-
-const cache = new Map<string, Template[]>()
-
-/** Parse a template (cached); throws liquidjs's error for invalid syntax. */
-export function compileTemplate(source: string): Template[] {
-  let parsed = cache.get(source)
-  if (!parsed) {
-    parsed = liquid.parse(source)
-    // Custom templates are few; a bound keeps a stream of edits from growing the cache forever.
-    if (cache.size >= TEMPLATE_CACHE_MAX) cache.clear()
-    cache.set(source, parsed)
-  }
-  return parsed
-}
-
-/** Render `source` with `data`, synchronously. */
-export function renderTemplate(source: string, data: TemplateData | object): string {
-  return liquid.renderSync(compileTemplate(source), data) as string
-}
 
 /** Take Telegram's `chat_id` out of the URL: it belongs in the payload. */
 function splitChatId(webhook: Webhook): { url: string; chatId: string } {
@@ -150,7 +110,7 @@ export function renderWebhook(
       publicUrl: opts.publicUrl,
       now,
       chatId,
-      allAlerts: custom,
+      custom,
     })
     const source = custom ? webhook.template : service.payloadTemplate
     body = renderTemplate(source, data)

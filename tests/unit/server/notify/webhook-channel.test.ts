@@ -205,6 +205,15 @@ describe('answers', () => {
     expect(receiver.requests).toHaveLength(0)
   })
 
+  it('stops a stored template that does not render within the bound, sending nothing', async () => {
+    // As an old import could hold: the save-time check never saw it.
+    const template = '{% for a in (1..100000) %}{% for b in (1..100000) %}{% endfor %}{% endfor %}'
+    const attempt = await channel.deliver(fired(), hook('/hook', { template }))
+    expect(attempt).toMatchObject({ ok: false })
+    if (!attempt.ok) expect(attempt.error).toMatch(/^Template error: .*longer than 100 ms/)
+    expect(receiver.requests).toHaveLength(0)
+  })
+
   it('sends PUT and PATCH as configured', async () => {
     await channel.deliver(fired(), hook('/hook', { method: 'PUT' }))
     await channel.deliver(fired(), hook('/hook', { method: 'PATCH' }))

@@ -268,6 +268,38 @@ describe('validation', () => {
   })
 })
 
+describe('template render bound', () => {
+  it.each([
+    [
+      'nested loops',
+      '{% for a in (1..100000) %}{% for b in (1..100000) %}{% endfor %}{% endfor %}',
+    ],
+    ['one filter over a long list', '{% assign r = (1..30000) %}{{ r | where: "x", 1 | size }}'],
+    [
+      'a string doubled',
+      '{% assign s = "xx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}',
+    ],
+  ])(
+    'refuses a template that does not render within the bound (%s), saving nothing',
+    async (_what, template) => {
+      const before = ((await call('GET', '/webhooks')).json as Webhook[]).length
+      const res = await call('POST', '/webhooks', discord({ template }))
+      expect(res.status).toBe(400)
+      expect(res.json.error).toMatch(/^template: /)
+      expect(((await call('GET', '/webhooks')).json as Webhook[]).length).toBe(before)
+    },
+  )
+
+  it('accepts a template that lists every alert of a group', async () => {
+    const template =
+      '{"alerts": [{% for a in Alerts %}{"id": {{ a.ID | json }}, "message": {{ a.Message | json }}}{% unless forloop.last %},{% endunless %}{% endfor %}], "count": {{ AlertCount }}}'
+    const res = await call('POST', '/webhooks', discord({ service: 'generic', template }))
+    expect(res.status).toBe(200)
+    await call('POST', '/webhooks/test', { id: res.json.id })
+    expect(JSON.parse(receiver.requests[0]!.body)).toMatchObject({ count: 1 })
+  })
+})
+
 describe('templates and test', () => {
   it('lists the ten service templates', async () => {
     const res = await call('GET', '/webhook-templates')

@@ -255,6 +255,19 @@ describe('templates', () => {
     expect(body).toEqual({ who: NASTY_NAME, n: 1, x: 95.3 })
   })
 
+  it('gives a custom template the first 100 alerts of a group and the count of all', () => {
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      kind: 'fired' as const,
+      alert: makeAlert({ id: `a${i}` }),
+      at: NOW,
+    }))
+    const template =
+      '{"listed": {{ Alerts | size }}, "count": {{ AlertCount }}, "last": {{ Alerts.last.ID | json }}}'
+    const webhook = makeWebhook({ template })
+    const body = renderWebhook({ key: 'g', events, createdAt: NOW }, webhook, { now: NOW }).body
+    expect(JSON.parse(body)).toEqual({ listed: 100, count: 150, last: 'a99' })
+  })
+
   it('gives custom templates no file system', () => {
     const webhook = makeWebhook({ template: "{% include 'package.json' %}" })
     expect(() => renderWebhook(fired(), webhook, { now: NOW })).toThrow()
