@@ -226,7 +226,7 @@ describe('rate limit', () => {
     const other = await startReceiver()
     try {
       for (let i = 0; i < 10; i++)
-        expect((await channel.deliver(fired(), hook('/a'))).ok).toBe(true)
+        expect(await channel.deliver(fired(), hook('/a'))).toMatchObject({ ok: true })
       const over = await channel.deliver(fired(), hook('/a'))
       expect(over).toMatchObject({ ok: false, retryable: true, deferred: true })
       if (!over.ok) expect(over.error).toMatch(/^Rate limit: at most 10 requests a minute/)
@@ -236,7 +236,7 @@ describe('rate limit', () => {
         true,
       )
       clock += 60_001
-      expect((await channel.deliver(fired(), hook('/a'))).ok).toBe(true)
+      expect(await channel.deliver(fired(), hook('/a'))).toMatchObject({ ok: true })
       expect(receiver.requests).toHaveLength(11)
       expect(other.requests).toHaveLength(1)
     } finally {
@@ -250,7 +250,7 @@ describe('rate limit', () => {
     ['a changed fragment', (i: number) => `/a#${i}`],
   ])('counts %s as the same destination', async (_what, path) => {
     for (let i = 0; i < 10; i++)
-      expect((await channel.deliver(fired(), hook(path(i)))).ok).toBe(true)
+      expect(await channel.deliver(fired(), hook(path(i)))).toMatchObject({ ok: true })
     const over = await channel.deliver(fired(), hook(path(10)))
     expect(over).toMatchObject({ ok: false, deferred: true })
     expect(receiver.requests).toHaveLength(10)
