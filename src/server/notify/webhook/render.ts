@@ -2,6 +2,7 @@
 // body. Templates are Liquid, rendered within bounds by liquid-engine.ts.
 import { createHash } from 'node:crypto'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
+import { genericPayload } from './generic-payload.ts'
 import { renderTemplate } from './liquid-engine.ts'
 import { dedupKey, templateData, type TemplateData } from './template-data.ts'
 import { webhookTemplate } from './templates.ts'
@@ -29,8 +30,6 @@ export interface RenderOptions {
   /** Epoch ms of the send (Timestamp); Date.now() when absent. */
   now?: number
 }
-
-const SOURCE = 'pulse-monitoring'
 
 /** Take Telegram's `chat_id` out of the URL: it belongs in the payload. */
 function splitChatId(webhook: Webhook): { url: string; chatId: string } {
@@ -61,34 +60,6 @@ function ntfyHeaders(data: TemplateData): Record<string, string> {
 }
 
 /**
- * The generic service without a custom template sends a group as the full alerts and a summary as
- * its text (the reference's grouped shape); undefined when the template renders it.
- */
-function genericBody(batch: NotificationBatch, webhook: Webhook, now: number): string | undefined {
-  if (webhook.service !== 'generic' || webhook.template.trim() !== '') return undefined
-  const timestamp = Math.floor(now / 1000)
-  if (batch.summary) {
-    const { reason, text, count } = batch.summary
-    return JSON.stringify({
-      summary: { reason, text, count },
-      count,
-      timestamp,
-      source: SOURCE,
-      grouped: true,
-    })
-  }
-  if (batch.events.length <= 1) return undefined
-  return JSON.stringify({
-    // The alerts as they are (a resolved one carries resolvedTime): one stringify, no copies.
-    alerts: batch.events.map((e) => e.alert),
-    count: batch.events.length,
-    timestamp,
-    source: SOURCE,
-    grouped: true,
-  })
-}
-
-/**
  * Render one batch for one webhook. A single event renders the template with its alert; a group
  * renders it with the first alert and the list of all in Message (and Alerts); a summary with a
  * synthetic alert whose Message is the summary text. The webhook's own template wins over the
@@ -103,9 +74,11 @@ export function renderWebhook(
   const service = webhookTemplate(webhook.service)
   const { url, chatId } = splitChatId(webhook)
   const headers: Record<string, string> = { ...service.headers }
-  let body = genericBody(batch, webhook, now)
-  if (body === undefined) {
-    const custom = webhook.template.trim() !== ''
+  const custom = webhook.template.trim() !== ''
+  let body: string
+  // The generic service's payload is built here, not by a template: one schema, every alert.
+  if (webhook.service === 'generic' && !custom) body = JSON.stringify(genericPayload(batch, now))
+  else {
     const data = templateData(batch, webhook, {
       publicUrl: opts.publicUrl,
       now,

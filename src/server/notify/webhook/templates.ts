@@ -168,26 +168,6 @@ const GOTIFY = `{
   }
 }`
 
-const GENERIC = `{
-  "alert": {
-    "id": {{ ID | json }},
-    "level": {{ Level | json }},
-    "type": {{ Type | json }},
-    "resource_name": {{ ResourceName | json }},
-    "resource_id": {{ ResourceID | json }},
-    "node": {{ Node | json }},
-    "message": {{ Message | json }},
-    "value": {{ Value | json }},
-    "threshold": {{ Threshold | json }},
-    "start_time": {{ StartTime | json }},
-    "duration": {{ Duration | json }},
-    "event": {{ Event | json }},
-    "resolved_time": {{ ResolvedTime | json }}
-  },
-  "timestamp": {{ Timestamp | json }},
-  "source": "pulse-monitoring"
-}`
-
 export const WEBHOOK_TEMPLATES: readonly WebhookTemplate[] = [
   {
     service: 'generic',
@@ -195,8 +175,11 @@ export const WEBHOOK_TEMPLATES: readonly WebhookTemplate[] = [
     urlPattern: 'https://example.com/webhook',
     method: 'POST',
     headers: JSON_HEADERS,
-    payloadTemplate: GENERIC,
-    instructions: 'Any HTTP endpoint that accepts JSON. Add headers for authentication if needed.',
+    // No template: the generic payload is built in code, one schema for every message
+    // (generic-payload.ts, README "Generic webhook payload"). A template of your own replaces it.
+    payloadTemplate: '',
+    instructions:
+      "Any HTTP endpoint that accepts JSON: it receives Pulse's generic payload (every alert of the message with its event). Add headers for authentication if needed, or a template of your own.",
     requiredFields: [],
   },
   {

@@ -10,7 +10,8 @@ import {
   type CallOptions,
   type Credentials,
 } from '../auth/auth-helpers.ts'
-import { startReceiver, type Receiver } from './webhook-receiver.ts'
+import { renderWebhook } from '../../../../src/server/notify/webhook/render.ts'
+import { fired, makeWebhook, startReceiver, type Receiver } from './webhook-receiver.ts'
 
 let server: AuthTestServer
 let creds: Credentials
@@ -311,6 +312,19 @@ describe('templates and test', () => {
     expect(res.json).toEqual({ status: 200, response: 'received', success: true })
     const payload = JSON.parse(receiver.requests[0]!.body)
     expect(payload.alert).toMatchObject({ resource_name: 'test-vm', level: 'warning' })
+  })
+
+  it('sends a test in the schema of a real delivery: the same keys, the alert with its event', async () => {
+    await call('POST', '/webhooks/test', discord({ service: 'generic', headers: {} }))
+    const test = JSON.parse(receiver.requests[0]!.body)
+    const real = JSON.parse(renderWebhook(fired(), makeWebhook(), {}).body)
+    expect(Object.keys(test).sort()).toEqual(Object.keys(real).sort())
+    expect(Object.keys(test.alert).sort()).toEqual(Object.keys(real.alert).sort())
+    expect(test).toMatchObject({ grouped: false, count: 1, summary: null })
+    expect(test.alerts).toEqual([test.alert])
+    expect(test.alert.event).toBe('fired')
+    expect(typeof test.timestamp).toBe(typeof real.timestamp)
+    expect(Date.parse(test.timestamp)).not.toBeNaN()
   })
 
   it('answers 400 with the receiver error when the receiver refuses', async () => {

@@ -19,6 +19,7 @@ import {
   makeWebhook,
   NASTY_NAME,
   resolved,
+  resolvedAlert,
   startReceiver,
   type Received,
   type Receiver,
@@ -86,23 +87,63 @@ async function sendOne(service: WebhookService, batch: NotificationBatch): Promi
 }
 
 type Json = any // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The generic payload's keys, the same in every message (README "Generic webhook payload"). */
+const GENERIC_KEYS = ['alert', 'alerts', 'count', 'grouped', 'source', 'summary', 'timestamp']
+const GENERIC_ALERT_KEYS = [
+  'acknowledged',
+  'duration',
+  'escalation_level',
+  'event',
+  'id',
+  'instance',
+  'level',
+  'message',
+  'node',
+  'resolved_time',
+  'resource_id',
+  'resource_name',
+  'resource_type',
+  'start_time',
+  'threshold',
+  'type',
+  'unit',
+  'value',
+]
 type Check = (p: Json, got: Received, kind: 'fired' | 'resolved') => void
 
 const CHECKS: Record<WebhookService, Check> = {
   generic: (p, _got, kind) => {
-    expect(p.source).toBe('pulse-monitoring')
+    expect(Object.keys(p).sort()).toEqual(GENERIC_KEYS)
+    expect(p).toMatchObject({
+      source: 'pulse-monitoring',
+      timestamp: new Date(NOW).toISOString(),
+      grouped: false,
+      count: 1,
+      summary: null,
+    })
+    expect(p.alerts).toEqual([p.alert])
+    expect(Object.keys(p.alert).sort()).toEqual(GENERIC_ALERT_KEYS)
     expect(p.alert).toMatchObject({
       id: 'lab-pve1-101-cpu',
+      event: kind,
       level: 'critical',
       type: 'cpu',
+      resource_id: 'lab-pve1-101',
       resource_name: NASTY_NAME,
+      resource_type: 'VM',
       node: 'pve1',
+      instance: 'lab',
+      message: 'VM CPU at 95.3% (threshold 80%)',
       value: 95.3,
       threshold: 80,
+      unit: '%',
       start_time: '2025-01-01T10:00:00.000Z',
-      event: kind,
+      duration: kind === 'fired' ? '12m' : '20m',
+      resolved_time: kind === 'fired' ? null : '2025-01-01T10:20:00.000Z',
+      acknowledged: false,
+      escalation_level: 0,
     })
-    expect(p.alert.duration).toBe(kind === 'fired' ? '12m' : '20m')
   },
   discord: (p, _got, kind) => {
     expect(p.username).toBe('Pulse Monitoring')
@@ -299,15 +340,31 @@ describe('grouped and summary batches', () => {
     summary: { reason: 'storm', text: '142 alerts on pve3: 120 powered-off, 22 cpu', count: 142 },
   }
 
-  it('sends the generic group as all alerts with count and grouped', async () => {
-    const p = JSON.parse((await sendOne('generic', group)).body)
-    expect(p).toMatchObject({ count: 3, grouped: true, source: 'pulse-monitoring' })
-    expect(p.alerts.map((a: Json) => a.id)).toEqual([
-      'lab-pve1-101-cpu',
-      'lab-pve1-102-cpu',
-      'lab-pve1-103-cpu',
+  it('sends the generic group as every alert with its event, in the same schema', async () => {
+    const mixed: NotificationBatch = {
+      ...group,
+      events: [
+        ...group.events,
+        { kind: 'resolved', alert: resolvedAlert({ id: 'lab-pve1-104-cpu' }), at: NOW },
+      ],
+    }
+    const p = JSON.parse((await sendOne('generic', mixed)).body)
+    expect(Object.keys(p).sort()).toEqual(GENERIC_KEYS)
+    expect(p).toMatchObject({
+      count: 4,
+      grouped: true,
+      source: 'pulse-monitoring',
+      timestamp: new Date(NOW).toISOString(),
+      summary: null,
+    })
+    expect(p.alerts.map((a: Json) => [a.id, a.event])).toEqual([
+      ['lab-pve1-101-cpu', 'fired'],
+      ['lab-pve1-102-cpu', 'fired'],
+      ['lab-pve1-103-cpu', 'fired'],
+      ['lab-pve1-104-cpu', 'resolved'],
     ])
-    expect(p.timestamp).toBe(Math.floor(NOW / 1000))
+    for (const a of p.alerts) expect(Object.keys(a).sort()).toEqual(GENERIC_ALERT_KEYS)
+    expect(p.alert).toEqual(p.alerts[0])
   })
 
   it('renders a service group with the first alert and the list of all', async () => {
@@ -319,10 +376,13 @@ describe('grouped and summary batches', () => {
 
   it('sends a summary as its text', async () => {
     const generic = JSON.parse((await sendOne('generic', summary)).body)
+    expect(Object.keys(generic).sort()).toEqual(GENERIC_KEYS)
     expect(generic).toMatchObject({
-      summary: { reason: 'storm', text: summary.summary!.text, count: 142 },
+      summary: { reason: 'storm', text: summary.summary!.text },
       count: 142,
       grouped: true,
+      alert: null,
+      alerts: [],
     })
     const slack = JSON.parse((await sendOne('slack', summary)).body)
     expect(slack.text).toBe(summary.summary!.text)
