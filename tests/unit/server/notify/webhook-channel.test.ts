@@ -1,11 +1,18 @@
 // The channel against a real receiver on 127.0.0.1: redirects (followed up to 3, each re-checked),
-// how answers classify (2xx ok; 429/5xx/network retryable; other 4xx not), the per-URL rate limit.
+// how answers classify (2xx ok; 429/5xx/network retryable; other 4xx not), the per-destination rate limit.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   createWebhookChannel,
   type WebhookChannel,
 } from '../../../../src/server/notify/webhook/channel.ts'
-import { closedPort, fired, makeWebhook, startReceiver, type Receiver } from './webhook-receiver.ts'
+import {
+  closedPort,
+  fired,
+  makeWebhook,
+  startReceiver,
+  useReceiver,
+  type Receiver,
+} from './webhook-receiver.ts'
 
 let receiver: Receiver
 let channel: WebhookChannel
@@ -88,18 +95,7 @@ describe('redirects', () => {
 })
 
 describe('redirects to another origin', () => {
-  /** A second receiver on another port: another origin. */
-  let other: Receiver
-  beforeAll(async () => {
-    other = await startReceiver()
-  })
-  afterAll(async () => {
-    await other.close()
-  })
-  beforeEach(() => {
-    other.requests.length = 0
-    other.respond = () => ({ status: 200, body: 'other' })
-  })
+  const otherReceiver = useReceiver()
 
   const secretHeaders = {
     Authorization: 'Bearer s3cr3t-bearer',
@@ -108,11 +104,14 @@ describe('redirects to another origin', () => {
   }
 
   it('drops the configured headers when a 307 leads to another origin', async () => {
-    receiver.respond = () => ({ status: 307, headers: { location: `${other.base}/landed` } })
+    receiver.respond = () => ({
+      status: 307,
+      headers: { location: `${otherReceiver().base}/landed` },
+    })
     const attempt = await channel.deliver(fired(), hook('/hook', { headers: secretHeaders }))
     expect(attempt).toMatchObject({ ok: true, status: 200 })
     expect(receiver.requests[0]!.headers.authorization).toBe('Bearer s3cr3t-bearer')
-    const landed = other.requests[0]!
+    const landed = otherReceiver().requests[0]!
     expect(landed.url).toBe('/landed')
     expect(landed.headers.authorization).toBeUndefined()
     expect(landed.headers['x-api-key']).toBeUndefined()
@@ -135,7 +134,7 @@ describe('redirects to another origin', () => {
   it('refuses to carry secret fields in the body to another origin', async () => {
     receiver.respond = () => ({
       status: 308,
-      headers: { location: `${other.base}/1/messages.json` },
+      headers: { location: `${otherReceiver().base}/1/messages.json` },
     })
     const pushover = hook('/1/messages.json', {
       service: 'pushover',
@@ -145,7 +144,7 @@ describe('redirects to another origin', () => {
     const attempt = await channel.deliver(fired(), pushover)
     expect(attempt).toMatchObject({ ok: false, retryable: false })
     if (!attempt.ok) expect(attempt.error).toMatch(/^Refused redirect: .*another origin/)
-    expect(other.requests).toHaveLength(0)
+    expect(otherReceiver().requests).toHaveLength(0)
   })
 })
 

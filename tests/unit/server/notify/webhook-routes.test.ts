@@ -11,7 +11,13 @@ import {
   type Credentials,
 } from '../auth/auth-helpers.ts'
 import { renderWebhook } from '../../../../src/server/notify/webhook/render.ts'
-import { fired, makeWebhook, startReceiver, type Receiver } from './webhook-receiver.ts'
+import {
+  fired,
+  makeWebhook,
+  startReceiver,
+  useReceiver,
+  type Receiver,
+} from './webhook-receiver.ts'
 
 let server: AuthTestServer
 let creds: Credentials
@@ -140,17 +146,7 @@ describe('webhook CRUD', () => {
 })
 
 describe('stored secrets and a new origin', () => {
-  /** Another port on loopback: another origin. */
-  let other: Receiver
-  beforeAll(async () => {
-    other = await startReceiver()
-  })
-  afterAll(async () => {
-    await other.close()
-  })
-  beforeEach(() => {
-    other.requests.length = 0
-  })
+  const otherReceiver = useReceiver()
 
   const stored = async (overrides: Partial<Webhook> = {}) =>
     (await call('POST', '/webhooks', discord({ service: 'generic', ...overrides }))).json as Webhook
@@ -159,12 +155,12 @@ describe('stored secrets and a new origin', () => {
     const hook = await stored()
     const res = await call('POST', '/webhooks/test', {
       ...hook,
-      url: `${other.base}/steal`,
+      url: `${otherReceiver().base}/steal`,
       headers: { Authorization: '********' },
     })
     expect(res.status).toBe(400)
     expect(res.json.error).toMatch(/^headers\.Authorization: .*enter it again/)
-    expect(other.requests).toHaveLength(0)
+    expect(otherReceiver().requests).toHaveLength(0)
     expect(receiver.requests).toHaveLength(0)
   })
 
@@ -172,7 +168,7 @@ describe('stored secrets and a new origin', () => {
     const hook = await stored()
     const res = await call('PUT', `/webhooks/${hook.id}`, {
       ...hook,
-      url: `${other.base}/steal`,
+      url: `${otherReceiver().base}/steal`,
       headers: { Authorization: '' },
     })
     expect(res.status).toBe(400)
@@ -180,13 +176,16 @@ describe('stored secrets and a new origin', () => {
     expect((await call('GET', '/webhooks')).json).toContainEqual(hook)
     // The stored webhook still goes where it went, with its secret.
     await call('POST', '/webhooks/test', { id: hook.id })
-    expect(other.requests).toHaveLength(0)
+    expect(otherReceiver().requests).toHaveLength(0)
     expect(receiver.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`)
   })
 
   it('refuses an empty secret custom field with a new origin', async () => {
     const hook = await stored({ headers: {} })
-    const res = await call('PUT', `/webhooks/${hook.id}`, { ...hook, url: `${other.base}/x` })
+    const res = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: `${otherReceiver().base}/x`,
+    })
     expect(res.status).toBe(400)
     expect(res.json.error).toMatch(/^customFields\.apikey: /)
   })
@@ -195,13 +194,13 @@ describe('stored secrets and a new origin', () => {
     const hook = await stored()
     const res = await call('PUT', `/webhooks/${hook.id}`, {
       ...hook,
-      url: `${other.base}/moved`,
+      url: `${otherReceiver().base}/moved`,
       headers: { Authorization: 'Bearer typed-again', 'X-Team': 'ops' },
       customFields: { apikey: 'typed-too', note: 'plain' },
     })
     expect(res.status).toBe(200)
     await call('POST', '/webhooks/test', { id: hook.id })
-    expect(other.requests[0]!.headers.authorization).toBe('Bearer typed-again')
+    expect(otherReceiver().requests[0]!.headers.authorization).toBe('Bearer typed-again')
   })
 
   it('keeps stored secrets for a new path on the same origin', async () => {
