@@ -12,6 +12,7 @@ import { benchAlerts } from './alerts.ts'
 import { benchAlertRules } from './alert-rules.ts'
 import { benchAlertHistory } from './alert-history.ts'
 import { benchNotify } from './notify.ts'
+import { benchTemplateRender, printHostile } from './template-render.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBrowser100k } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
@@ -109,6 +110,13 @@ if (wanted('notify')) {
   const notify = [...benchNotify(1_000), ...benchNotify(10_000)]
   printTable('Notifications (size = alerts firing in one cycle): outbox enqueue, batches', notify)
   results.notify = notify
+}
+if (wanted('template-render')) {
+  // Issue 24: a webhook template render is bounded; a hostile one is stopped at the bound.
+  const templates = benchTemplateRender()
+  printTable('Webhook templates: one render (size = alerts in the data)', templates.normal)
+  printHostile(templates.hostile)
+  results.templateRender = templates
 }
 
 if (wanted('collector')) {

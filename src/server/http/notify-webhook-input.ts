@@ -7,7 +7,8 @@ import {
   type WebhookMethod,
   type WebhookService,
 } from '../../shared/model/notifications.ts'
-import { compileTemplate } from '../notify/webhook/render.ts'
+import { compileTemplate, TEMPLATE_MAX } from '../notify/webhook/liquid-engine.ts'
+import { trialRender } from '../notify/webhook/sample.ts'
 import { webhookTemplate } from '../notify/webhook/templates.ts'
 import { checkUrl, type UrlSafetyOptions } from '../notify/webhook/url-safety.ts'
 import type { WebhookInput } from '../store/webhook-repo.ts'
@@ -16,7 +17,6 @@ export const NAME_MAX = 100
 export const URL_MAX = 2048
 export const MAP_ENTRIES_MAX = 50
 export const VALUE_MAX = 4096
-export const TEMPLATE_MAX = 64 * 1024
 
 /** A 400 or 404 answered as `{ error, code, message }`. */
 export class WebhookRouteError extends Error {
@@ -38,6 +38,9 @@ const ALWAYS_SECRET: Partial<Record<WebhookService, string[]>> = {
   pushover: ['app_token', 'user_token'],
   pagerduty: ['routing_key'],
 }
+
+/** Pushover's priorities (its API refuses others). */
+const PUSHOVER_PRIORITIES = ['-2', '-1', '0', '1', '2']
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
@@ -110,13 +113,32 @@ export function parseWebhookInput(body: unknown, safety: UrlSafetyOptions): Webh
     }
   }
   const customFields = stringMap(b, 'customFields')
+  const priority = customFields.priority?.trim() ?? ''
+  if (service === 'pushover' && priority !== '') {
+    if (!PUSHOVER_PRIORITIES.includes(priority))
+      fail('customFields.priority: must be -2, -1, 0, 1 or 2 (Pushover priority)')
+    customFields.priority = priority
+  }
   const secretRaw = b.secretFields ?? []
   if (!Array.isArray(secretRaw) || secretRaw.some((f) => typeof f !== 'string'))
     fail('secretFields: must be a list of custom field names')
   const secretFields = [
     ...new Set([...(secretRaw as string[]), ...(ALWAYS_SECRET[service] ?? [])]),
   ].filter((field) => field.trim() !== '')
-  return { name, url, method, headers, enabled, service, template, customFields, secretFields }
+  const input = {
+    name,
+    url,
+    method,
+    headers,
+    enabled,
+    service,
+    template,
+    customFields,
+    secretFields,
+  }
+  const problem = trialRender({ ...input, id: '' }, Date.now())
+  if (problem !== undefined) fail(`template: ${problem}`)
+  return input
 }
 
 /** The service's required custom fields are present and not empty (after stored secrets merged). */

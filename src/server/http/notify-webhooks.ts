@@ -2,13 +2,12 @@
 // Secrets never leave in an answer (webhook-repo.ts masks them). Reads need any caller the guard
 // lets through; writes and the test (it makes the server send a request) need an admin, and the
 // guard checks CSRF on every write. Errors answer `{ error, code, message }` as /api/alerts does.
-import crypto from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Alert } from '../../shared/model/alerts.ts'
-import type { NotificationBatch, Webhook } from '../../shared/model/notifications.ts'
+import type { Webhook } from '../../shared/model/notifications.ts'
 import type { AuditLog } from '../auth/audit.ts'
 import { requireAdmin } from '../auth/guard.ts'
 import type { WebhookChannel } from '../notify/webhook/channel.ts'
+import { sampleBatch } from '../notify/webhook/sample.ts'
 import { WEBHOOK_TEMPLATES } from '../notify/webhook/templates.ts'
 import type { UrlSafetyOptions } from '../notify/webhook/url-safety.ts'
 import { allowEmptyJsonBody } from '../parse-body.ts'
@@ -30,32 +29,6 @@ export interface WebhookRouteDeps {
   audit: AuditLog
   safety: UrlSafetyOptions
   now: () => number
-}
-
-/** The alert a test sends: clearly a test, with every variable filled. */
-export function sampleBatch(now: number): NotificationBatch {
-  const alert: Alert = {
-    id: 'pulse-test-alert',
-    type: 'cpu',
-    level: 'warning',
-    resourceId: 'pulse-test/qemu/100',
-    resourceName: 'test-vm',
-    node: 'pve-test',
-    instance: 'pulse-test',
-    message: 'This is a test notification from Pulse: CPU at 85% (threshold 80%)',
-    value: 85,
-    threshold: 80,
-    peak: 85,
-    startTime: new Date(now - 5 * 60_000).toISOString(),
-    lastSeen: new Date(now).toISOString(),
-    acknowledged: false,
-    metadata: { resourceType: 'VM', unit: '%' },
-  }
-  return {
-    key: `test-${crypto.randomUUID()}`,
-    events: [{ kind: 'fired', alert, at: now }],
-    createdAt: now,
-  }
 }
 
 /** Register the /api/notifications webhook routes. */

@@ -1,6 +1,7 @@
-// One message to one destination from the due outbox rows of one group (policy.ts), and the summary
-// that replaces the individual alerts in a storm or when quiet hours release what they held
-// (issue 15: "142 alerts on pve3: 120 powered-off, …"). Pure but for the hash of the batch key.
+// One message to one destination from the due outbox rows of one group (policy.ts), one entry per
+// alert, and the summary that replaces the individual alerts in a storm or when quiet hours release
+// what they held (issue 15: "142 alerts on pve3: 120 powered-off, …"). Pure but for the hash of
+// the batch key.
 import { createHash } from 'node:crypto'
 import type { AlertSchedule } from '../../shared/model/alerts.ts'
 import type { NotificationBatch, NotificationEvent } from '../../shared/model/notifications.ts'
@@ -16,18 +17,36 @@ export function batchKey(idempotencyKeys: readonly string[]): string {
 }
 
 /**
- * The message for `events`. A summary is set when it releases quiet hours' held events, or when
+ * One event per alert: the latest (by time, then by position), kept where it stood. A
+ * message that held an alert's warning, critical and resolve lists it once, as it now stands; its
+ * outbox rows are all settled by the message all the same.
+ */
+export function latestPerAlert(events: readonly NotificationEvent[]): NotificationEvent[] {
+  const latest = new Map<string, number>()
+  for (let i = 0; i < events.length; i++) {
+    const id = events[i]!.alert.id
+    const seen = latest.get(id)
+    if (seen === undefined || events[i]!.at >= events[seen]!.at) latest.set(id, i)
+  }
+  if (latest.size === events.length) return [...events]
+  const kept = [...latest.values()].sort((a, b) => a - b)
+  return kept.map((i) => events[i]!)
+}
+
+/**
+ * The message for `events`, one entry per alert (latestPerAlert). A summary is set when it releases quiet hours' held events, or when
  * storm control is on and more than `storm.threshold` of its events are 'fired'; quiet hours win
  * when both hold (the release is what the reader needs to know). `summary.count` is the number of
  * events the summary stands for.
  */
 export function buildBatch(
-  events: NotificationEvent[],
+  rows: readonly NotificationEvent[],
   key: string,
   schedule: AlertSchedule,
   now: number,
   reason?: 'quiet-hours',
 ): NotificationBatch {
+  const events = latestPerAlert(rows)
   const batch: NotificationBatch = { key, events, createdAt: now }
   let summaryReason: 'storm' | 'quiet-hours' | undefined = reason
   if (summaryReason === undefined && schedule.storm.enabled) {

@@ -2,7 +2,8 @@
 // listResolved()/getResolved() (the sender): the URL is always sealed (tokens live in paths and
 // queries) with a masked form for display; credential headers (Authorization, *token*, *key*,
 // *secret*…) and the custom fields named in secretFields are sealed too. A masked URL, a masked or
-// empty credential header and an empty secret field sent back on update keep what is stored.
+// empty credential header and an empty secret field sent back on update keep what is stored, but
+// only while the URL keeps its origin: a stored secret is never sent to a host it was not typed for.
 import crypto from 'node:crypto'
 import type { Webhook, WebhookMethod, WebhookService } from '../../shared/model/notifications.ts'
 import type { Db } from './db.ts'
@@ -117,6 +118,19 @@ export interface WebhookRepo {
    * import, inside the caller's transaction.
    */
   replaceAll(webhooks: readonly Webhook[], now: number): void
+}
+
+/** Why a stored secret is not carried to a URL of another origin. */
+const MOVED =
+  'the URL now points to another origin (scheme, host or port) and the stored value is not sent there; enter it again'
+
+/** scheme://host:port of a URL, or the text itself when it does not parse. */
+export const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return url
+  }
 }
 
 const findKey = (map: Record<string, string>, name: string): string | undefined => {
@@ -245,11 +259,17 @@ export function createWebhookRepo(db: Db, box: SecretBox): WebhookRepo {
       throw new WebhookInputError('url', 'holds masked parts (****); enter the full URL again')
     }
     const storedWebhook = stored ? resolved(stored) : undefined
+    // A stored secret was entered for its origin: a URL pointing elsewhere never inherits it.
+    const moved = storedWebhook !== undefined && originOf(url) !== originOf(storedWebhook.url)
+    const keep = (field: string, value: string): string => {
+      if (moved) throw new WebhookInputError(field, MOVED)
+      return value
+    }
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries(input.headers)) {
       if (isCredentialHeader(name) && (value === '' || value === HEADER_MASK)) {
         const key = storedWebhook && findKey(storedWebhook.headers, name)
-        if (key !== undefined) headers[name] = storedWebhook!.headers[key]!
+        if (key !== undefined) headers[name] = keep(`headers.${name}`, storedWebhook!.headers[key]!)
         else if (value === HEADER_MASK) {
           throw new WebhookInputError(`headers.${name}`, 'enter the value again')
         }
@@ -260,7 +280,7 @@ export function createWebhookRepo(db: Db, box: SecretBox): WebhookRepo {
     const customFields = { ...input.customFields }
     for (const name of input.secretFields) {
       if (customFields[name] === '' && storedWebhook?.customFields[name]) {
-        customFields[name] = storedWebhook.customFields[name]
+        customFields[name] = keep(`customFields.${name}`, storedWebhook.customFields[name])
       }
     }
     return { ...input, id: id ?? '', url, headers, customFields }

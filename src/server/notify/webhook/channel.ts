@@ -1,13 +1,16 @@
 // The webhook channel: renders a batch and sends it with undici. Every hop is checked by
 // url-safety (literal addresses before the request, names at connect time through safeLookup),
-// redirects are followed by hand (at most 3, each Location re-checked), a request lasts at most
-// 30 s, and one URL gets at most 10 requests a minute. 2xx is delivered; 429, 5xx, timeouts and
-// network errors are worth another attempt; other answers are not. A message is usually one
+// redirects are followed by hand (at most 3, each Location re-checked; another origin gets none of
+// the administrator's headers), a request lasts at most 30 s, and one destination (origin: scheme,
+// host, port) gets at most 10 requests a minute. 2xx is delivered; 429, 5xx, timeouts and network
+// errors are worth another attempt; other answers are not. A message is usually one
 // request; PagerDuty gets one per alert (render.ts renderWebhookRequests), each with its own
 // Idempotency-Key.
 import { Agent, fetch } from 'undici'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
 import type { Channel, SendResult } from '../types.ts'
+import { originOf } from '../../store/webhook-repo.ts'
+import { TemplateBoundError } from './liquid-engine.ts'
 import { renderWebhookRequests, type KeyedWebhookRequest } from './render.ts'
 import { checkUrl, REFUSED_CODE, safeLookup } from './url-safety.ts'
 
@@ -30,7 +33,7 @@ export type WebhookAttempt =
       response?: string
       error: string
       retryable: boolean
-      /** Held back by the per-URL rate limit: no request was made (SendResult.deferred). */
+      /** Held back by the per-destination rate limit: no request was made (SendResult.deferred). */
       deferred?: boolean
     }
 
@@ -73,6 +76,23 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, max: number):
 const snippet = (text: string) =>
   text.length > RESPONSE_SNIPPET ? `${text.slice(0, RESPONSE_SNIPPET)}…` : text
 
+/**
+ * The rate limit's destination: the origin (scheme, host, port). Path, query and fragment are
+ * whatever the URL's writer chooses, so a limit keyed on them is passed by changing them (the
+ * Test route sends to any URL); the limit protects a receiving host, whatever its paths.
+ */
+export const rateKey = originOf
+
+/**
+ * Remove the administrator's headers (any may be a credential). Content-Type stays: it describes
+ * the body, which a 307/308 still carries, and is never a secret.
+ */
+function dropConfiguredHeaders(headers: Record<string, string>, configured: readonly string[]) {
+  const names = new Set(configured.map((name) => name.toLowerCase()))
+  names.delete('content-type')
+  for (const key of Object.keys(headers)) if (names.has(key.toLowerCase())) delete headers[key]
+}
+
 /** A transport failure in words, and whether another attempt may do better. */
 function transportError(err: unknown, timeoutMs: number): { error: string; retryable: boolean } {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } }
@@ -95,40 +115,59 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
   const safety = { allowLoopback: deps.allowLoopback }
   const agent = new Agent({ connect: { lookup: safeLookup(safety) } })
   let closing: Promise<void> | null = null
-  /** Send times of the last minute, per URL. */
+  /** Send times of the last minute, per destination (rateKey). */
   const recent = new Map<string, number[]>()
 
-  /** Count a request to `url`; false when the minute's budget is spent. */
+  /** Count a request to `url`'s destination; false when the minute's budget is spent. */
   const admit = (url: string): boolean => {
+    const key = rateKey(url)
     const t = now()
     if (recent.size > 1000) {
       for (const [key, times] of recent) if (times.at(-1)! <= t - MINUTE_MS) recent.delete(key)
     }
-    const times = (recent.get(url) ?? []).filter((at) => at > t - MINUTE_MS)
+    const times = (recent.get(key) ?? []).filter((at) => at > t - MINUTE_MS)
     if (times.length >= ratePerMinute) {
-      recent.set(url, times)
+      recent.set(key, times)
       return false
     }
     times.push(t)
-    recent.set(url, times)
+    recent.set(key, times)
     return true
   }
 
-  /** One request, its redirects followed by hand. */
-  const sendRequest = async (request: KeyedWebhookRequest): Promise<WebhookAttempt> => {
+  /**
+   * One request, its redirects followed by hand. A hop to another origin (scheme, host, port)
+   * loses the administrator's headers, as fetch drops Authorization; when the body carries secret
+   * custom fields (Pushover's tokens, PagerDuty's routing key) that hop is refused instead.
+   */
+  const sendRequest = async (
+    request: KeyedWebhookRequest,
+    secretBody: boolean,
+  ): Promise<WebhookAttempt> => {
     let url = request.url
     let method: string = request.method
     let body: string | undefined = request.body
-    const headers = {
+    let origin = ''
+    const headers: Record<string, string> = {
       'User-Agent': USER_AGENT,
       ...request.headers,
       'Idempotency-Key': request.key,
     }
+    let crossed = false
     for (let hop = 0; ; hop++) {
       const check = checkUrl(url, safety)
       if (!check.ok) {
         const what = hop === 0 ? 'Invalid webhook URL' : 'Refused redirect'
         return { ok: false, error: `${what}: ${check.error}`, retryable: false }
+      }
+      if (hop === 0) origin = check.url.origin
+      if (!crossed && check.url.origin !== origin) {
+        if (secretBody && body !== undefined) {
+          const error = `Refused redirect: to another origin (${check.url.origin}) with the webhook's secret fields in the body`
+          return { ok: false, error, retryable: false }
+        }
+        crossed = true
+        dropConfiguredHeaders(headers, request.configuredHeaders)
       }
       let response
       try {
@@ -182,6 +221,7 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
 
   const deliver = async (batch: NotificationBatch, webhook: Webhook): Promise<WebhookAttempt> => {
     let attempt: WebhookAttempt | undefined
+    const secretBody = webhook.secretFields.some((field) => Boolean(webhook.customFields[field]))
     let admitted = false
     try {
       // In order (a trigger before its resolve), each rendered as it is sent; the first failure
@@ -196,18 +236,21 @@ export function createWebhookChannel(deps: WebhookChannelDeps): WebhookChannel {
           if (!admit(request.url)) {
             return {
               ok: false,
-              error: `Rate limit: at most ${ratePerMinute} requests a minute to this URL`,
+              error: `Rate limit: at most ${ratePerMinute} requests a minute to ${rateKey(request.url)}`,
               retryable: true,
               deferred: true,
             }
           }
           admitted = true
         }
-        attempt = await sendRequest(request)
+        attempt = await sendRequest(request, secretBody)
         if (!attempt.ok) return attempt
       }
     } catch (err) {
-      return { ok: false, error: `Template error: ${(err as Error).message}`, retryable: false }
+      // Over the time bound may be a busy moment (the template passed its trial): worth another
+      // try, each one as bounded. Anything else fails the same way every time.
+      const retryable = err instanceof TemplateBoundError && err.bound === 'time'
+      return { ok: false, error: `Template error: ${(err as Error).message}`, retryable }
     }
     return attempt ?? { ok: false, error: 'Nothing to send', retryable: false }
   }

@@ -1,9 +1,9 @@
 // One webhook request from one batch: URL (Telegram's chat_id taken out of it), method, headers and
-// body. Templates are Liquid (liquidjs), parsed once per distinct source and cached; the engine has
-// no file system, so a stored template cannot `include` a server file.
+// body. Templates are Liquid, rendered within bounds by liquid-engine.ts.
 import { createHash } from 'node:crypto'
-import { Liquid, type Template } from 'liquidjs'
 import type { NotificationBatch, Webhook } from '../../../shared/model/notifications.ts'
+import { genericPayload } from './generic-payload.ts'
+import { renderTemplate } from './liquid-engine.ts'
 import { dedupKey, templateData, type TemplateData } from './template-data.ts'
 import { webhookTemplate } from './templates.ts'
 
@@ -11,6 +11,11 @@ export interface RenderedWebhook {
   url: string
   method: Webhook['method']
   headers: Record<string, string>
+  /**
+   * Names in `headers` the administrator configured (any of them may be a credential): the channel
+   * drops them when a redirect leads to another origin, as fetch drops Authorization.
+   */
+  configuredHeaders: string[]
   body: string
 }
 
@@ -24,47 +29,6 @@ export interface RenderOptions {
   publicUrl?: string
   /** Epoch ms of the send (Timestamp); Date.now() when absent. */
   now?: number
-}
-
-const TEMPLATE_CACHE_MAX = 256
-const SOURCE = 'pulse-monitoring'
-
-const liquid = new Liquid({
-  // An empty in-memory file system: {% include %} and {% render %} find nothing.
-  templates: {},
-  strictFilters: true,
-  parseLimit: 1_000_000,
-  renderLimit: 2_000,
-  memoryLimit: 64 * 1024 * 1024,
-})
-// JSON.stringify, with null for what has no JSON form (an unset variable).
-liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null) ?? 'null')
-// Telegram's legacy Markdown: a backslash before _ * ` [ shows them as they are.
-liquid.registerFilter('md', (value: unknown) => String(value ?? '').replace(/([_*`[])/g, '\\$1'))
-// The reference's Go template functions, for custom templates written against it.
-liquid.registerFilter('upper', (value: unknown) => String(value ?? '').toUpperCase())
-liquid.registerFilter('lower', (value: unknown) => String(value ?? '').toLowerCase())
-liquid.registerFilter('title', (value: unknown) =>
-  String(value ?? '').replace(/\b\p{L}/gu, (c) => c.toUpperCase()),
-)
-
-const cache = new Map<string, Template[]>()
-
-/** Parse a template (cached); throws liquidjs's error for invalid syntax. */
-export function compileTemplate(source: string): Template[] {
-  let parsed = cache.get(source)
-  if (!parsed) {
-    parsed = liquid.parse(source)
-    // Custom templates are few; a bound keeps a stream of edits from growing the cache forever.
-    if (cache.size >= TEMPLATE_CACHE_MAX) cache.clear()
-    cache.set(source, parsed)
-  }
-  return parsed
-}
-
-/** Render `source` with `data`, synchronously. */
-export function renderTemplate(source: string, data: TemplateData | object): string {
-  return liquid.renderSync(compileTemplate(source), data) as string
 }
 
 /** Take Telegram's `chat_id` out of the URL: it belongs in the payload. */
@@ -96,34 +60,6 @@ function ntfyHeaders(data: TemplateData): Record<string, string> {
 }
 
 /**
- * The generic service without a custom template sends a group as the full alerts and a summary as
- * its text (the reference's grouped shape); undefined when the template renders it.
- */
-function genericBody(batch: NotificationBatch, webhook: Webhook, now: number): string | undefined {
-  if (webhook.service !== 'generic' || webhook.template.trim() !== '') return undefined
-  const timestamp = Math.floor(now / 1000)
-  if (batch.summary) {
-    const { reason, text, count } = batch.summary
-    return JSON.stringify({
-      summary: { reason, text, count },
-      count,
-      timestamp,
-      source: SOURCE,
-      grouped: true,
-    })
-  }
-  if (batch.events.length <= 1) return undefined
-  return JSON.stringify({
-    // The alerts as they are (a resolved one carries resolvedTime): one stringify, no copies.
-    alerts: batch.events.map((e) => e.alert),
-    count: batch.events.length,
-    timestamp,
-    source: SOURCE,
-    grouped: true,
-  })
-}
-
-/**
  * Render one batch for one webhook. A single event renders the template with its alert; a group
  * renders it with the first alert and the list of all in Message (and Alerts); a summary with a
  * synthetic alert whose Message is the summary text. The webhook's own template wins over the
@@ -138,26 +74,30 @@ export function renderWebhook(
   const service = webhookTemplate(webhook.service)
   const { url, chatId } = splitChatId(webhook)
   const headers: Record<string, string> = { ...service.headers }
-  let body = genericBody(batch, webhook, now)
-  if (body === undefined) {
-    const custom = webhook.template.trim() !== ''
+  const custom = webhook.template.trim() !== ''
+  let body: string
+  // The generic service's payload is built here, not by a template: one schema, every alert.
+  if (webhook.service === 'generic' && !custom) body = JSON.stringify(genericPayload(batch, now))
+  else {
     const data = templateData(batch, webhook, {
       publicUrl: opts.publicUrl,
       now,
       chatId,
-      allAlerts: custom,
+      custom,
     })
     const source = custom ? webhook.template : service.payloadTemplate
     body = renderTemplate(source, data)
     if (webhook.service === 'ntfy') Object.assign(headers, ntfyHeaders(data))
   }
+  const configuredHeaders: string[] = []
   for (const [name, value] of Object.entries(webhook.headers)) {
     // Template syntax in a header value is the reference's unrendered placeholder: never sent.
     if (name.trim() === '' || value.includes('{{') || value.includes('{%')) continue
     if (name.toLowerCase() === 'routing_key') continue
     setHeader(headers, name, headerValue(value))
+    configuredHeaders.push(name)
   }
-  return { url, method: webhook.method, headers, body }
+  return { url, method: webhook.method, headers, configuredHeaders, body }
 }
 
 /** Set a header, replacing one of the same name in any case. */

@@ -45,7 +45,7 @@ export interface TemplateData extends AlertVars {
   TimestampUnix: number
   CustomFields: Record<string, string>
   AlertCount: number
-  /** The batch's alerts: every one for a custom template, the first GROUP_LIST_MAX otherwise. */
+  /** The batch's first alerts: CUSTOM_ALERTS_MAX for a custom template, GROUP_LIST_MAX otherwise. */
   Alerts: AlertVars[]
   Grouped: boolean
   /** Telegram chat id from the URL's `chat_id` query. */
@@ -83,6 +83,11 @@ export function dedupKey(alert: Alert | ResolvedAlert): string {
 
 /** Alerts listed in a grouped message; the rest are counted (service message size limits). */
 export const GROUP_LIST_MAX = 25
+/**
+ * Alerts a custom template's Alerts holds (AlertCount has them all): what a template is tried on
+ * before it is saved, so a loop over them stays within the render bound (liquid-engine.ts).
+ */
+export const CUSTOM_ALERTS_MAX = 100
 
 const TYPE_LABELS: Record<string, string> = {
   cpu: 'CPU',
@@ -231,16 +236,13 @@ function summaryVars(batch: NotificationBatch, text: string): AlertVars {
 export function templateData(
   batch: NotificationBatch,
   webhook: Webhook,
-  opts: { publicUrl?: string; now: number; chatId: string; allAlerts?: boolean },
+  opts: { publicUrl?: string; now: number; chatId: string; custom?: boolean },
 ): TemplateData {
   const { events } = batch
-  // Service templates read the first alerts only: vars for thousands of alerts are built only for
-  // a custom template (which may loop over Alerts).
+  // Templates read the first alerts only: vars for thousands of alerts are never built.
   const upTo = batch.summary
     ? 0
-    : opts.allAlerts
-      ? events.length
-      : Math.min(events.length, GROUP_LIST_MAX)
+    : Math.min(events.length, opts.custom ? CUSTOM_ALERTS_MAX : GROUP_LIST_MAX)
   const all: AlertVars[] = new Array<AlertVars>(upTo)
   for (let i = 0; i < upTo; i++) all[i] = alertVars(events[i]!, opts.now)
   let head: AlertVars

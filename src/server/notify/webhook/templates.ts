@@ -134,12 +134,24 @@ const PAGERDUTY = `{
   "links": [{% if Instance != "" %}{"href": {{ Instance | json }}, "text": "Open Pulse"}{% endif %}]
 }`
 
-const PUSHOVER = `{
+// The plain-text message: ntfy's body, Pushover's message.
+const PLAIN_TEXT = `{{ Message }}
+
+Resource: {{ ResourceName }}
+Node: {{ Node }}
+Value: {{ ValueFormatted }} (threshold {{ ThresholdFormatted }})
+Duration: {{ Duration }}`
+
+// Pushover: the message lists resource, node, value and duration (the ntfy text); priority is
+// the custom field `priority` (-2..2, checked on save; anything else falls back) over the level's
+// default, -1 for a recovery (the reference's); emergency (2) needs retry and expire.
+const PUSHOVER = `{% capture text %}${PLAIN_TEXT}{% endcapture %}{% assign p = CustomFields.priority %}{% if Resolved %}{% assign p = "-1" %}{% elsif p == "-2" or p == "-1" or p == "0" or p == "1" or p == "2" %}{% elsif Level == "critical" %}{% assign p = "1" %}{% else %}{% assign p = "0" %}{% endif %}{
   "token": {{ CustomFields.app_token | json }},
   "user": {{ CustomFields.user_token | json }},
   "title": {{ Title | truncate: 250 | json }},
-  "message": {{ Message | truncate: 1024 | json }},
-  "priority": {% if Resolved %}-1{% elsif Level == "critical" %}1{% else %}0{% endif %},
+  "message": {{ text | truncate: 1024 | json }},
+  "priority": {{ p }},
+  {% if p == "2" %}"retry": 60, "expire": 3600,{% endif %}
   {% if CustomFields.sound %}"sound": {{ CustomFields.sound | json }},{% endif %}
   {% if CustomFields.device %}"device": {{ CustomFields.device | json }},{% endif %}
   {% if Instance != "" %}"url": {{ Instance | json }},{% endif %}
@@ -149,38 +161,11 @@ const PUSHOVER = `{
 const GOTIFY = `{
   "title": {{ Title | json }},
   "message": {{ Message | json }},
-  "priority": {% if Resolved %}2{% elsif Level == "critical" %}8{% else %}5{% endif %},
+  "priority": {% if Resolved %}2{% elsif Level == "critical" %}10{% else %}5{% endif %},
   "extras": {
     "client::display": {"contentType": "text/plain"},
     "pulse": {"alertId": {{ ID | json }}, "level": {{ Level | json }}, "type": {{ Type | json }}, "resource": {{ ResourceName | json }}, "node": {{ Node | json }}, "event": {{ Event | json }}}
   }
-}`
-
-const NTFY = `{{ Message }}
-
-Resource: {{ ResourceName }}
-Node: {{ Node }}
-Value: {{ ValueFormatted }} (threshold {{ ThresholdFormatted }})
-Duration: {{ Duration }}`
-
-const GENERIC = `{
-  "alert": {
-    "id": {{ ID | json }},
-    "level": {{ Level | json }},
-    "type": {{ Type | json }},
-    "resource_name": {{ ResourceName | json }},
-    "resource_id": {{ ResourceID | json }},
-    "node": {{ Node | json }},
-    "message": {{ Message | json }},
-    "value": {{ Value | json }},
-    "threshold": {{ Threshold | json }},
-    "start_time": {{ StartTime | json }},
-    "duration": {{ Duration | json }},
-    "event": {{ Event | json }},
-    "resolved_time": {{ ResolvedTime | json }}
-  },
-  "timestamp": {{ Timestamp | json }},
-  "source": "pulse-monitoring"
 }`
 
 export const WEBHOOK_TEMPLATES: readonly WebhookTemplate[] = [
@@ -190,8 +175,11 @@ export const WEBHOOK_TEMPLATES: readonly WebhookTemplate[] = [
     urlPattern: 'https://example.com/webhook',
     method: 'POST',
     headers: JSON_HEADERS,
-    payloadTemplate: GENERIC,
-    instructions: 'Any HTTP endpoint that accepts JSON. Add headers for authentication if needed.',
+    // No template: the generic payload is built in code, one schema for every message
+    // (generic-payload.ts, README "Generic webhook payload"). A template of your own replaces it.
+    payloadTemplate: '',
+    instructions:
+      "Any HTTP endpoint that accepts JSON: it receives Pulse's generic payload (every alert of the message with its event). Add headers for authentication if needed, or a template of your own.",
     requiredFields: [],
   },
   {
@@ -264,7 +252,7 @@ export const WEBHOOK_TEMPLATES: readonly WebhookTemplate[] = [
     headers: JSON_HEADERS,
     payloadTemplate: PUSHOVER,
     instructions:
-      'Create an application at pushover.net: its API token goes in app_token, your user key in user_token (optional: sound, device).',
+      'Create an application at pushover.net: its API token goes in app_token, your user key in user_token (optional: sound, device, priority -2 to 2; 2 repeats every 60 s for an hour until acknowledged).',
     requiredFields: ['app_token', 'user_token'],
   },
   {
@@ -283,7 +271,7 @@ export const WEBHOOK_TEMPLATES: readonly WebhookTemplate[] = [
     urlPattern: 'https://ntfy.sh/{topic}',
     method: 'POST',
     headers: { 'Content-Type': 'text/plain' },
-    payloadTemplate: NTFY,
+    payloadTemplate: PLAIN_TEXT,
     instructions:
       'Pick a hard-to-guess topic (anyone who knows it can read it) or your own server; add an Authorization header for protected topics.',
     requiredFields: [],

@@ -87,3 +87,31 @@ describe('batch key', () => {
     expect(batchKey(['a'])).toMatch(/^[0-9a-f]{32}$/)
   })
 })
+
+describe('one entry per alert', () => {
+  it("keeps each alert's latest event only, in the order of those events", () => {
+    const a = makeAlert({ id: 'lab-pve1-101-cpu', level: 'warning' })
+    const b = makeAlert({ id: 'lab-pve1-102-cpu' })
+    const events: NotificationEvent[] = [
+      fired(a, T0),
+      fired(b, T0 + 1),
+      { kind: 'escalated', alert: { ...a, level: 'critical' }, at: T0 + 2 },
+      resolved({ ...a, level: 'critical' }, T0 + 3),
+    ]
+    const batch = buildBatch(events, 'k', makeSchedule(), T0 + 4)
+    expect(batch.events.map((e) => [e.alert.id, e.kind, e.alert.level])).toEqual([
+      ['lab-pve1-102-cpu', 'fired', b.level],
+      ['lab-pve1-101-cpu', 'resolved', 'critical'],
+    ])
+  })
+
+  it('counts alerts, not events, toward a storm and in its summary', () => {
+    const s = makeSchedule((x) => {
+      x.storm = { enabled: true, threshold: 20 }
+    })
+    const twice = fires(15, 'cpu').flatMap((e) => [e, { ...e, at: T0 + 1 }])
+    expect(buildBatch(twice, 'k', s, T0).summary).toBeUndefined()
+    const storm = buildBatch([...twice, ...fires(6, 'memory')], 'k', s, T0)
+    expect(storm.summary).toMatchObject({ count: 21, text: '21 alerts on pve3: 15 cpu, 6 memory' })
+  })
+})

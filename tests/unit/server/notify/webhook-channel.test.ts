@@ -1,11 +1,18 @@
 // The channel against a real receiver on 127.0.0.1: redirects (followed up to 3, each re-checked),
-// how answers classify (2xx ok; 429/5xx/network retryable; other 4xx not), the per-URL rate limit.
+// how answers classify (2xx ok; 429/5xx/network retryable; other 4xx not), the per-destination rate limit.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   createWebhookChannel,
   type WebhookChannel,
 } from '../../../../src/server/notify/webhook/channel.ts'
-import { closedPort, fired, makeWebhook, startReceiver, type Receiver } from './webhook-receiver.ts'
+import {
+  closedPort,
+  fired,
+  makeWebhook,
+  startReceiver,
+  useReceiver,
+  type Receiver,
+} from './webhook-receiver.ts'
 
 let receiver: Receiver
 let channel: WebhookChannel
@@ -87,6 +94,60 @@ describe('redirects', () => {
   })
 })
 
+describe('redirects to another origin', () => {
+  const otherReceiver = useReceiver()
+
+  const secretHeaders = {
+    Authorization: 'Bearer s3cr3t-bearer',
+    'X-Api-Key': 'k3y-value',
+    'X-Team': 'ops',
+  }
+
+  it('drops the configured headers when a 307 leads to another origin', async () => {
+    receiver.respond = () => ({
+      status: 307,
+      headers: { location: `${otherReceiver().base}/landed` },
+    })
+    const attempt = await channel.deliver(fired(), hook('/hook', { headers: secretHeaders }))
+    expect(attempt).toMatchObject({ ok: true, status: 200 })
+    expect(receiver.requests[0]!.headers.authorization).toBe('Bearer s3cr3t-bearer')
+    const landed = otherReceiver().requests[0]!
+    expect(landed.url).toBe('/landed')
+    expect(landed.headers.authorization).toBeUndefined()
+    expect(landed.headers['x-api-key']).toBeUndefined()
+    expect(landed.headers['x-team']).toBeUndefined()
+    expect(JSON.stringify(landed.headers)).not.toMatch(/s3cr3t|k3y-value/)
+    // The message itself still arrives, as it would through fetch.
+    expect(landed.headers['content-type']).toBe('application/json')
+    expect(landed.body).toBe(receiver.requests[0]!.body)
+  })
+
+  it('keeps them on a redirect within the same origin', async () => {
+    receiver.respond = (req) =>
+      req.url === '/hook' ? { status: 307, headers: { location: '/moved' } } : { status: 200 }
+    await channel.deliver(fired(), hook('/hook', { headers: secretHeaders }))
+    expect(receiver.requests.map((r) => r.url)).toEqual(['/hook', '/moved'])
+    expect(receiver.requests[1]!.headers.authorization).toBe('Bearer s3cr3t-bearer')
+    expect(receiver.requests[1]!.headers['x-api-key']).toBe('k3y-value')
+  })
+
+  it('refuses to carry secret fields in the body to another origin', async () => {
+    receiver.respond = () => ({
+      status: 308,
+      headers: { location: `${otherReceiver().base}/1/messages.json` },
+    })
+    const pushover = hook('/1/messages.json', {
+      service: 'pushover',
+      customFields: { app_token: 'app-s3cr3t', user_token: 'user-s3cr3t' },
+      secretFields: ['app_token', 'user_token'],
+    })
+    const attempt = await channel.deliver(fired(), pushover)
+    expect(attempt).toMatchObject({ ok: false, retryable: false })
+    if (!attempt.ok) expect(attempt.error).toMatch(/^Refused redirect: .*another origin/)
+    expect(otherReceiver().requests).toHaveLength(0)
+  })
+})
+
 describe('answers', () => {
   it('2xx is delivered', async () => {
     receiver.respond = () => ({ status: 204 })
@@ -143,6 +204,15 @@ describe('answers', () => {
     expect(receiver.requests).toHaveLength(0)
   })
 
+  it('stops a stored template that does not render within the bound, sending nothing', async () => {
+    // As an old import could hold: the save-time check never saw it.
+    const template = '{% for a in (1..100000) %}{% for b in (1..100000) %}{% endfor %}{% endfor %}'
+    const attempt = await channel.deliver(fired(), hook('/hook', { template }))
+    expect(attempt).toMatchObject({ ok: false })
+    if (!attempt.ok) expect(attempt.error).toMatch(/^Template error: .*longer than 100 ms/)
+    expect(receiver.requests).toHaveLength(0)
+  })
+
   it('sends PUT and PATCH as configured', async () => {
     await channel.deliver(fired(), hook('/hook', { method: 'PUT' }))
     await channel.deliver(fired(), hook('/hook', { method: 'PATCH' }))
@@ -151,16 +221,37 @@ describe('answers', () => {
 })
 
 describe('rate limit', () => {
-  it('allows 10 requests a minute per URL, then answers retryable without sending', async () => {
-    for (let i = 0; i < 10; i++) expect((await channel.deliver(fired(), hook('/a'))).ok).toBe(true)
-    const over = await channel.deliver(fired(), hook('/a'))
-    expect(over).toMatchObject({ ok: false, retryable: true, deferred: true })
-    if (!over.ok) expect(over.error).toMatch(/^Rate limit: at most 10 requests a minute/)
+  it('allows 10 requests a minute per destination, then answers retryable without sending', async () => {
+    const other = await startReceiver()
+    try {
+      for (let i = 0; i < 10; i++)
+        expect(await channel.deliver(fired(), hook('/a'))).toMatchObject({ ok: true })
+      const over = await channel.deliver(fired(), hook('/a'))
+      expect(over).toMatchObject({ ok: false, retryable: true, deferred: true })
+      if (!over.ok) expect(over.error).toMatch(/^Rate limit: at most 10 requests a minute/)
+      expect(receiver.requests).toHaveLength(10)
+      // Another origin has its own budget; the first gets its back a minute later.
+      expect((await channel.deliver(fired(), makeWebhook({ url: `${other.base}/a` }))).ok).toBe(
+        true,
+      )
+      clock += 60_001
+      expect(await channel.deliver(fired(), hook('/a'))).toMatchObject({ ok: true })
+      expect(receiver.requests).toHaveLength(11)
+      expect(other.requests).toHaveLength(1)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it.each([
+    ['a changed query string', (i: number) => `/a?n=${i}`],
+    ['a changed path', (i: number) => `/a/${i}`],
+    ['a changed fragment', (i: number) => `/a#${i}`],
+  ])('counts %s as the same destination', async (_what, path) => {
+    for (let i = 0; i < 10; i++)
+      expect(await channel.deliver(fired(), hook(path(i)))).toMatchObject({ ok: true })
+    const over = await channel.deliver(fired(), hook(path(10)))
+    expect(over).toMatchObject({ ok: false, deferred: true })
     expect(receiver.requests).toHaveLength(10)
-    // Another URL has its own budget; the first gets its back a minute later.
-    expect((await channel.deliver(fired(), hook('/b'))).ok).toBe(true)
-    clock += 60_001
-    expect((await channel.deliver(fired(), hook('/a'))).ok).toBe(true)
-    expect(receiver.requests).toHaveLength(12)
   })
 })

@@ -2,6 +2,7 @@
 // what the test's responder says (200 "ok" by default).
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { Alert, ResolvedAlert } from '../../../../src/shared/model/alerts.ts'
 import type { NotificationBatch, Webhook } from '../../../../src/shared/model/notifications.ts'
 
@@ -68,6 +69,26 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
   receiver.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return receiver
+}
+
+/**
+ * A receiver for the tests of the calling describe block: started before them, emptied and
+ * answering 200 "ok" before each, closed after them. Its port differs from any other receiver's,
+ * so it is another origin.
+ */
+export function useReceiver(): () => Receiver {
+  let receiver: Receiver | undefined
+  beforeAll(async () => {
+    receiver = await startReceiver()
+  })
+  afterAll(async () => {
+    await receiver?.close()
+  })
+  beforeEach(() => {
+    receiver!.requests.length = 0
+    receiver!.respond = () => ({ status: 200, body: 'ok' })
+  })
+  return () => receiver!
 }
 
 /** The awkward resource name: quotes, a backslash, a newline, Markdown and Liquid characters. */

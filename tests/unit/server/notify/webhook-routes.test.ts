@@ -10,7 +10,14 @@ import {
   type CallOptions,
   type Credentials,
 } from '../auth/auth-helpers.ts'
-import { startReceiver, type Receiver } from './webhook-receiver.ts'
+import { renderWebhook } from '../../../../src/server/notify/webhook/render.ts'
+import {
+  fired,
+  makeWebhook,
+  startReceiver,
+  useReceiver,
+  type Receiver,
+} from './webhook-receiver.ts'
 
 let server: AuthTestServer
 let creds: Credentials
@@ -138,6 +145,74 @@ describe('webhook CRUD', () => {
   })
 })
 
+describe('stored secrets and a new origin', () => {
+  const otherReceiver = useReceiver()
+
+  const stored = async (overrides: Partial<Webhook> = {}) =>
+    (await call('POST', '/webhooks', discord({ service: 'generic', ...overrides }))).json as Webhook
+
+  it('refuses a test to a new origin with a masked header, sending nothing', async () => {
+    const hook = await stored()
+    const res = await call('POST', '/webhooks/test', {
+      ...hook,
+      url: `${otherReceiver().base}/steal`,
+      headers: { Authorization: '********' },
+    })
+    expect(res.status).toBe(400)
+    expect(res.json.error).toMatch(/^headers\.Authorization: .*enter it again/)
+    expect(otherReceiver().requests).toHaveLength(0)
+    expect(receiver.requests).toHaveLength(0)
+  })
+
+  it('refuses a save with a new origin and an empty header, changing nothing', async () => {
+    const hook = await stored()
+    const res = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: `${otherReceiver().base}/steal`,
+      headers: { Authorization: '' },
+    })
+    expect(res.status).toBe(400)
+    expect(res.json.error).toMatch(/^headers\.Authorization: /)
+    expect((await call('GET', '/webhooks')).json).toContainEqual(hook)
+    // The stored webhook still goes where it went, with its secret.
+    await call('POST', '/webhooks/test', { id: hook.id })
+    expect(otherReceiver().requests).toHaveLength(0)
+    expect(receiver.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`)
+  })
+
+  it('refuses an empty secret custom field with a new origin', async () => {
+    const hook = await stored({ headers: {} })
+    const res = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: `${otherReceiver().base}/x`,
+    })
+    expect(res.status).toBe(400)
+    expect(res.json.error).toMatch(/^customFields\.apikey: /)
+  })
+
+  it('saves a new origin when the secrets are typed again', async () => {
+    const hook = await stored()
+    const res = await call('PUT', `/webhooks/${hook.id}`, {
+      ...hook,
+      url: `${otherReceiver().base}/moved`,
+      headers: { Authorization: 'Bearer typed-again', 'X-Team': 'ops' },
+      customFields: { apikey: 'typed-too', note: 'plain' },
+    })
+    expect(res.status).toBe(200)
+    await call('POST', '/webhooks/test', { id: hook.id })
+    expect(otherReceiver().requests[0]!.headers.authorization).toBe('Bearer typed-again')
+  })
+
+  it('keeps stored secrets for a new path on the same origin', async () => {
+    const hook = await stored()
+    const res = await call('PUT', `/webhooks/${hook.id}`, { ...hook, url: `${receiver.base}/new` })
+    expect(res.status).toBe(200)
+    await call('POST', '/webhooks/test', { id: hook.id })
+    expect(receiver.requests[0]!.url).toBe('/new')
+    expect(receiver.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`)
+  })
+})
+
 describe('validation', () => {
   it.each([
     [{ name: '' }, /^name: /],
@@ -154,6 +229,10 @@ describe('validation', () => {
     [{ service: 'pushover', customFields: { app_token: 'a' } }, /^customFields\.user_token: /],
     [{ service: 'pushover', customFields: { app_token: '', user_token: 'u' } }, /app_token/],
     [{ service: 'telegram', url: 'http://127.0.0.1:9/botX/sendMessage' }, /chat_id/],
+    [
+      { service: 'pushover', customFields: { app_token: 'a', user_token: 'u', priority: '3' } },
+      /^customFields\.priority: /,
+    ],
   ])('refuses %j naming the field, saving nothing', async (change, error) => {
     const before = ((await call('GET', '/webhooks')).json as Webhook[]).length
     const res = await call('POST', '/webhooks', discord(change as Partial<Webhook>))
@@ -189,6 +268,38 @@ describe('validation', () => {
   })
 })
 
+describe('template render bound', () => {
+  it.each([
+    [
+      'nested loops',
+      '{% for a in (1..100000) %}{% for b in (1..100000) %}{% endfor %}{% endfor %}',
+    ],
+    ['one filter over a long list', '{% assign r = (1..30000) %}{{ r | where: "x", 1 | size }}'],
+    [
+      'a string doubled',
+      '{% assign s = "xx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}',
+    ],
+  ])(
+    'refuses a template that does not render within the bound (%s), saving nothing',
+    async (_what, template) => {
+      const before = ((await call('GET', '/webhooks')).json as Webhook[]).length
+      const res = await call('POST', '/webhooks', discord({ template }))
+      expect(res.status).toBe(400)
+      expect(res.json.error).toMatch(/^template: /)
+      expect(((await call('GET', '/webhooks')).json as Webhook[]).length).toBe(before)
+    },
+  )
+
+  it('accepts a template that lists every alert of a group', async () => {
+    const template =
+      '{"alerts": [{% for a in Alerts %}{"id": {{ a.ID | json }}, "message": {{ a.Message | json }}}{% unless forloop.last %},{% endunless %}{% endfor %}], "count": {{ AlertCount }}}'
+    const res = await call('POST', '/webhooks', discord({ service: 'generic', template }))
+    expect(res.status).toBe(200)
+    await call('POST', '/webhooks/test', { id: res.json.id })
+    expect(JSON.parse(receiver.requests[0]!.body)).toMatchObject({ count: 1 })
+  })
+})
+
 describe('templates and test', () => {
   it('lists the ten service templates', async () => {
     const res = await call('GET', '/webhook-templates')
@@ -200,6 +311,19 @@ describe('templates and test', () => {
     expect(res.json).toEqual({ status: 200, response: 'received', success: true })
     const payload = JSON.parse(receiver.requests[0]!.body)
     expect(payload.alert).toMatchObject({ resource_name: 'test-vm', level: 'warning' })
+  })
+
+  it('sends a test in the schema of a real delivery: the same keys, the alert with its event', async () => {
+    await call('POST', '/webhooks/test', discord({ service: 'generic', headers: {} }))
+    const test = JSON.parse(receiver.requests[0]!.body)
+    const real = JSON.parse(renderWebhook(fired(), makeWebhook(), {}).body)
+    expect(Object.keys(test).sort()).toEqual(Object.keys(real).sort())
+    expect(Object.keys(test.alert).sort()).toEqual(Object.keys(real.alert).sort())
+    expect(test).toMatchObject({ grouped: false, count: 1, summary: null })
+    expect(test.alerts).toEqual([test.alert])
+    expect(test.alert.event).toBe('fired')
+    expect(typeof test.timestamp).toBe(typeof real.timestamp)
+    expect(Date.parse(test.timestamp)).not.toBeNaN()
   })
 
   it('answers 400 with the receiver error when the receiver refuses', async () => {

@@ -19,6 +19,7 @@ import {
   makeWebhook,
   NASTY_NAME,
   resolved,
+  resolvedAlert,
   startReceiver,
   type Received,
   type Receiver,
@@ -86,23 +87,63 @@ async function sendOne(service: WebhookService, batch: NotificationBatch): Promi
 }
 
 type Json = any // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The generic payload's keys, the same in every message (README "Generic webhook payload"). */
+const GENERIC_KEYS = ['alert', 'alerts', 'count', 'grouped', 'source', 'summary', 'timestamp']
+const GENERIC_ALERT_KEYS = [
+  'acknowledged',
+  'duration',
+  'escalation_level',
+  'event',
+  'id',
+  'instance',
+  'level',
+  'message',
+  'node',
+  'resolved_time',
+  'resource_id',
+  'resource_name',
+  'resource_type',
+  'start_time',
+  'threshold',
+  'type',
+  'unit',
+  'value',
+]
 type Check = (p: Json, got: Received, kind: 'fired' | 'resolved') => void
 
 const CHECKS: Record<WebhookService, Check> = {
   generic: (p, _got, kind) => {
-    expect(p.source).toBe('pulse-monitoring')
+    expect(Object.keys(p).sort()).toEqual(GENERIC_KEYS)
+    expect(p).toMatchObject({
+      source: 'pulse-monitoring',
+      timestamp: new Date(NOW).toISOString(),
+      grouped: false,
+      count: 1,
+      summary: null,
+    })
+    expect(p.alerts).toEqual([p.alert])
+    expect(Object.keys(p.alert).sort()).toEqual(GENERIC_ALERT_KEYS)
     expect(p.alert).toMatchObject({
       id: 'lab-pve1-101-cpu',
+      event: kind,
       level: 'critical',
       type: 'cpu',
+      resource_id: 'lab-pve1-101',
       resource_name: NASTY_NAME,
+      resource_type: 'VM',
       node: 'pve1',
+      instance: 'lab',
+      message: 'VM CPU at 95.3% (threshold 80%)',
       value: 95.3,
       threshold: 80,
+      unit: '%',
       start_time: '2025-01-01T10:00:00.000Z',
-      event: kind,
+      duration: kind === 'fired' ? '12m' : '20m',
+      resolved_time: kind === 'fired' ? null : '2025-01-01T10:20:00.000Z',
+      acknowledged: false,
+      escalation_level: 0,
     })
-    expect(p.alert.duration).toBe(kind === 'fired' ? '12m' : '20m')
   },
   discord: (p, _got, kind) => {
     expect(p.username).toBe('Pulse Monitoring')
@@ -163,7 +204,10 @@ const CHECKS: Record<WebhookService, Check> = {
   pushover: (p, _got, kind) => {
     expect(p).toMatchObject({ token: 'app-tok', user: 'user-tok', sound: 'siren' })
     expect(p.title).toContain(NASTY_NAME)
-    expect(p.message).toBe('VM CPU at 95.3% (threshold 80%)')
+    expect(p.message).toMatch(/^VM CPU at 95\.3% \(threshold 80%\)\n/)
+    // The node and the resource are in the message, as the reference sends them.
+    expect(p.message).toContain('Node: pve1')
+    expect(p.message).toContain(`Resource: ${NASTY_NAME}`)
     expect(p.priority).toBe(kind === 'fired' ? 1 : -1)
     expect(p.timestamp).toBe(Math.floor(NOW / 1000))
   },
@@ -171,7 +215,7 @@ const CHECKS: Record<WebhookService, Check> = {
     expect(got.url).toBe('/message?token=AbCdEf123')
     expect(p.title).toContain(NASTY_NAME)
     expect(p.message).toBe('VM CPU at 95.3% (threshold 80%)')
-    expect(p.priority).toBe(kind === 'fired' ? 8 : 2)
+    expect(p.priority).toBe(kind === 'fired' ? 10 : 2)
     expect(p.extras.pulse).toMatchObject({ resource: NASTY_NAME, event: kind })
   },
   ntfy: () => {},
@@ -197,6 +241,40 @@ describe.each(WEBHOOK_SERVICES)('service %s', (service) => {
   )
 })
 
+describe('priorities', () => {
+  const pushover = (customFields: Record<string, string>) =>
+    makeWebhook({
+      service: 'pushover',
+      customFields: { app_token: 'a', user_token: 'u', ...customFields },
+      secretFields: ['app_token', 'user_token'],
+    })
+  const body = (batch: NotificationBatch, webhook = pushover({})) =>
+    JSON.parse(renderWebhook(batch, webhook, { now: NOW }).body)
+
+  it('sends the Pushover priority custom field instead of the level default', () => {
+    const emergency = body(fired(makeAlert({ level: 'warning' })), pushover({ priority: '2' }))
+    // Emergency priority needs retry and expire, or Pushover refuses the message.
+    expect(emergency).toMatchObject({ priority: 2, retry: 60, expire: 3600 })
+    expect(body(fired(), pushover({ priority: '-2' })).priority).toBe(-2)
+    expect(body(fired(makeAlert({ level: 'warning' }))).priority).toBe(0)
+    expect(body(fired()).retry).toBeUndefined()
+    // A recovery stays quiet whatever the field says (the reference's -1).
+    expect(body(resolved(), pushover({ priority: '2' })).priority).toBe(-1)
+  })
+
+  it('ignores a priority field that is not -2 to 2 (an old import), keeping the JSON valid', () => {
+    expect(body(fired(), pushover({ priority: '7", "x": "y' })).priority).toBe(1)
+  })
+
+  it('sends Gotify 10 for critical, 5 for warning, 2 for a recovery', () => {
+    const gotify = makeWebhook({ service: 'gotify' })
+    const priority = (batch: NotificationBatch) => body(batch, gotify).priority
+    expect(priority(fired())).toBe(10)
+    expect(priority(fired(makeAlert({ level: 'warning' })))).toBe(5)
+    expect(priority(resolved())).toBe(2)
+  })
+})
+
 describe('templates', () => {
   it('lists the ten services with their URL pattern, method, headers and instructions', () => {
     expect(WEBHOOK_TEMPLATES.map((t) => t.service)).toEqual([...WEBHOOK_SERVICES])
@@ -216,6 +294,19 @@ describe('templates', () => {
     })
     const body = JSON.parse(renderWebhook(fired(), webhook, { now: NOW }).body)
     expect(body).toEqual({ who: NASTY_NAME, n: 1, x: 95.3 })
+  })
+
+  it('gives a custom template the first 100 alerts of a group and the count of all', () => {
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      kind: 'fired' as const,
+      alert: makeAlert({ id: `a${i}` }),
+      at: NOW,
+    }))
+    const template =
+      '{"listed": {{ Alerts | size }}, "count": {{ AlertCount }}, "last": {{ Alerts.last.ID | json }}}'
+    const webhook = makeWebhook({ template })
+    const body = renderWebhook({ key: 'g', events, createdAt: NOW }, webhook, { now: NOW }).body
+    expect(JSON.parse(body)).toEqual({ listed: 100, count: 150, last: 'a99' })
   })
 
   it('gives custom templates no file system', () => {
@@ -249,15 +340,31 @@ describe('grouped and summary batches', () => {
     summary: { reason: 'storm', text: '142 alerts on pve3: 120 powered-off, 22 cpu', count: 142 },
   }
 
-  it('sends the generic group as all alerts with count and grouped', async () => {
-    const p = JSON.parse((await sendOne('generic', group)).body)
-    expect(p).toMatchObject({ count: 3, grouped: true, source: 'pulse-monitoring' })
-    expect(p.alerts.map((a: Json) => a.id)).toEqual([
-      'lab-pve1-101-cpu',
-      'lab-pve1-102-cpu',
-      'lab-pve1-103-cpu',
+  it('sends the generic group as every alert with its event, in the same schema', async () => {
+    const mixed: NotificationBatch = {
+      ...group,
+      events: [
+        ...group.events,
+        { kind: 'resolved', alert: resolvedAlert({ id: 'lab-pve1-104-cpu' }), at: NOW },
+      ],
+    }
+    const p = JSON.parse((await sendOne('generic', mixed)).body)
+    expect(Object.keys(p).sort()).toEqual(GENERIC_KEYS)
+    expect(p).toMatchObject({
+      count: 4,
+      grouped: true,
+      source: 'pulse-monitoring',
+      timestamp: new Date(NOW).toISOString(),
+      summary: null,
+    })
+    expect(p.alerts.map((a: Json) => [a.id, a.event])).toEqual([
+      ['lab-pve1-101-cpu', 'fired'],
+      ['lab-pve1-102-cpu', 'fired'],
+      ['lab-pve1-103-cpu', 'fired'],
+      ['lab-pve1-104-cpu', 'resolved'],
     ])
-    expect(p.timestamp).toBe(Math.floor(NOW / 1000))
+    for (const a of p.alerts) expect(Object.keys(a).sort()).toEqual(GENERIC_ALERT_KEYS)
+    expect(p.alert).toEqual(p.alerts[0])
   })
 
   it('renders a service group with the first alert and the list of all', async () => {
@@ -269,10 +376,13 @@ describe('grouped and summary batches', () => {
 
   it('sends a summary as its text', async () => {
     const generic = JSON.parse((await sendOne('generic', summary)).body)
+    expect(Object.keys(generic).sort()).toEqual(GENERIC_KEYS)
     expect(generic).toMatchObject({
-      summary: { reason: 'storm', text: summary.summary!.text, count: 142 },
+      summary: { reason: 'storm', text: summary.summary!.text },
       count: 142,
       grouped: true,
+      alert: null,
+      alerts: [],
     })
     const slack = JSON.parse((await sendOne('slack', summary)).body)
     expect(slack.text).toBe(summary.summary!.text)
