@@ -14,7 +14,7 @@ export function GuestTableHeader({ sort, onSort }: Props) {
       <div
         role="row"
         aria-rowindex={1}
-        className="grid h-9 items-center gap-x-2 border-b border-gray-200 bg-gray-50 px-3 text-xs font-semibold text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400"
+        className="grid h-9 items-stretch gap-x-2 border-b border-gray-200 bg-gray-50 px-3 text-xs font-semibold text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400"
         style={{ gridTemplateColumns: GRID_COLUMNS }}
       >
         {GUEST_COLUMNS.map((column) => (
@@ -25,7 +25,7 @@ export function GuestTableHeader({ sort, onSort }: Props) {
             direction={sort.direction}
             onSort={() => onSort(column.key)}
             align={column.numeric ? 'right' : 'left'}
-            className="tracking-wide"
+            className={`flex items-center tracking-wide ${column.numeric ? 'justify-end' : ''}`}
           />
         ))}
       </div>

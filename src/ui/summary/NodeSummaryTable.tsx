@@ -1,4 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { ExternalLink } from 'lucide-react'
 import {
   memo,
   useRef,
@@ -205,7 +206,7 @@ interface RowProps {
 const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dimmed }: RowProps) {
   const toggle = () => toggleNodeSelection(tab, row.id)
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
-    // The name link opens the node's web UI; it must not select the row too.
+    // The external-link icon opens the node's web UI; it must not select the row too.
     if ((event.target as HTMLElement).closest('a, button')) return
     toggle()
   }
@@ -272,7 +273,10 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
   )
 })
 
-/** Status dot, the name linking to the node's web UI, and the badges. */
+/**
+ * Status dot, the name (part of the row: a click selects the node), an icon linking to the node's
+ * web UI in a new tab, and the badges.
+ */
 function NameCell({ row }: { row: NodeSummaryRow }) {
   const { badges } = row
   return (
@@ -282,14 +286,18 @@ function NameCell({ row }: { row: NodeSummaryRow }) {
         aria-label={row.online ? 'online' : 'offline'}
         className={`size-2 shrink-0 rounded-full ${row.online ? 'bg-emerald-500' : 'bg-red-500'}`}
       />
+      <span className="truncate font-medium text-gray-900 dark:text-gray-100" title={row.name}>
+        {row.name}
+      </span>
       <a
         href={row.href}
         target="_blank"
         rel="noopener noreferrer"
-        title={`Open ${row.name} web interface`}
-        className={`truncate rounded font-medium text-gray-900 hover:text-blue-700 hover:underline dark:text-gray-100 dark:hover:text-blue-300 ${FOCUS_RING}`}
+        aria-label={`Open ${row.name} in the Proxmox web interface`}
+        title={`Open ${row.name} in the Proxmox web interface`}
+        className={`shrink-0 rounded p-0.5 text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300 ${FOCUS_RING}`}
       >
-        {row.name}
+        <ExternalLink className="size-3.5" aria-hidden />
       </a>
       <span
         className={`${PILL} max-sm:hidden ${

@@ -136,6 +136,21 @@ test('pressing Enter on a header sorts by it, numeric columns first descending',
   await expect.poll(() => api.lastRequest?.sort).toEqual({ key: 'name', direction: 'asc' })
 })
 
+test('a click anywhere in a header cell sorts, not only on its label', async () => {
+  const api = new FakeWorker()
+  api.push(estate())
+  renderApp(api)
+  const cell = page.getByRole('columnheader', { name: 'Net In' })
+  await expect.element(cell).toBeVisible()
+  const box = cell.element().getBoundingClientRect()
+  // Net In is right-aligned: its left edge is far from the label.
+  await userEvent.click(cell.element(), { position: { x: 2, y: box.height / 2 } })
+  await expect.poll(() => api.lastRequest?.sort?.key).toBe('networkIn')
+  await expect.element(cell).toHaveAttribute('aria-sort', 'descending')
+  // The cell spans the header row's full height, so its whole area is the target.
+  expect(box.height).toBe(cell.element().parentElement!.clientHeight)
+})
+
 test('the List toggle asks for the flat layout', async () => {
   const api = new FakeWorker()
   api.push(estate())
