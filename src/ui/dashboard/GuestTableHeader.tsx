@@ -1,6 +1,6 @@
 import type { GuestSortKey, SortDirection } from '../../shared/views/guest-view-types.ts'
 import { SortableHeader } from '../components/SortableHeader.tsx'
-import { GRID_COLUMNS, GUEST_COLUMNS } from './columns.ts'
+import { GRID_CLASS, GUEST_COLUMNS, PHONE_ORDER } from './columns.ts'
 
 interface Props {
   sort: { key: GuestSortKey; direction: SortDirection }
@@ -14,8 +14,7 @@ export function GuestTableHeader({ sort, onSort }: Props) {
       <div
         role="row"
         aria-rowindex={1}
-        className="grid h-9 items-stretch gap-x-2 border-b border-gray-200 bg-gray-50 px-3 text-xs font-semibold text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400"
-        style={{ gridTemplateColumns: GRID_COLUMNS }}
+        className={`${GRID_CLASS} grid h-9 items-stretch gap-x-2 border-b border-gray-200 bg-gray-50 px-3 text-xs font-semibold text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400`}
       >
         {GUEST_COLUMNS.map((column) => (
           <SortableHeader
@@ -25,7 +24,7 @@ export function GuestTableHeader({ sort, onSort }: Props) {
             direction={sort.direction}
             onSort={() => onSort(column.key)}
             align={column.numeric ? 'right' : 'left'}
-            className={`flex items-center tracking-wide ${column.numeric ? 'justify-end' : ''}`}
+            className={`flex items-center tracking-wide ${column.numeric ? 'justify-end' : ''} ${PHONE_ORDER[column.key]}`}
           />
         ))}
       </div>

@@ -235,7 +235,7 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
     >
       {/* On a phone the name takes what the numbers leave and truncates. */}
       <td className="px-2 max-sm:w-full max-sm:max-w-0">
-        <NameCell row={row} />
+        <NameCell row={row} selected={selected} />
       </td>
       <td className={`${NUM} whitespace-nowrap ${HIDE_ON_PHONE} ${uptimeClass(row.uptimeShort)}`}>
         {row.online ? row.uptimeText : DASH}
@@ -275,9 +275,10 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
 
 /**
  * Status dot, the name (part of the row: a click selects the node), an icon linking to the node's
- * web UI in a new tab, and the badges.
+ * web UI in a new tab, and the badges. On a phone the icon shows on the selected row only: the
+ * width goes to the name.
  */
-function NameCell({ row }: { row: NodeSummaryRow }) {
+function NameCell({ row, selected }: { row: NodeSummaryRow; selected: boolean }) {
   const { badges } = row
   return (
     <div className="flex min-w-0 items-center gap-1.5">
@@ -286,7 +287,12 @@ function NameCell({ row }: { row: NodeSummaryRow }) {
         aria-label={row.online ? 'online' : 'offline'}
         className={`size-2 shrink-0 rounded-full ${row.online ? 'bg-emerald-500' : 'bg-red-500'}`}
       />
-      <span className="truncate font-medium text-gray-900 dark:text-gray-100" title={row.name}>
+      {/* On a phone a long name wraps onto a second line (the row is tall enough) rather than
+          losing its end: the nodes of one cluster differ only there (alpha-pve1, alpha-pve2). */}
+      <span
+        className="truncate font-medium text-gray-900 max-sm:line-clamp-2 max-sm:leading-4 max-sm:break-words max-sm:whitespace-normal dark:text-gray-100"
+        title={row.name}
+      >
         {row.name}
       </span>
       <a
@@ -295,7 +301,7 @@ function NameCell({ row }: { row: NodeSummaryRow }) {
         rel="noopener noreferrer"
         aria-label={`Open ${row.name} in the Proxmox web interface`}
         title={`Open ${row.name} in the Proxmox web interface`}
-        className={`shrink-0 rounded p-0.5 text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300 ${FOCUS_RING}`}
+        className={`shrink-0 rounded p-0.5 ${selected ? '' : 'max-sm:hidden'} text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300 ${FOCUS_RING}`}
       >
         <ExternalLink className="size-3.5" aria-hidden />
       </a>
@@ -347,7 +353,7 @@ function MetricCell({
 }) {
   return (
     <td
-      className="min-w-14 px-1 text-center sm:w-32 sm:min-w-28 sm:px-2"
+      className="min-w-12 px-1 text-center sm:w-32 sm:min-w-28 sm:px-2"
       title={title || undefined}
     >
       {percent >= 0 ? <UsageBar kind={kind} percent={percent} text={text} /> : DASH}
