@@ -22,7 +22,7 @@ const COLUMNS = [
   { label: 'Severity', width: 'w-20' },
   { label: 'Message', width: 'min-w-60 flex-1' },
   { label: 'Duration', width: 'w-20 text-right' },
-  { label: 'Status', width: 'w-28' },
+  { label: 'Status', width: 'w-48' },
   { label: 'Node', width: 'w-28' },
 ] as const
 

@@ -83,7 +83,7 @@ export function GuestUrlsTab() {
   }
 
   return (
-    <div className="space-y-3">
+    <div className="flex flex-col gap-4">
       <Card
         title="Guest URLs"
         icon={<Link2 className="h-4 w-4" aria-hidden="true" />}
