@@ -172,7 +172,7 @@ const TableRow = memo(function TableRow({ row, style }: RowProps<HistoryAlertRow
       <span role="cell" className={`${cell} w-20 text-right tabular-nums`}>
         {row.durationText}
       </span>
-      <span role="cell" className={`${cell} w-28 ${STATUS_TEXT[row.status]}`}>
+      <span role="cell" className={`${cell} w-48 ${STATUS_TEXT[row.status]}`}>
         {row.statusText}
       </span>
       <span role="cell" className={`${cell} w-28`}>

@@ -205,6 +205,29 @@ describe('alerts history tab', () => {
     await expect.poll(() => api.last?.search).toBe('')
   })
 
+  test('at 1600 px "Acknowledged (resolved)" shows whole, under its Status header', async () => {
+    await page.viewport(1600, 900)
+    const api = new HistoryWorker()
+    api.rows = [
+      historyRow({
+        historyId: 3,
+        message: 'VM cpu at 95%',
+        acknowledged: true,
+        endTime: new Date(NOW - HOUR).toISOString(),
+        startTime: new Date(NOW - 2 * HOUR).toISOString(),
+      }),
+    ]
+    stubServer()
+    stopPrefs = startPrefs()
+    renderApp(api, '/alerts/history', { width: 1600, height: 880 })
+    const cell = page.getByRole('cell', { name: 'Acknowledged (resolved)' })
+    await expect.element(cell).toBeVisible()
+    const element = cell.element() as HTMLElement
+    expect(element.scrollWidth).toBeLessThanOrEqual(element.clientWidth)
+    const header = page.getByRole('columnheader', { name: 'Status' }).element()
+    expect(element.getBoundingClientRect().left).toBe(header.getBoundingClientRect().left)
+  })
+
   test('a corrupt saved filter falls back to the defaults', async () => {
     localStorage.setItem(
       PREFS_KEY,
