@@ -1,5 +1,6 @@
 import type { GuestSortKey, SortDirection } from '../../shared/views/guest-view-types.ts'
 import { SortableHeader } from '../components/SortableHeader.tsx'
+import { usePhone } from '../hooks/usePageScroller.ts'
 import { GRID_CLASS, GUEST_COLUMNS, PHONE_ORDER } from './columns.ts'
 
 interface Props {
@@ -9,6 +10,7 @@ interface Props {
 
 /** Sticky header row; each header is a button (click, Enter or Space sorts). */
 export function GuestTableHeader({ sort, onSort }: Props) {
+  const phone = usePhone()
   return (
     <div role="rowgroup" className="sticky top-0 z-10">
       <div
@@ -20,6 +22,7 @@ export function GuestTableHeader({ sort, onSort }: Props) {
           <SortableHeader
             key={column.key}
             label={column.label}
+            display={phone ? column.short : undefined}
             active={sort.key === column.key}
             direction={sort.direction}
             onSort={() => onSort(column.key)}

@@ -7,6 +7,8 @@ export interface GuestColumn {
   label: string
   /** Right-aligned with tabular figures. */
   numeric: boolean
+  /** Header text on a phone, where the column is narrower (the label stays the accessible name). */
+  short?: string
 }
 
 export const GUEST_COLUMNS: readonly GuestColumn[] = [
@@ -15,7 +17,7 @@ export const GUEST_COLUMNS: readonly GuestColumn[] = [
   { key: 'vmid', label: 'VMID', numeric: true },
   { key: 'uptime', label: 'Uptime', numeric: true },
   { key: 'cpu', label: 'CPU', numeric: false },
-  { key: 'memory', label: 'Memory', numeric: false },
+  { key: 'memory', label: 'Memory', numeric: false, short: 'Mem' },
   { key: 'disk', label: 'Disk', numeric: false },
   { key: 'diskRead', label: 'Disk Read', numeric: true },
   { key: 'diskWrite', label: 'Disk Write', numeric: true },

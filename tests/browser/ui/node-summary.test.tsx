@@ -277,6 +277,34 @@ describe('size', () => {
     expect(box().getBoundingClientRect().height).toBeLessThanOrEqual(320)
   })
 
+  test('on a 390 px phone storage node names show whole: alpha-pve1 and alpha-pve2 differ', async () => {
+    await page.viewport(390, 844)
+    const api = new FakeWorker()
+    api.push(viewModel([guestRow(100, 'web-01')]))
+    api.nodeSummary = summaryModel(
+      ['charlie-pve1', 'charlie-pve2'].map((name) =>
+        summaryRow(name, { counts: { storage: 5, disks: 6 } }),
+      ),
+      {
+        // The storage tab's count columns (its widest), shown here on the dashboard.
+        countColumns: [
+          { key: 'storage', label: 'Storage' },
+          { key: 'disks', label: 'Disks' },
+        ],
+      },
+    )
+    renderApp(api, '/', { width: 390, height: 844 })
+    const table = page.getByRole('table', { name: 'Nodes', exact: true })
+    for (const name of ['charlie-pve1', 'charlie-pve2']) {
+      const text = table.getByText(name, { exact: true })
+      await expect.element(text).toBeVisible()
+      const element = text.element() as HTMLElement
+      expect(element.scrollWidth).toBeLessThanOrEqual(element.clientWidth)
+      expect(element.scrollHeight).toBeLessThanOrEqual(element.clientHeight)
+    }
+    expect(table.element().scrollWidth).toBeLessThanOrEqual(390)
+  })
+
   test('on a 390 px phone the summary fits the width, with short labels', async () => {
     await page.viewport(390, 844)
     const { table, box } = withNodes(3, { width: 390, height: 844 })
