@@ -292,6 +292,7 @@ function NameCell({ row, selected }: { row: NodeSummaryRow; selected: boolean })
       <span
         className="truncate font-medium text-gray-900 max-sm:line-clamp-2 max-sm:leading-4 max-sm:break-words max-sm:whitespace-normal dark:text-gray-100"
         title={row.name}
+        data-name=""
       >
         {row.name}
       </span>
