@@ -34,7 +34,9 @@ export function Shell({ children }: { children: ReactNode }) {
       <SecurityBanner />
       <UpdateBanner />
       <TabBar />
-      <main className="min-h-0 flex-1 overflow-auto">
+      {/* relative: absolutely placed pieces (sr-only labels) scroll and clip with <main>; without
+          it they stretch the document and the window itself scrolls, sliding the app away. */}
+      <main className="relative min-h-0 flex-1 overflow-auto">
         <ErrorBoundary>{children}</ErrorBoundary>
       </main>
       <Footer />

@@ -121,10 +121,12 @@ test('adds a PVE cluster and a PBS by token, the live tabs fill, edit keeps secr
     .toBeGreaterThan(0)
   expect((await state()).pbs[0]?.datastores.length).toBeGreaterThan(0)
 
-  // The dashboard lists the cluster's nodes.
+  // The dashboard lists the cluster's nodes, each with a link to its web interface.
   await page.goto(`${server.url}/`)
   for (const name of pve.nodeNames) {
-    await expect(page.getByRole('link', { name, exact: true }).first()).toBeVisible()
+    await expect(
+      page.getByRole('link', { name: `Open ${name} in the Proxmox web interface` }),
+    ).toBeVisible()
   }
 
   // Edit with blank secrets keeps them: the stored node still connects.

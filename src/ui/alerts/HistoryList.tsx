@@ -22,7 +22,7 @@ const COLUMNS = [
   { label: 'Severity', width: 'w-20' },
   { label: 'Message', width: 'min-w-60 flex-1' },
   { label: 'Duration', width: 'w-20 text-right' },
-  { label: 'Status', width: 'w-28' },
+  { label: 'Status', width: 'w-48' },
   { label: 'Node', width: 'w-28' },
 ] as const
 
@@ -172,7 +172,7 @@ const TableRow = memo(function TableRow({ row, style }: RowProps<HistoryAlertRow
       <span role="cell" className={`${cell} w-20 text-right tabular-nums`}>
         {row.durationText}
       </span>
-      <span role="cell" className={`${cell} w-28 ${STATUS_TEXT[row.status]}`}>
+      <span role="cell" className={`${cell} w-48 ${STATUS_TEXT[row.status]}`}>
         {row.statusText}
       </span>
       <span role="cell" className={`${cell} w-28`}>

@@ -1,4 +1,4 @@
-import { History, Loader2, Search, X } from 'lucide-react'
+import { History, Loader2 } from 'lucide-react'
 import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react'
 import { useSnapshot } from 'valtio'
 import {
@@ -11,6 +11,7 @@ import { RANGE_LABELS, SEVERITY_FILTER_LABELS } from '../../shared/views/alert-h
 import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
 import { EmptyState } from '../components/EmptyState.tsx'
+import { FilterBar as Bar } from '../components/FilterBar.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 import { useView } from '../hooks/useView.ts'
 import { ClearHistoryButton } from './ClearHistoryButton.tsx'
@@ -129,7 +130,16 @@ function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement | null
   const state = useSnapshot(historyState)
   const severityId = useId()
   return (
-    <div className="flex flex-wrap items-center gap-2">
+    <Bar
+      label="Alert history filters"
+      search={{
+        inputRef: searchRef,
+        label: 'Search alert history',
+        placeholder: 'Search alerts...',
+        value: state.search,
+        onChange: (value) => (historyState.search = value),
+      }}
+    >
       <ToggleGroup<HistoryRange>
         label="Time range"
         value={state.range}
@@ -155,34 +165,6 @@ function FilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement | null
           </option>
         ))}
       </select>
-      <div className="relative min-w-48 flex-1 sm:max-w-sm">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-gray-400"
-          aria-hidden
-        />
-        <input
-          ref={searchRef}
-          type="search"
-          aria-label="Search alert history"
-          placeholder="Search alerts..."
-          value={state.search}
-          onChange={(event) => (historyState.search = event.target.value)}
-          className={`w-full rounded-md border border-gray-300 bg-white py-1 pr-8 pl-8 text-sm text-gray-800 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 ${FOCUS_RING}`}
-        />
-        {state.search && (
-          <button
-            type="button"
-            aria-label="Clear search"
-            onClick={() => {
-              historyState.search = ''
-              searchRef.current?.focus()
-            }}
-            className={`absolute top-1/2 right-1.5 -translate-y-1/2 rounded p-0.5 text-gray-500 hover:text-gray-800 dark:text-gray-400 dark:hover:text-gray-100 ${FOCUS_RING}`}
-          >
-            <X className="size-4" aria-hidden />
-          </button>
-        )}
-      </div>
-    </div>
+    </Bar>
   )
 }

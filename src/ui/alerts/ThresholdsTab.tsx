@@ -1,7 +1,6 @@
-import { Search, X } from 'lucide-react'
 import { useCallback, useRef, useState } from 'react'
-import { FOCUS_RING } from '../components/button-classes.ts'
 import { EmptyState } from '../components/EmptyState.tsx'
+import { SearchField } from '../components/SearchField.tsx'
 import { DefaultsCard } from './DefaultsCard.tsx'
 import { GuestThresholdTable, SectionTable } from './ThresholdTables.tsx'
 import { useAlertConfigLoad, useAlertConfigToWorker } from './useAlertConfig.ts'
@@ -28,34 +27,14 @@ export function ThresholdsTab() {
   }
   return (
     <div className="flex flex-col gap-4 p-3 sm:p-4">
-      <div className="relative max-w-md">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-gray-400"
-          aria-hidden
-        />
-        <input
-          ref={searchRef}
-          type="search"
-          aria-label="Search resources"
-          placeholder="Search by name, vmid, node or type..."
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          className={`w-full rounded-md border border-gray-300 bg-white py-1.5 pr-7 pl-8 text-sm placeholder:text-gray-400 dark:border-gray-600 dark:bg-gray-800 ${FOCUS_RING}`}
-        />
-        {search && (
-          <button
-            type="button"
-            aria-label="Clear search"
-            onClick={() => {
-              setSearch('')
-              searchRef.current?.focus()
-            }}
-            className={`absolute top-1/2 right-1.5 -translate-y-1/2 rounded p-0.5 text-gray-400 hover:text-gray-700 dark:hover:text-gray-200 ${FOCUS_RING}`}
-          >
-            <X className="size-3.5" aria-hidden />
-          </button>
-        )}
-      </div>
+      <SearchField
+        inputRef={searchRef}
+        label="Search resources"
+        placeholder="Search by name, vmid, node or type..."
+        value={search}
+        onChange={setSearch}
+        className="max-w-md"
+      />
       <DefaultsCard />
       <SectionTable section="nodes" search={search} />
       <SectionTable section="pbs" search={search} />

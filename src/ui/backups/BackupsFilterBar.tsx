@@ -1,9 +1,8 @@
-import { RotateCcw } from 'lucide-react'
 import { useId, type RefObject } from 'react'
 import { useSnapshot } from 'valtio'
 import { BACKUP_SORT_KEYS, type BackupSortKey } from '../../shared/views/backups-types.ts'
-import { BUTTON } from '../components/button-classes.ts'
-import { SearchField, type SearchHistoryStore } from '../components/SearchField.tsx'
+import { FilterBar } from '../components/FilterBar.tsx'
+import type { SearchHistoryStore } from '../components/SearchField.tsx'
 import { SortControl } from '../components/SortControl.tsx'
 import { Switch } from '../components/Switch.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
@@ -54,18 +53,33 @@ export function BackupsFilterBar({ searchRef, hasHost, viewMode, viewModeLocked 
   ] as { value: typeof filters.typeFilter; label: string }[]
   const relativeId = useId()
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      <SearchField
-        inputRef={searchRef}
-        label="Search backups"
-        placeholder="Search: vmid, name, node, pbs:instance:datastore:namespace"
-        value={filters.search}
-        onChange={(value) => {
+    <FilterBar
+      label="Backup filters"
+      search={{
+        inputRef: searchRef,
+        label: 'Search backups',
+        placeholder: 'Search: vmid, name, node, pbs:instance:datastore:namespace',
+        value: filters.search,
+        onChange: (value) => {
           backupsState.search = value
-        }}
-        entries={filters.searchHistory}
-        history={HISTORY}
-      />
+        },
+        entries: filters.searchHistory,
+        history: HISTORY,
+      }}
+      onReset={resetBackupsTab}
+      trailing={
+        <span className="flex items-center gap-1.5 text-xs text-gray-600 dark:text-gray-300">
+          <Switch
+            id={relativeId}
+            checked={filters.useRelativeTime}
+            onChange={(checked) => {
+              backupsState.useRelativeTime = checked
+            }}
+          />
+          <label htmlFor={relativeId}>Relative time</label>
+        </span>
+      }
+    >
       <div className={viewModeLocked ? 'pointer-events-none opacity-60' : undefined}>
         <ToggleGroup
           label="Backup source"
@@ -105,21 +119,7 @@ export function BackupsFilterBar({ searchRef, hasHost, viewMode, viewModeLocked 
           backupsState.sort = { key, direction: direction === 'asc' ? 'desc' : 'asc' }
         }}
       />
-      <button type="button" className={BUTTON.secondary} onClick={resetBackupsTab}>
-        <RotateCcw className="size-3.5" aria-hidden />
-        Reset
-      </button>
-      <span className="flex items-center gap-1.5 text-xs text-gray-600 dark:text-gray-300">
-        <Switch
-          id={relativeId}
-          checked={filters.useRelativeTime}
-          onChange={(checked) => {
-            backupsState.useRelativeTime = checked
-          }}
-        />
-        <label htmlFor={relativeId}>Relative time</label>
-      </span>
-    </div>
+    </FilterBar>
   )
 }
 

@@ -35,16 +35,22 @@ interface Props {
   placeholder: string
   value: string
   onChange: (value: string) => void
-  /** The entries to list (a snapshot, so the menu re-renders when they change). */
-  entries: readonly string[]
-  history: SearchHistoryStore
+  /** The history entries to list (a snapshot, so the menu re-renders when they change). */
+  entries?: readonly string[]
+  /** Saved searches (spec 000 §5); without it the field has no history button. */
+  history?: SearchHistoryStore
   /** Extra controls after the history button (the dashboard's search tips). */
   children?: ReactNode
+  /** Width classes of the whole field (default: grows in a filter bar, at most 28rem). */
+  className?: string
 }
 
+const FIELD_WIDTH = 'min-w-48 flex-1 basis-full sm:basis-auto md:max-w-md'
+
 /**
- * Search box with clear and history buttons, the same on every tab: ArrowDown opens the history,
- * Enter or leaving the box saves the search, Escape in the history returns to the box.
+ * The one search box of the app: a magnifier, one clear button (ours; styles.css hides the
+ * browser's) and, with `history`, the history menu: ArrowDown opens it, Enter or leaving the box
+ * saves the search, Escape in the history returns to the box.
  */
 export function SearchField({
   inputRef,
@@ -55,6 +61,7 @@ export function SearchField({
   entries,
   history,
   children,
+  className = FIELD_WIDTH,
 }: Props) {
   const ownRef = useRef<HTMLInputElement>(null)
   const input = inputRef ?? ownRef
@@ -78,13 +85,14 @@ export function SearchField({
     // Focus moving into the history dropdown or the tips does not count as a finished search.
     const next = event.relatedTarget
     if (next instanceof Element && next.closest('[data-search-popup]')) return
-    saveToHistory(history, event.currentTarget.value)
+    if (history) saveToHistory(history, event.currentTarget.value)
   }
 
   return (
     <div
       ref={group}
-      className="relative flex min-w-48 flex-1 basis-full items-center gap-1 sm:basis-auto md:max-w-md"
+      data-search-field=""
+      className={`relative flex items-center gap-1 ${className}`}
       onBlur={(event) => {
         // Tabbing out of the whole search area closes the dropdown.
         if (!(event.relatedTarget instanceof Node && group.current?.contains(event.relatedTarget)))
@@ -101,11 +109,12 @@ export function SearchField({
           type="search"
           aria-label={label}
           aria-controls={menu ? menuId : undefined}
-          aria-keyshortcuts="ArrowDown"
+          aria-keyshortcuts={history ? 'ArrowDown' : undefined}
           placeholder={placeholder}
           value={value}
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={(event) => {
+            if (!history) return
             if (event.key === 'Enter') saveToHistory(history, event.currentTarget.value)
             else if (event.key === 'ArrowDown') {
               event.preventDefault()
@@ -129,43 +138,45 @@ export function SearchField({
           </button>
         )}
       </div>
-      <div ref={historyBox} data-search-popup="">
-        <button
-          type="button"
-          aria-label="Search history"
-          aria-expanded={menu !== null}
-          aria-controls={menu ? menuId : undefined}
-          onClick={() => setMenu((open) => (open ? null : { focus: 0 }))}
-          onKeyDown={(event) => {
-            if (event.key !== 'ArrowDown') return
-            event.preventDefault()
-            openWithFocus()
-          }}
-          className={ICON_BUTTON}
-        >
-          <History className="size-4" aria-hidden />
-        </button>
-        {menu && (
-          <SearchHistoryMenu
-            id={menuId}
-            entries={entries}
-            focusRequest={menu.focus}
-            onPick={(entry) => {
-              onChange(entry)
-              saveToHistory(history, entry)
-              setMenu(null)
-              input.current?.focus()
+      {history && (
+        <div ref={historyBox} data-search-popup="">
+          <button
+            type="button"
+            aria-label="Search history"
+            aria-expanded={menu !== null}
+            aria-controls={menu ? menuId : undefined}
+            onClick={() => setMenu((open) => (open ? null : { focus: 0 }))}
+            onKeyDown={(event) => {
+              if (event.key !== 'ArrowDown') return
+              event.preventDefault()
+              openWithFocus()
             }}
-            onRemove={(entry) => {
-              const current = history.get()
-              const next = removeSearchHistory(current, entry)
-              if (next !== current) history.set(next)
-            }}
-            onClear={() => history.set([])}
-            onExit={focusInput}
-          />
-        )}
-      </div>
+            className={ICON_BUTTON}
+          >
+            <History className="size-4" aria-hidden />
+          </button>
+          {menu && (
+            <SearchHistoryMenu
+              id={menuId}
+              entries={entries ?? []}
+              focusRequest={menu.focus}
+              onPick={(entry) => {
+                onChange(entry)
+                saveToHistory(history, entry)
+                setMenu(null)
+                input.current?.focus()
+              }}
+              onRemove={(entry) => {
+                const current = history.get()
+                const next = removeSearchHistory(current, entry)
+                if (next !== current) history.set(next)
+              }}
+              onClear={() => history.set([])}
+              onExit={focusInput}
+            />
+          )}
+        </div>
+      )}
       {children}
     </div>
   )

@@ -12,13 +12,17 @@ interface SortableHeaderProps {
   align?: 'left' | 'right'
   /** Classes of the cell (width, padding, sticky, visibility). */
   className?: string
-  /** The button fills the cell (the whole cell is the target), not only its label. */
+  /** The button spreads over the cell's width (its focus ring outlines the whole cell). */
   fill?: boolean
   /** Shown instead of `label` (a short label on a phone); `label` stays the accessible name. */
   display?: string
 }
 
-/** The one sortable column header: a button (click, Enter or Space) and aria-sort on the cell. */
+/**
+ * The one sortable column header: aria-sort on the cell and a button inside it (Enter or Space).
+ * A click anywhere in the cell sorts, its padding included: the label alone is a small target.
+ * The button's own click bubbles to the cell, so it sorts once.
+ */
 export function SortableHeader({
   label,
   active,
@@ -36,7 +40,6 @@ export function SortableHeader({
     <button
       type="button"
       aria-label={display !== undefined && display !== label ? label : undefined}
-      onClick={onSort}
       className={`items-center gap-0.5 rounded px-0.5 [letter-spacing:inherit] [text-transform:inherit] hover:text-gray-900 dark:hover:text-gray-100 ${FOCUS_RING} ${
         fill ? `flex w-full ${align === 'right' ? 'justify-end' : ''}` : 'inline-flex'
       } ${active ? 'text-blue-700 dark:text-blue-300' : ''}`}
@@ -45,13 +48,13 @@ export function SortableHeader({
       {active && <Arrow className="size-3" aria-hidden />}
     </button>
   )
-  const cellClass = `${align === 'right' ? 'text-right' : 'text-left'} ${className}`
+  const cellClass = `cursor-pointer select-none ${align === 'right' ? 'text-right' : 'text-left'} ${className}`
   return as === 'th' ? (
-    <th scope="col" aria-sort={sort} className={cellClass}>
+    <th scope="col" aria-sort={sort} className={cellClass} onClick={onSort}>
       {button}
     </th>
   ) : (
-    <div role="columnheader" aria-sort={sort} className={cellClass}>
+    <div role="columnheader" aria-sort={sort} className={cellClass} onClick={onSort}>
       {button}
     </div>
   )

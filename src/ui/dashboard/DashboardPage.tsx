@@ -1,5 +1,5 @@
 import { Loader2, Server, SearchX } from 'lucide-react'
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useId, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
 import type {
@@ -18,6 +18,7 @@ import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
 import { nextSort } from './columns.ts'
 import { FilterBar } from './FilterBar.tsx'
+import { FiltersToggle } from './FiltersToggle.tsx'
 import { GuestTable } from './GuestTable.tsx'
 import { HiddenNodeTable } from './HiddenNodeTable.tsx'
 import { dashboardPageState, type DashboardPageState } from './page-state.ts'
@@ -49,10 +50,12 @@ export function DashboardPage() {
   const resetKey = JSON.stringify({ ...request, window: null })
   const searchRef = useRef<HTMLInputElement>(null)
   useGlobalKeys(searchRef)
+  const barId = useId()
 
-  // Escape hides the bar and a printable key shows it again (useGlobalKeys).
-  const showFilters =
-    filters.showFilters && (state.kind === 'content' || state.kind === 'no-guests')
+  // Escape hides the bar and a printable key shows it again (useGlobalKeys); the Filters
+  // button does both with the mouse, so a hidden bar is never out of reach.
+  const filtersAvailable = state.kind === 'content' || state.kind === 'no-guests'
+  const showFilters = filters.showFilters && filtersAvailable
   return (
     // On a phone the page grows and <main> scrolls it; wider, the guest table scrolls in its box.
     <div className="flex min-h-full flex-col gap-2 p-2 sm:h-full sm:min-h-0 sm:p-3">
@@ -61,7 +64,16 @@ export function DashboardPage() {
           {(summary) => <HiddenNodeTable model={summary} />}
         </NodeSummaryTable>
       )}
-      {showFilters && <FilterBar searchRef={searchRef} />}
+      {filtersAvailable && (
+        <div className="flex items-start gap-2">
+          <FiltersToggle expanded={showFilters} controls={barId} searchRef={searchRef} />
+          {showFilters && (
+            <div className="min-w-0 flex-1">
+              <FilterBar id={barId} searchRef={searchRef} />
+            </div>
+          )}
+        </div>
+      )}
       {state.kind === 'content' && model ? (
         <>
           <GuestTable

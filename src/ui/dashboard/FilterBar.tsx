@@ -1,8 +1,7 @@
-import { RotateCcw } from 'lucide-react'
 import type { RefObject } from 'react'
 import { useSnapshot } from 'valtio'
-import { BUTTON } from '../components/button-classes.ts'
-import { SearchField, type SearchHistoryStore } from '../components/SearchField.tsx'
+import { FilterBar as Bar } from '../components/FilterBar.tsx'
+import type { SearchHistoryStore } from '../components/SearchField.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 import { resetDashboardFilters, uiState } from '../state.ts'
 import { SearchTips } from './SearchTips.tsx'
@@ -25,27 +24,32 @@ const LAYOUTS = [
 interface FilterBarProps {
   /** The search box, for the page's global keys. */
   searchRef?: RefObject<HTMLInputElement | null>
+  /** The bar's id, for the Filters button's aria-controls. */
+  id?: string
 }
 
 /** Search text and toggles; the worker parses the search text, the UI only passes it on. */
-export function FilterBar({ searchRef }: FilterBarProps) {
+export function FilterBar({ searchRef, id }: FilterBarProps) {
   const filters = useSnapshot(uiState).dashboard
   const state = uiState.dashboard
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      <SearchField
-        inputRef={searchRef}
-        label="Search guests"
-        placeholder="Search: name, cpu>80, tags:prod"
-        value={filters.search}
-        onChange={(value) => {
+    <Bar
+      id={id}
+      label="Guest filters"
+      search={{
+        inputRef: searchRef,
+        label: 'Search guests',
+        placeholder: 'Search: name, cpu>80, tags:prod',
+        value: filters.search,
+        onChange: (value) => {
           state.search = value
-        }}
-        entries={filters.searchHistory}
-        history={HISTORY}
-      >
-        <SearchTips />
-      </SearchField>
+        },
+        entries: filters.searchHistory,
+        history: HISTORY,
+        children: <SearchTips />,
+      }}
+      onReset={resetDashboardFilters}
+    >
       <ToggleGroup
         label="Guest type"
         value={filters.viewMode}
@@ -71,11 +75,7 @@ export function FilterBar({ searchRef }: FilterBarProps) {
           state.grouping = value
         }}
       />
-      <button type="button" className={BUTTON.secondary} onClick={resetDashboardFilters}>
-        <RotateCcw className="size-3.5" aria-hidden />
-        Reset
-      </button>
-    </div>
+    </Bar>
   )
 }
 

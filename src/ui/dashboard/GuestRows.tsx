@@ -4,17 +4,14 @@ import type { GuestGroupRow, GuestRow } from '../../shared/views/guest-view-type
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { UsageBar } from '../components/UsageBar.tsx'
 import { ioClass, uptimeClass } from '../components/colours.ts'
-import { GRID_COLUMNS } from './columns.ts'
+import { GRID_CLASS, PHONE_ORDER } from './columns.ts'
 import { GuestDetailPanel } from './GuestDetailPanel.tsx'
 import { TagDots } from './TagDots.tsx'
 
-const ROW = 'absolute top-0 left-0 grid h-9 w-full items-center gap-x-2 px-3 text-sm'
+const ROW = `absolute top-0 left-0 ${GRID_CLASS} grid h-9 w-full items-center gap-x-2 px-3 text-sm`
 
-/** Grid tracks and vertical position of a virtual row. */
-const place = (top: number) => ({
-  gridTemplateColumns: GRID_COLUMNS,
-  transform: `translateY(${top}px)`,
-})
+/** Vertical position of a virtual row. */
+const place = (top: number) => ({ transform: `translateY(${top}px)` })
 const NUM = 'text-right tabular-nums'
 const DASH = <span className="text-gray-400 dark:text-gray-500">-</span>
 
@@ -54,8 +51,7 @@ export const GroupRowView = memo(function GroupRowView({
   )
 })
 
-const GUEST_ROW =
-  'grid h-9 w-full items-center gap-x-2 border-b border-gray-100 px-3 text-sm dark:border-gray-800/70'
+const GUEST_ROW = `${GRID_CLASS} grid h-9 w-full items-center gap-x-2 border-b border-gray-100 px-3 text-sm dark:border-gray-800/70`
 
 /** Row tints of spec 000 §4 alert row styling: a background plus an inset left bar. */
 const ALERT_CLASS = {
@@ -121,7 +117,6 @@ export const GuestRowView = memo(function GuestRowView({
         data-active={on}
         data-alert={row.alert ?? undefined}
         className={`${GUEST_ROW} ${tint} ${expandable ? 'cursor-pointer' : ''} ${on ? '' : 'opacity-50'} ${FOCUS_RING}`}
-        style={{ gridTemplateColumns: GRID_COLUMNS }}
         onClick={
           expandable
             ? (event) => {
@@ -142,7 +137,7 @@ export const GuestRowView = memo(function GuestRowView({
         }
       >
         <NameCell row={row} open={open} customUrl={customUrl} onTag={onTag} />
-        <div role="cell">
+        <div role="cell" className={PHONE_ORDER.type}>
           <span
             className={`rounded px-1.5 py-0.5 text-[11px] font-medium ${
               row.typeLabel === 'VM'
@@ -153,22 +148,25 @@ export const GuestRowView = memo(function GuestRowView({
             {row.typeLabel}
           </span>
         </div>
-        <div role="cell" className={NUM}>
+        <div role="cell" className={`${NUM} ${PHONE_ORDER.vmid}`}>
           {row.vmid}
         </div>
-        <div role="cell" className={`${NUM} ${on ? uptimeClass(row.uptimeShort) : ''}`}>
+        <div
+          role="cell"
+          className={`${NUM} ${PHONE_ORDER.uptime} ${on ? uptimeClass(row.uptimeShort) : ''}`}
+        >
           {on ? row.uptimeText : DASH}
         </div>
-        <div role="cell" data-column="cpu" className="text-center">
+        <div role="cell" data-column="cpu" className={`text-center ${PHONE_ORDER.cpu}`}>
           {on ? <UsageBar kind="cpu" percent={row.cpuPercent} text={row.cpuText} /> : DASH}
         </div>
-        <div role="cell" className="text-center">
+        <div role="cell" className={`text-center ${PHONE_ORDER.memory}`}>
           {on ? <UsageBar kind="memory" percent={row.memoryPercent} text={row.memoryText} /> : DASH}
         </div>
         <div
           role="cell"
           data-column="disk"
-          className="text-center"
+          className={`text-center ${PHONE_ORDER.disk}`}
           title={
             on && row.diskPercent < 0 ? (row.diskReason ?? 'Disk stats unavailable') : undefined
           }
@@ -179,10 +177,25 @@ export const GuestRowView = memo(function GuestRowView({
             DASH
           )}
         </div>
-        <IoCell on={on} value={row.diskRead} text={row.diskReadText} />
-        <IoCell on={on} value={row.diskWrite} text={row.diskWriteText} />
-        <IoCell on={on} value={row.networkIn} text={row.networkInText} />
-        <IoCell on={on} value={row.networkOut} text={row.networkOutText} />
+        <IoCell on={on} value={row.diskRead} text={row.diskReadText} order={PHONE_ORDER.diskRead} />
+        <IoCell
+          on={on}
+          value={row.diskWrite}
+          text={row.diskWriteText}
+          order={PHONE_ORDER.diskWrite}
+        />
+        <IoCell
+          on={on}
+          value={row.networkIn}
+          text={row.networkInText}
+          order={PHONE_ORDER.networkIn}
+        />
+        <IoCell
+          on={on}
+          value={row.networkOut}
+          text={row.networkOutText}
+          order={PHONE_ORDER.networkOut}
+        />
       </div>
       {open && row.detail && (
         <div
@@ -248,9 +261,20 @@ function NameCell({
   )
 }
 
-function IoCell({ on, value, text }: { on: boolean; value: number; text: string }) {
+function IoCell({
+  on,
+  value,
+  text,
+  order,
+}: {
+  on: boolean
+  value: number
+  text: string
+  /** Position on a phone (PHONE_ORDER). */
+  order: string
+}) {
   return (
-    <div role="cell" className={`${NUM} text-xs ${on ? ioClass(value) : ''}`}>
+    <div role="cell" className={`${NUM} ${order} text-xs ${on ? ioClass(value) : ''}`}>
       {on ? text : DASH}
     </div>
   )

@@ -7,6 +7,8 @@ export interface GuestColumn {
   label: string
   /** Right-aligned with tabular figures. */
   numeric: boolean
+  /** Header text on a phone, where the column is narrower (the label stays the accessible name). */
+  short?: string
 }
 
 export const GUEST_COLUMNS: readonly GuestColumn[] = [
@@ -15,7 +17,7 @@ export const GUEST_COLUMNS: readonly GuestColumn[] = [
   { key: 'vmid', label: 'VMID', numeric: true },
   { key: 'uptime', label: 'Uptime', numeric: true },
   { key: 'cpu', label: 'CPU', numeric: false },
-  { key: 'memory', label: 'Memory', numeric: false },
+  { key: 'memory', label: 'Memory', numeric: false, short: 'Mem' },
   { key: 'disk', label: 'Disk', numeric: false },
   { key: 'diskRead', label: 'Disk Read', numeric: true },
   { key: 'diskWrite', label: 'Disk Write', numeric: true },
@@ -23,9 +25,27 @@ export const GUEST_COLUMNS: readonly GuestColumn[] = [
   { key: 'networkOut', label: 'Net Out', numeric: true },
 ]
 
-/** Grid tracks shared by the header and every row; they add up to about the 900 px minimum. */
-export const GRID_COLUMNS =
-  'minmax(112px,2fr) 52px 60px 72px repeat(3,minmax(96px,1fr)) repeat(4,minmax(78px,1fr))'
+/**
+ * Grid tracks shared by the header and every row (styles.css `.guest-grid`): they add up to about
+ * the 900 px minimum. On a phone the name is wider and the three bars follow it (PHONE_ORDER), so
+ * a 390 px screen shows name, CPU, memory and disk before the table scrolls sideways.
+ */
+export const GRID_CLASS = 'guest-grid'
+
+/** Visual position of each column on a phone (the DOM order, read by assistive technology, stays). */
+export const PHONE_ORDER: Readonly<Record<GuestSortKey, string>> = {
+  name: '',
+  cpu: 'max-sm:order-1',
+  memory: 'max-sm:order-2',
+  disk: 'max-sm:order-3',
+  type: 'max-sm:order-4',
+  vmid: 'max-sm:order-5',
+  uptime: 'max-sm:order-6',
+  diskRead: 'max-sm:order-7',
+  diskWrite: 'max-sm:order-8',
+  networkIn: 'max-sm:order-9',
+  networkOut: 'max-sm:order-10',
+}
 
 export const ROW_HEIGHT = 36
 

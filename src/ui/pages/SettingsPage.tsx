@@ -4,6 +4,7 @@ import { NodesTab } from '../settings/nodes/NodesTab.tsx'
 import { SecurityTab } from '../settings/security/SecurityTab.tsx'
 import { SystemTab } from '../settings/system/SystemTab.tsx'
 import { GuestUrlsTab } from '../settings/urls/GuestUrlsTab.tsx'
+import { SettingsLayout } from '../components/SettingsLayout.tsx'
 import { Placeholder } from './Placeholder.tsx'
 import { SubTabs } from './SubTabs.tsx'
 
@@ -36,20 +37,22 @@ export function SettingsPage({ tab }: { tab: string | undefined }) {
   return (
     <div>
       <SubTabs label="Settings" tabs={NAV} active={`/settings/${tab}`} />
-      {tab === 'pve' || tab === 'pbs' ? (
-        // Keyed by type: switching tabs starts the other list afresh.
-        <NodesTab key={tab} type={tab} />
-      ) : tab === 'security' ? (
-        <SecurityTab />
-      ) : tab === 'system' ? (
-        <SystemTab />
-      ) : tab === 'diagnostics' ? (
-        <DiagnosticsTab />
-      ) : tab === 'urls' ? (
-        <GuestUrlsTab />
-      ) : (
-        <Placeholder title={`Settings ${info.label}`} description={info.text} />
-      )}
+      <SettingsLayout>
+        {tab === 'pve' || tab === 'pbs' ? (
+          // Keyed by type: switching tabs starts the other list afresh.
+          <NodesTab key={tab} type={tab} />
+        ) : tab === 'security' ? (
+          <SecurityTab />
+        ) : tab === 'system' ? (
+          <SystemTab />
+        ) : tab === 'diagnostics' ? (
+          <DiagnosticsTab />
+        ) : tab === 'urls' ? (
+          <GuestUrlsTab />
+        ) : (
+          <Placeholder title={`Settings ${info.label}`} description={info.text} />
+        )}
+      </SettingsLayout>
     </div>
   )
 }

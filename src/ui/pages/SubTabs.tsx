@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react'
 import { Link } from 'wouter'
 import { FOCUS_RING } from '../components/button-classes.ts'
 
@@ -8,23 +7,13 @@ interface SubTabsProps {
   active: string
 }
 
-/** Second-level navigation inside an area (alerts, settings). */
+/**
+ * Second-level navigation inside an area (alerts, settings). On a phone the tabs wrap onto a
+ * second line: every tab stays in sight, none is hidden past the edge.
+ */
 export function SubTabs({ label, tabs, active }: SubTabsProps) {
-  const nav = useRef<HTMLElement>(null)
-  // On a phone the row scrolls sideways: the active tab is brought into view, not left cut off at
-  // the edge (scrolling the row only, never the page).
-  useEffect(() => {
-    const row = nav.current
-    const current = row?.querySelector<HTMLElement>('[aria-current="page"]')
-    if (!row || !current) return
-    const tab = current.getBoundingClientRect()
-    const box = row.getBoundingClientRect()
-    if (tab.left < box.left || tab.right > box.right) {
-      row.scrollLeft += tab.left - box.left - (box.width - tab.width) / 2
-    }
-  }, [active])
   return (
-    <nav ref={nav} aria-label={label} className="flex gap-1 overflow-x-auto px-3 pt-3 sm:px-4">
+    <nav aria-label={label} className="flex flex-wrap gap-1 px-3 pt-3 sm:px-4">
       {tabs.map((tab) => (
         <Link
           key={tab.path}

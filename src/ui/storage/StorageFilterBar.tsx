@@ -1,9 +1,7 @@
-import { RotateCcw } from 'lucide-react'
 import type { RefObject } from 'react'
 import { useSnapshot } from 'valtio'
 import { STORAGE_SORT_KEYS, type StorageSortKey } from '../../shared/views/storage-types.ts'
-import { BUTTON } from '../components/button-classes.ts'
-import { SearchField } from '../components/SearchField.tsx'
+import { FilterBar } from '../components/FilterBar.tsx'
 import { SortControl } from '../components/SortControl.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 import { resetStorageFilters, STORAGE_HISTORY, storageState } from './storage-state.ts'
@@ -28,18 +26,21 @@ export const SORT_LABELS: Record<StorageSortKey, string> = {
 export function StorageFilterBar({ searchRef }: { searchRef: RefObject<HTMLInputElement | null> }) {
   const state = useSnapshot(storageState)
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      <SearchField
-        inputRef={searchRef}
-        label="Search storage"
-        placeholder="Search: name, type, node:pve1"
-        value={state.search}
-        entries={state.searchHistory}
-        history={STORAGE_HISTORY}
-        onChange={(value) => {
+    <FilterBar
+      label="Storage filters"
+      search={{
+        inputRef: searchRef,
+        label: 'Search storage',
+        placeholder: 'Search: name, type, node:pve1',
+        value: state.search,
+        entries: state.searchHistory,
+        history: STORAGE_HISTORY,
+        onChange: (value) => {
           storageState.search = value
-        }}
-      />
+        },
+      }}
+      onReset={resetStorageFilters}
+    >
       <ToggleGroup
         label="Group storage"
         value={state.viewMode}
@@ -60,10 +61,6 @@ export function StorageFilterBar({ searchRef }: { searchRef: RefObject<HTMLInput
           storageState.sort.direction = storageState.sort.direction === 'asc' ? 'desc' : 'asc'
         }}
       />
-      <button type="button" className={BUTTON.secondary} onClick={resetStorageFilters}>
-        <RotateCcw className="size-3.5" aria-hidden />
-        Reset
-      </button>
-    </div>
+    </FilterBar>
   )
 }

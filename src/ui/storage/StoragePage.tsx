@@ -5,7 +5,7 @@ import type { StorageTab, StorageViewRequest } from '../../shared/views/storage-
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { ConnectionLost } from '../components/ConnectionLost.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
-import { SearchField } from '../components/SearchField.tsx'
+import { FilterBar } from '../components/FilterBar.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useView } from '../hooks/useView.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
@@ -93,19 +93,20 @@ export function StoragePage() {
         </section>
       ) : (
         <section aria-label="Physical Disks" className="flex min-h-0 flex-1 flex-col gap-2">
-          <div className="flex flex-wrap items-center gap-2">
-            <SearchField
-              inputRef={searchRef}
-              label="Search disks"
-              placeholder="Search: model, device, serial, node"
-              value={state.diskSearch}
-              entries={state.searchHistory}
-              history={STORAGE_HISTORY}
-              onChange={(value) => {
+          <FilterBar
+            label="Disk filters"
+            search={{
+              inputRef: searchRef,
+              label: 'Search disks',
+              placeholder: 'Search: model, device, serial, node',
+              value: state.diskSearch,
+              entries: state.searchHistory,
+              history: STORAGE_HISTORY,
+              onChange: (value) => {
                 storageState.diskSearch = value
-              }}
-            />
-          </div>
+              },
+            }}
+          />
           {view.disksEmpty ? (
             <EmptyState
               icon={<HardDrive className="size-8" aria-hidden />}

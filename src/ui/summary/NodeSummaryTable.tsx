@@ -1,4 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { ExternalLink } from 'lucide-react'
 import {
   memo,
   useRef,
@@ -205,7 +206,7 @@ interface RowProps {
 const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dimmed }: RowProps) {
   const toggle = () => toggleNodeSelection(tab, row.id)
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
-    // The name link opens the node's web UI; it must not select the row too.
+    // The external-link icon opens the node's web UI; it must not select the row too.
     if ((event.target as HTMLElement).closest('a, button')) return
     toggle()
   }
@@ -234,7 +235,7 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
     >
       {/* On a phone the name takes what the numbers leave and truncates. */}
       <td className="px-2 max-sm:w-full max-sm:max-w-0">
-        <NameCell row={row} />
+        <NameCell row={row} selected={selected} />
       </td>
       <td className={`${NUM} whitespace-nowrap ${HIDE_ON_PHONE} ${uptimeClass(row.uptimeShort)}`}>
         {row.online ? row.uptimeText : DASH}
@@ -272,8 +273,12 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
   )
 })
 
-/** Status dot, the name linking to the node's web UI, and the badges. */
-function NameCell({ row }: { row: NodeSummaryRow }) {
+/**
+ * Status dot, the name (part of the row: a click selects the node), an icon linking to the node's
+ * web UI in a new tab, and the badges. On a phone the icon shows on the selected row only: the
+ * width goes to the name.
+ */
+function NameCell({ row, selected }: { row: NodeSummaryRow; selected: boolean }) {
   const { badges } = row
   return (
     <div className="flex min-w-0 items-center gap-1.5">
@@ -282,14 +287,24 @@ function NameCell({ row }: { row: NodeSummaryRow }) {
         aria-label={row.online ? 'online' : 'offline'}
         className={`size-2 shrink-0 rounded-full ${row.online ? 'bg-emerald-500' : 'bg-red-500'}`}
       />
+      {/* On a phone a long name wraps onto a second line (the row is tall enough) rather than
+          losing its end: the nodes of one cluster differ only there (alpha-pve1, alpha-pve2). */}
+      <span
+        className="truncate font-medium text-gray-900 max-sm:line-clamp-2 max-sm:leading-4 max-sm:break-words max-sm:whitespace-normal dark:text-gray-100"
+        title={row.name}
+        data-name=""
+      >
+        {row.name}
+      </span>
       <a
         href={row.href}
         target="_blank"
         rel="noopener noreferrer"
-        title={`Open ${row.name} web interface`}
-        className={`truncate rounded font-medium text-gray-900 hover:text-blue-700 hover:underline dark:text-gray-100 dark:hover:text-blue-300 ${FOCUS_RING}`}
+        aria-label={`Open ${row.name} in the Proxmox web interface`}
+        title={`Open ${row.name} in the Proxmox web interface`}
+        className={`shrink-0 rounded p-0.5 ${selected ? '' : 'max-sm:hidden'} text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300 ${FOCUS_RING}`}
       >
-        {row.name}
+        <ExternalLink className="size-3.5" aria-hidden />
       </a>
       <span
         className={`${PILL} max-sm:hidden ${
@@ -339,7 +354,7 @@ function MetricCell({
 }) {
   return (
     <td
-      className="min-w-14 px-1 text-center sm:w-32 sm:min-w-28 sm:px-2"
+      className="min-w-12 px-1 text-center sm:w-32 sm:min-w-28 sm:px-2"
       title={title || undefined}
     >
       {percent >= 0 ? <UsageBar kind={kind} percent={percent} text={text} /> : DASH}

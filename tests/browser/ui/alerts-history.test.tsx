@@ -21,6 +21,7 @@ import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-t
 import { HOUR, historyRow } from '../../unit/shared/views/alert-history-fixtures.ts'
 import { FakeWorker } from './fake-worker.ts'
 import { cleanup, renderApp, stubServer, type StubRoute } from './render.tsx'
+import { expectOneClearButton } from './search-box-assert.ts'
 
 const NOW = Date.now()
 const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone
@@ -192,6 +193,39 @@ describe('alerts history tab', () => {
     await userEvent.keyboard('{Escape}')
     await expect.poll(() => api.last?.search).toBe('')
     expect(savedPrefs().search).toBeUndefined()
+  })
+
+  test('the search box shows one clear button, ours', async () => {
+    const { api } = open()
+    const search = page.getByRole('searchbox', { name: 'Search alert history' })
+    await search.fill('cpu')
+    await expect.poll(() => api.last?.search).toBe('cpu')
+    expectOneClearButton(search.element() as HTMLInputElement)
+    await page.getByRole('button', { name: 'Clear search' }).click()
+    await expect.poll(() => api.last?.search).toBe('')
+  })
+
+  test('at 1600 px "Acknowledged (resolved)" shows whole, under its Status header', async () => {
+    await page.viewport(1600, 900)
+    const api = new HistoryWorker()
+    api.rows = [
+      historyRow({
+        historyId: 3,
+        message: 'VM cpu at 95%',
+        acknowledged: true,
+        endTime: new Date(NOW - HOUR).toISOString(),
+        startTime: new Date(NOW - 2 * HOUR).toISOString(),
+      }),
+    ]
+    stubServer()
+    stopPrefs = startPrefs()
+    renderApp(api, '/alerts/history', { width: 1600, height: 880 })
+    const cell = page.getByRole('cell', { name: 'Acknowledged (resolved)' })
+    await expect.element(cell).toBeVisible()
+    const element = cell.element() as HTMLElement
+    expect(element.scrollWidth).toBeLessThanOrEqual(element.clientWidth)
+    const header = page.getByRole('columnheader', { name: 'Status' }).element()
+    expect(element.getBoundingClientRect().left).toBe(header.getBoundingClientRect().left)
   })
 
   test('a corrupt saved filter falls back to the defaults', async () => {

@@ -15,6 +15,7 @@ import { createWorkerApi } from '../../../src/worker/worker-api.ts'
 import { makeAlertConfig } from '../../fixtures/alerts/alert-config.ts'
 import { makeGuest, makeNode } from '../../unit/shared/views/guest-fixtures.ts'
 import { cleanup, render, stubServer } from './render.tsx'
+import { expectOneClearButton } from './search-box-assert.ts'
 
 let serverConfig: AlertConfig
 let puts: AlertConfig[]
@@ -156,6 +157,33 @@ describe('Thresholds tab', () => {
     await userEvent.tab()
     await expect.element(temperature).toHaveValue('150')
     await expect.element(unsavedBar()).toBeVisible()
+  })
+
+  it('a guest CPU default above 100 is not changed silently: the field says the maximum', async () => {
+    mount()
+    const cpu = page.getByRole('textbox', { name: 'VMs & Containers CPU %' })
+    await cpu.fill('150')
+    await userEvent.tab()
+    await expect.element(cpu).toHaveValue('100')
+    const note = page.getByText('150 is above the maximum of 100; set to 100.')
+    await expect.element(note).toBeVisible()
+    await expect
+      .element(cpu)
+      .toHaveAccessibleDescription('150 is above the maximum of 100; set to 100.')
+    // Typing again clears the note; a value in range says nothing.
+    await cpu.fill('90')
+    await expect.element(note).not.toBeInTheDocument()
+    await userEvent.tab()
+    await expect.element(cpu).toHaveValue('90')
+    await expect.element(page.getByText(/above the maximum/)).not.toBeInTheDocument()
+  })
+
+  it('the search box shows one clear button, ours', async () => {
+    mount()
+    await searchBox().fill('web')
+    expectOneClearButton(searchBox().element() as HTMLInputElement)
+    await page.getByRole('button', { name: 'Clear search' }).click()
+    await expect.element(searchBox()).toHaveValue('')
   })
 
   it('resets the global defaults with 150 and 200 for the guest I/O', async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import { uiState } from '../../../src/ui/state.ts'
+import { expectOneClearButton } from './search-box-assert.ts'
 import {
   focused,
   historyButton,
@@ -99,6 +100,19 @@ describe('search history', () => {
     await expect.element(page.getByText('Searches you run will appear here.')).toBeVisible()
     expect(uiState.dashboard.searchHistory).toEqual([])
     await expect.poll(() => saved().dashboardSearchHistory).toEqual([])
+  })
+})
+
+describe('clear button', () => {
+  test('the search box shows one clear button, ours, and it clears and refocuses', async () => {
+    const api = mount()
+    await ready()
+    await searchBox().click()
+    await userEvent.keyboard('web')
+    expectOneClearButton(searchBox().element() as HTMLInputElement)
+    await page.getByRole('button', { name: 'Clear search' }).click()
+    await expect.poll(() => api.lastRequest?.search).toBe('')
+    expect(focused()).toBe(searchBox().element())
   })
 })
 

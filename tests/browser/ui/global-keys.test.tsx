@@ -35,6 +35,31 @@ describe('global keys', () => {
     await expect.element(searchBox()).toBeVisible()
   })
 
+  test('a hidden filter bar keeps a visible Filters button, also after a reload', async () => {
+    mount()
+    await ready()
+    const toggle = () => page.getByRole('button', { name: 'Filters', exact: true })
+    await expect.element(toggle()).toHaveAttribute('aria-expanded', 'true')
+    await userEvent.keyboard('{Escape}')
+    await expect.element(searchBox()).not.toBeInTheDocument()
+    await expect.element(toggle()).toBeVisible()
+    await expect.element(toggle()).toHaveAttribute('aria-expanded', 'false')
+    await expect.poll(() => saved().dashboardShowFilters).toBe(false)
+
+    reload()
+    await ready()
+    await expect.element(searchBox()).not.toBeInTheDocument()
+    await expect.element(toggle()).toBeVisible()
+    await toggle().click()
+    await expect.element(searchBox()).toBeVisible()
+    expect(focused()).toBe(searchBox().element())
+    await expect.element(toggle()).toHaveAttribute('aria-expanded', 'true')
+    await expect.poll(() => saved().dashboardShowFilters).toBe(true)
+    // The same button hides the bar again.
+    await toggle().click()
+    await expect.element(searchBox()).not.toBeInTheDocument()
+  })
+
   test('Escape in the search box clears the search instead of hiding the bar', async () => {
     const api = mount()
     await ready()

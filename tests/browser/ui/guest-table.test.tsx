@@ -136,6 +136,39 @@ test('pressing Enter on a header sorts by it, numeric columns first descending',
   await expect.poll(() => api.lastRequest?.sort).toEqual({ key: 'name', direction: 'asc' })
 })
 
+test('a click anywhere in a header cell sorts, not only on its label', async () => {
+  const api = new FakeWorker()
+  api.push(estate())
+  renderApp(api)
+  const cell = page.getByRole('columnheader', { name: 'Net In' })
+  await expect.element(cell).toBeVisible()
+  const box = cell.element().getBoundingClientRect()
+  // Net In is right-aligned: its left edge is far from the label.
+  await userEvent.click(cell.element(), { position: { x: 2, y: box.height / 2 } })
+  await expect.poll(() => api.lastRequest?.sort?.key).toBe('networkIn')
+  await expect.element(cell).toHaveAttribute('aria-sort', 'descending')
+  // The cell spans the header row's full height, so its whole area is the target.
+  expect(box.height).toBe(cell.element().parentElement!.clientHeight)
+})
+
+test('on a 390 px phone the name and the three bars come first and fit the screen', async () => {
+  await page.viewport(390, 800)
+  const api = new FakeWorker()
+  api.push(estate())
+  renderApp(api, '/', { width: 390, height: 800 })
+  await expect.element(page.getByText('web-01')).toBeVisible()
+  const left = (name: string) =>
+    page.getByRole('columnheader', { name, exact: true }).element().getBoundingClientRect()
+  const order = ['Name', 'CPU', 'Memory', 'Disk', 'Type', 'VMID', 'Uptime']
+  const lefts = order.map((name) => left(name).left)
+  expect([...lefts].sort((a, b) => a - b)).toEqual(lefts)
+  // Name, CPU, Memory and Disk are on screen without scrolling sideways.
+  expect(left('Disk').right).toBeLessThanOrEqual(390)
+  await expect.element(page.getByRole('columnheader', { name: 'Memory' })).toHaveTextContent('Mem')
+  const name = page.getByText('web-01').element() as HTMLElement
+  expect(name.scrollWidth).toBeLessThanOrEqual(name.clientWidth)
+})
+
 test('the List toggle asks for the flat layout', async () => {
   const api = new FakeWorker()
   api.push(estate())

@@ -102,7 +102,7 @@ function setup() {
 test('renders a row per node with badges, bars, temperature and counts', async () => {
   const { table, row } = setup()
   await expect.element(table).toBeVisible()
-  await expect.element(table.getByRole('link', { name: 'pve1' })).toBeVisible()
+  await expect.element(table.getByText('pve1', { exact: true })).toBeVisible()
   const headers = table
     .getByRole('columnheader')
     .elements()
@@ -173,18 +173,39 @@ test('rows are keyboard operable: Enter selects, Space deselects', async () => {
   await expect.poll(() => api.lastRequest?.selectedNode).toBeNull()
 })
 
-test('the name links to the node web UI in a new tab and clicking it does not select', async () => {
+test('clicking the name selects the node; the web UI opens from its own labelled icon', async () => {
   const { api, table, row } = setup()
-  const link = table.getByRole('link', { name: 'pve1' })
+  await expect.element(table).toBeVisible()
+  await table.getByText('pve1', { exact: true }).click()
+  await expect.poll(() => api.lastRequest?.selectedNode).toBe('lab-pve1')
+  expect(row('pve1').getAttribute('aria-selected')).toBe('true')
+  await table.getByText('pve1', { exact: true }).click()
+  await expect.poll(() => api.lastRequest?.selectedNode).toBeNull()
+
+  const link = table.getByRole('link', { name: 'Open pve1 in the Proxmox web interface' })
   await expect.element(link).toHaveAttribute('href', 'https://pve1:8006')
   await expect.element(link).toHaveAttribute('target', '_blank')
   await expect.element(link).toHaveAttribute('rel', 'noopener noreferrer')
+  expect(link.element().querySelector('svg')).not.toBeNull()
+  expect(link.element().textContent).toBe('')
   // Keep the browser on this page: the click still reaches the row's handler.
   link.element().addEventListener('click', (event) => event.preventDefault())
   await link.click()
   expect(nodeSelection.nodeId).toBeNull()
   expect(row('pve1').getAttribute('aria-selected')).toBe('false')
-  expect(api.lastRequest?.selectedNode).toBeNull()
+})
+
+test('a click anywhere in a header cell sorts, not only on its label', async () => {
+  const { api, table } = setup()
+  await expect.element(table).toBeVisible()
+  const cell = table.getByRole('columnheader', { name: 'CPU' })
+  const box = cell.element().getBoundingClientRect()
+  // The cell's far right corner: outside the label.
+  await userEvent.click(cell.element(), { position: { x: box.width - 3, y: box.height - 3 } })
+  await expect
+    .poll(() => api.summaryRequests.at(-1)?.sort)
+    .toEqual({ key: 'cpu', direction: 'desc' })
+  await expect.element(cell).toHaveAttribute('aria-sort', 'descending')
 })
 
 test('changing tab clears the selection', async () => {
@@ -254,6 +275,34 @@ describe('size', () => {
     expect(Math.abs(rows - Math.round(rows))).toBeLessThan(0.1)
     // At most 40 % of the 800 px window.
     expect(box().getBoundingClientRect().height).toBeLessThanOrEqual(320)
+  })
+
+  test('on a 390 px phone storage node names show whole: alpha-pve1 and alpha-pve2 differ', async () => {
+    await page.viewport(390, 844)
+    const api = new FakeWorker()
+    api.push(viewModel([guestRow(100, 'web-01')]))
+    api.nodeSummary = summaryModel(
+      ['charlie-pve1', 'charlie-pve2'].map((name) =>
+        summaryRow(name, { counts: { storage: 5, disks: 6 } }),
+      ),
+      {
+        // The storage tab's count columns (its widest), shown here on the dashboard.
+        countColumns: [
+          { key: 'storage', label: 'Storage' },
+          { key: 'disks', label: 'Disks' },
+        ],
+      },
+    )
+    renderApp(api, '/', { width: 390, height: 844 })
+    const table = page.getByRole('table', { name: 'Nodes', exact: true })
+    for (const name of ['charlie-pve1', 'charlie-pve2']) {
+      const text = table.getByText(name, { exact: true })
+      await expect.element(text).toBeVisible()
+      const element = text.element() as HTMLElement
+      expect(element.scrollWidth).toBeLessThanOrEqual(element.clientWidth)
+      expect(element.scrollHeight).toBeLessThanOrEqual(element.clientHeight)
+    }
+    expect(table.element().scrollWidth).toBeLessThanOrEqual(390)
   })
 
   test('on a 390 px phone the summary fits the width, with short labels', async () => {

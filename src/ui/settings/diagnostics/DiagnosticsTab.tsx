@@ -59,7 +59,7 @@ export function DiagnosticsTab() {
 
   const connection = report?.connection
   return (
-    <div className="space-y-4">
+    <div className="flex flex-col gap-4">
       <Card
         title="Diagnostics"
         icon={<Stethoscope className="size-4" aria-hidden />}

@@ -210,7 +210,7 @@ export function NodesTab({ type }: { type: NodeType }) {
   const label = type === 'pve' ? 'Proxmox VE nodes' : 'Proxmox Backup Server nodes'
 
   return (
-    <div className="mx-auto flex max-w-5xl flex-col gap-4 p-3 sm:p-4">
+    <div className="flex flex-col gap-4">
       <Card
         title={label}
         icon={<Server className="size-4" aria-hidden />}

@@ -222,7 +222,7 @@ export function SecurityTab() {
 
   if (!status) {
     return (
-      <div className="mx-auto max-w-5xl p-3 sm:p-4">
+      <div>
         {loadError ? (
           <div className="flex flex-col items-start gap-2">
             <ErrorPanel>Failed to load the security status: {loadError}</ErrorPanel>
@@ -245,7 +245,7 @@ export function SecurityTab() {
 
   const close = () => setDialog(null)
   return (
-    <div className="mx-auto flex max-w-5xl flex-col gap-4 p-3 sm:p-4">
+    <div className="flex flex-col gap-4">
       {status.hasProxyAuth && status.proxyAuthUsername && <ProxyBanner status={status} />}
       {status.disabled && <DisabledBanner onSetup={() => setDialog('setup')} />}
       {status.configuredButPendingRestart && <PendingRestartNotice />}

@@ -82,7 +82,8 @@ export function EmbeddingCard({ form, set, fixed, locked }: CardProps) {
           <span>
             Allow embedding
             <span className="block text-xs text-gray-600 dark:text-gray-400">
-              Off: no page may frame Pulse. On: this address and the origins below may.
+              Off: no page may frame Pulse. On: this address and the embed origins listed in this
+              card may.
             </span>
           </span>
         </label>

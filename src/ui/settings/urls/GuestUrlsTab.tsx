@@ -1,11 +1,12 @@
 // Settings › Guest URLs (spec 001 §2, §4, §5): search, guests grouped by node with their custom
 // URL, validation as the user types, and one batch save. The worker filters and windows the
 // guests; the URLs and edits stay here, keyed by guest.
-import { Link2, Search } from 'lucide-react'
-import { useCallback, useEffect, useId, useState } from 'react'
-import { BUTTON, FOCUS_RING } from '../../components/button-classes.ts'
+import { Link2 } from 'lucide-react'
+import { useCallback, useEffect, useState } from 'react'
+import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { EmptyState } from '../../components/EmptyState.tsx'
+import { SearchField } from '../../components/SearchField.tsx'
 import { SAVE_BAR } from '../../components/toast-store.ts'
 import { useConnection } from '../../hooks/useConnection.ts'
 import { useView } from '../../hooks/useView.ts'
@@ -20,7 +21,6 @@ export function GuestUrlsTab() {
   const [viewWindow, setViewWindow] = useState(FIRST_WINDOW)
   const model = useView({ kind: 'guestUrls', search, window: viewWindow })
   const edits = useGuestUrlEdits()
-  const searchId = useId()
   const onWindowChange = useCallback((next: ViewWindow) => setViewWindow(next), [])
   const connection = useConnection()
   // Until the first load is complete the guests arrive in chunks and rows would move under the
@@ -84,32 +84,22 @@ export function GuestUrlsTab() {
   }
 
   return (
-    <div className="space-y-3">
+    <div className="flex flex-col gap-4">
       <Card
         title="Guest URLs"
         icon={<Link2 className="h-4 w-4" aria-hidden="true" />}
         description="A custom URL makes the guest's name a link on the dashboard."
       >
-        <div className="relative mb-3 max-w-md">
-          <label htmlFor={searchId} className="sr-only">
-            Search guests
-          </label>
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 h-4 w-4 -translate-y-1/2 text-gray-400"
-            aria-hidden="true"
-          />
-          <input
-            id={searchId}
-            type="search"
-            value={search}
-            placeholder="Search by name, VMID, node or type"
-            onChange={(event) => {
-              setSearch(event.target.value)
-              setViewWindow(FIRST_WINDOW)
-            }}
-            className={`w-full rounded-md border border-gray-300 bg-white py-1.5 pr-2 pl-8 text-sm text-gray-900 placeholder:text-gray-400 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 ${FOCUS_RING}`}
-          />
-        </div>
+        <SearchField
+          label="Search guests"
+          placeholder="Search by name, VMID, node or type"
+          value={search}
+          onChange={(value) => {
+            setSearch(value)
+            setViewWindow(FIRST_WINDOW)
+          }}
+          className="mb-3 max-w-md"
+        />
         {model && edits.status === 'ready' && (shown || estateLoaded) && model.total > 0 && (
           <p className="mb-2 text-xs text-gray-500 dark:text-gray-400" aria-live="polite">
             {model.matched === model.total
