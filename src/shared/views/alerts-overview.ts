@@ -1,6 +1,8 @@
 // The Alerts overview pipeline (spec 001 §2 Alerts: overview): count, order critical first then
 // newest first, hide acknowledged alerts on request, and format only the rows in the window.
+import type { AlertMetadata } from '../model/alerts.ts'
 import type { Entity } from '../model/state.ts'
+import { alertMessageText } from './alert-message.ts'
 import { memoizeStage } from './memo.ts'
 import type {
   AlertsOverviewModel,
@@ -125,7 +127,12 @@ export function toOverviewRow(
     resourceId: text(alert.resourceId),
     node: text(alert.node),
     instance: text(alert.instance),
-    message: text(alert.message),
+    message: alertMessageText({
+      type,
+      message: text(alert.message),
+      value: typeof alert.value === 'number' ? alert.value : Number.NaN,
+      metadata: alert.metadata as AlertMetadata | undefined,
+    }),
     valueText: unit === null ? '' : formatValue(alert.value, unit),
     thresholdText: unit === null ? '' : formatValue(alert.threshold, unit),
     startTime,
