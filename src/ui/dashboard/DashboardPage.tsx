@@ -13,6 +13,7 @@ import { EmptyState } from '../components/EmptyState.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useGlobalKeys } from '../hooks/useGlobalKeys.ts'
 import { useView } from '../hooks/useView.ts'
+import { loadingText } from '../live/loading-text.ts'
 import { uiState } from '../state.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
@@ -102,6 +103,7 @@ export function DashboardPage() {
 /** Every state other than content, with the exact texts of spec 000 §8. */
 function PageMessage({ state }: { state: DashboardPageState }) {
   const [, navigate] = useLocation()
+  const { status } = useConnection()
   switch (state.kind) {
     case 'loading':
       return (
@@ -109,11 +111,7 @@ function PageMessage({ state }: { state: DashboardPageState }) {
           live
           icon={<Loader2 className="size-8 animate-spin" aria-hidden />}
           title="Loading dashboard data..."
-          description={
-            state.reconnecting
-              ? 'Reconnecting to monitoring service…'
-              : 'Connecting to monitoring service'
-          }
+          description={loadingText(status)}
         />
       )
     case 'lost':

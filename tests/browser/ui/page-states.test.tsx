@@ -17,9 +17,16 @@ describe('dashboard page states', () => {
     await expect.element(page.getByText('Connecting to monitoring service')).toBeVisible()
   })
 
-  test('connected without initial data still shows loading', async () => {
-    renderApp(new FakeWorker({ status: 'connected', initialDataReceived: false }))
+  test('connected without initial data still shows loading, and says the estate is loading', async () => {
+    const api = new FakeWorker({ status: 'connecting', initialDataReceived: false })
+    renderApp(api)
+    await expect.element(page.getByText('Connecting to monitoring service')).toBeVisible()
+    // The pill says Connected: the text under the spinner must not still say connecting.
+    api.setConnection({ status: 'connected' })
+    await expect.element(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible()
     await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()
+    await expect.element(page.getByText('Loading estate...')).toBeVisible()
+    expect(page.getByText('Connecting to monitoring service').query()).toBeNull()
   })
 
   test('an empty state served before the first poll shows loading, then no nodes once polled', async () => {
