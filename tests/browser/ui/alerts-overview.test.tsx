@@ -71,7 +71,9 @@ const CONFIG_OVERRIDES = {
 }
 
 /** The alert routes the tab calls; `ack` answers the acknowledge and unacknowledge posts. */
-function alertServer(ack: () => Response = () => Response.json({ success: true })) {
+function alertServer(
+  ack: () => Response | Promise<Response> = () => Response.json({ success: true }),
+) {
   return stubServer({
     route: (url, init) => {
       const path = new URL(url, window.location.href).pathname
@@ -206,23 +208,36 @@ test('hides acknowledged alerts on request, and says when none are left', async 
   await expect.element(page.getByRole('button', { name: 'Show acknowledged' })).toBeVisible()
 })
 
-test('acknowledge: applied in the worker at once, Processing... then re-enabled, success toast', async () => {
-  const fetchMock = alertServer()
+test('acknowledge: the new state shows as soon as the server answers; the button stays disabled for 1.5 s', async () => {
+  let answer: (response: Response) => void = () => {}
+  const fetchMock = alertServer(() => new Promise<Response>((resolve) => (answer = resolve)))
   const held = holdAckTimers()
-  const api = new FakeWorker()
+  // As the real worker does (spec 000 §4): the ack shows in the model at once.
+  class OptimisticWorker extends FakeWorker {
+    override setAlertAck(alertId: string, acknowledged: boolean): void {
+      super.setAlertAck(alertId, acknowledged)
+      this.pushAlerts(model([row(alertId, { acknowledged, pending: true })], { version: 2 }))
+    }
+  }
+  const api = new OptimisticWorker()
   api.alertsOverview = model([row('lab/pve1 101-cpu')])
   renderApp(api, '/alerts/overview')
   await page.getByRole('button', { name: /^Acknowledge vm-lab/ }).click()
-  const button = page.getByRole('button', { name: 'Processing...' })
-  await expect.element(button).toBeDisabled()
+  // While the request is in flight (milliseconds on a real server).
+  await expect.element(page.getByRole('button', { name: 'Processing...' })).toBeDisabled()
   expect(api.acks).toEqual([{ alertId: 'lab/pve1 101-cpu', acknowledged: true }])
+  answer(Response.json({ success: true }))
   await expect.poll(() => toastOf('Alert acknowledged')?.type).toBe('success')
+  // Answered: the button reads the new state at once, not 'Processing...' for a fixed 1.5 s.
+  const unack = page.getByRole('button', { name: /^Unacknowledge vm-lab/ })
+  await expect.element(unack).toBeDisabled()
+  expect(page.getByRole('button', { name: 'Processing...' }).query()).toBeNull()
   const calls = callsTo(fetchMock, 'POST', '/api/alerts/lab%2Fpve1%20101-cpu/acknowledge')
   expect(calls).toHaveLength(1)
   expect(calls[0]![1]!.body).toBe('{}')
   expect(held).toHaveLength(1)
   held[0]!()
-  await expect.element(page.getByRole('button', { name: /^Acknowledge vm-lab/ })).toBeEnabled()
+  await expect.element(unack).toBeEnabled()
 })
 
 test('a failed acknowledge drops the pending ack and says so', async () => {
