@@ -68,6 +68,8 @@ export interface NodeSummaryInput {
    * Called only on the backups tab.
    */
   backups?: () => NormalisedBackups
+  /** A first load is still bringing guests: the VM and container counts are partial. */
+  guestsLoading?: boolean
 }
 
 /** A memoized view; `runs` counts how often each stage actually ran (tests and benches). */
@@ -129,13 +131,19 @@ export function createNodeSummaryView(): NodeSummaryView {
   const sort = counted('sort', sortEntries)
   const toModel = counted(
     'model',
-    (tab: NodeSummaryTab, built: BuiltRows, rows: NodeSummaryRow[]): NodeSummaryResult => ({
+    (
+      tab: NodeSummaryTab,
+      built: BuiltRows,
+      rows: NodeSummaryRow[],
+      guestsLoading: boolean,
+    ): NodeSummaryResult => ({
       kind: 'nodeSummary',
       tab,
       nameLabel: tab === 'backups' ? 'Node / PBS' : 'Node',
       diskLabel: tab === 'backups' ? 'Storage / Disk' : 'Disk',
       showTemperature: built.showTemperature,
       countColumns: [...NODE_COUNT_COLUMNS[tab]],
+      guestsLoading,
       rows,
     }),
   )
@@ -162,7 +170,7 @@ export function createNodeSummaryView(): NodeSummaryView {
           )
       const built = build(tab, input.nodes, tab === 'backups' ? input.pbs : EMPTY, counts)
       const rows = sort(built.entries, request.sort?.key ?? null, request.sort?.direction ?? 'asc')
-      return toModel(tab, built, rows)
+      return toModel(tab, built, rows, input.guestsLoading === true)
     },
   }
 }

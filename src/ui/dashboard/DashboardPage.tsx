@@ -44,6 +44,7 @@ export function DashboardPage() {
   }
   const model = useView(request)
   const state = dashboardPageState(connection, model, filters.search)
+  const guestsLoading = connection.loading && connection.guestsExpected > connection.guestCount
   const onSort = useCallback((key: GuestSortKey) => {
     uiState.dashboard.sort = nextSort(uiState.dashboard.sort, key)
   }, [])
@@ -73,25 +74,28 @@ export function DashboardPage() {
             onWindowChange={setViewWindow}
             resetKey={resetKey}
           />
-          {connection.loading && connection.guestsExpected > connection.guestCount && (
+          {guestsLoading && (
             <p role="status" className="text-xs text-amber-700 tabular-nums dark:text-amber-400">
               Loading guests: {connection.guestCount.toLocaleString('en-US')} of{' '}
               {connection.guestsExpected.toLocaleString('en-US')}…
             </p>
           )}
-          <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
-            <span className="text-emerald-700 dark:text-emerald-400">
-              {model.totals.running} running
-            </span>
-            {' · '}
-            <span>{model.totals.stopped} stopped</span>
-            {model.totals.matched !== model.totals.guests && (
-              <span>
-                {' · '}
-                {model.totals.matched} of {model.totals.guests} shown
+          {/* Partial counts read as final: until every guest is here, the hint above stands alone. */}
+          {!guestsLoading && (
+            <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
+              <span className="text-emerald-700 dark:text-emerald-400">
+                {model.totals.running} running
               </span>
-            )}
-          </p>
+              {' · '}
+              <span>{model.totals.stopped} stopped</span>
+              {model.totals.matched !== model.totals.guests && (
+                <span>
+                  {' · '}
+                  {model.totals.matched} of {model.totals.guests} shown
+                </span>
+              )}
+            </p>
+          )}
         </>
       ) : (
         <PageMessage state={state} />
