@@ -36,7 +36,7 @@ export function createAlertsOverviewView(): AlertsOverviewView {
   const format = memoizeStage(formatWindow)
   const toResult = memoizeStage(
     (
-      tally: { active: number; acknowledged: number },
+      tally: { active: number; acknowledged: number; occurrences: number },
       shown: Uint32Array,
       start: number,
       rows: AlertsOverviewRow[],
@@ -80,10 +80,30 @@ export function orderAlerts(alerts: readonly Entity[]): Uint32Array {
   return out
 }
 
-function countAlerts(alerts: readonly Entity[]): { active: number; acknowledged: number } {
+function countAlerts(alerts: readonly Entity[]): {
+  active: number
+  acknowledged: number
+  occurrences: number
+} {
   let acknowledged = 0
-  for (const alert of alerts) if (alert.acknowledged === true) acknowledged++
-  return { active: alerts.length - acknowledged, acknowledged }
+  // Order-free sum of a hash of each occurrence (id and start): changes when one alert resolves
+  // and another fires in the same poll, which leaves both counts as they were.
+  let occurrences = 0
+  for (const alert of alerts) {
+    if (alert.acknowledged === true) acknowledged++
+    occurrences = (occurrences + hashText(`${alert.id}@${text(alert.startTime)}`)) | 0
+  }
+  return { active: alerts.length - acknowledged, acknowledged, occurrences }
+}
+
+/** FNV-1a of a string, as a 32-bit integer. */
+function hashText(value: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < value.length; i++) {
+    hash ^= value.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return hash | 0
 }
 
 function hideAcknowledged(

@@ -9,6 +9,7 @@ import type {
   AlertsOverviewRow,
 } from '../../../src/shared/views/alerts-overview-types.ts'
 import { ACK_BUTTON_HOLD_MS } from '../../../src/ui/alerts/useAlertAck.ts'
+import { SUMMARY_REFRESH_MS } from '../../../src/ui/alerts/useOverviewCounters.ts'
 import { toastState } from '../../../src/ui/components/toast-store.ts'
 import { ACK_TIMEOUT_MESSAGE } from '../../../src/ui/hooks/ConnectionProvider.tsx'
 import { callsTo } from './auth-harness.ts'
@@ -55,6 +56,11 @@ function model(rows: AlertsOverviewRow[], change: Partial<AlertsOverviewModel> =
     version: 1,
     active: rows.length - acknowledged,
     acknowledged,
+    // Stands in for the worker's hash of the active occurrences: other ids, another number.
+    occurrences: rows.reduce(
+      (sum, r) => sum + [...r.id].reduce((h, c) => h * 31 + c.charCodeAt(0), 0),
+      0,
+    ),
     rowCount: rows.length,
     start: 0,
     rows,
@@ -107,6 +113,27 @@ function holdAckTimers(): Array<() => void> {
   return held
 }
 
+/** Holds the summary's trailing re-read timer so the test fires it (no waiting on the clock). */
+function holdSummaryTimers(): Array<() => void> {
+  const held: Array<() => void> = []
+  const real = window.setTimeout.bind(window)
+  vi.spyOn(window, 'setTimeout').mockImplementation(((
+    handler: TimerHandler,
+    ms?: number,
+    ...args: unknown[]
+  ) => {
+    // The trailing re-read waits out the rest of SUMMARY_REFRESH_MS after the first read.
+    const trailing =
+      typeof ms === 'number' && ms > SUMMARY_REFRESH_MS / 2 && ms <= SUMMARY_REFRESH_MS
+    if (trailing && typeof handler === 'function') {
+      held.push(() => void (handler as () => void)())
+      return 0
+    }
+    return real(handler, ms, ...args)
+  }) as typeof window.setTimeout)
+  return held
+}
+
 const toastOf = (text: string) => toastState.toasts.find((t) => t.message === text)
 
 test('shows a loading state, not "No active alerts", before the first model', async () => {
@@ -134,12 +161,42 @@ test('shows the four counters: from the worker, the history summary and the conf
   renderApp(api, '/alerts/overview')
   const counter = (label: string) =>
     [...document.querySelectorAll('dt')].find((dt) => dt.textContent === label)?.parentElement
-  await expect.poll(() => counter('Active Alerts')?.textContent).toBe('Active Alerts2')
+  // Every active alert, as the list and GET /api/alerts/active count them (issue 24 #28).
+  await expect.poll(() => counter('Active Alerts')?.textContent).toBe('Active Alerts3')
   expect(counter('Acknowledged')?.textContent).toBe('Acknowledged1')
   await expect.poll(() => counter('Last 24 Hours')?.textContent).toBe('Last 24 Hours7')
   // Two guests of the five override keys (a node, a storage and a PBS server are not).
   await expect.poll(() => counter('Guest Overrides')?.textContent).toBe('Guest Overrides2')
   expect(callsTo(fetchMock, 'GET', '/api/alerts/history/summary')).toHaveLength(1)
+})
+
+test('re-reads Last 24 Hours when one alert ends and another fires in the same poll', async () => {
+  let served = 5
+  const fetchMock = stubServer({
+    route: (url) => {
+      const path = new URL(url, window.location.href).pathname
+      if (path === '/api/alerts/config') return Response.json({ overrides: {} })
+      if (path === '/api/alerts/history/summary') {
+        return Response.json({ total: served, last24h: served, buckets: [] })
+      }
+      return undefined
+    },
+  })
+  const held = holdSummaryTimers()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1'), row('a2')])
+  renderApp(api, '/alerts/overview')
+  const counter = () =>
+    [...document.querySelectorAll('dt')].find((dt) => dt.textContent === 'Last 24 Hours')
+      ?.parentElement?.textContent
+  await expect.poll(() => counter()).toBe('Last 24 Hours5')
+  // a2 resolved, a3 fired: the same two active alerts by count.
+  served = 6
+  api.pushAlerts(model([row('a1'), row('a3')], { version: 2 }))
+  await expect.poll(() => held.length).toBe(1)
+  held[0]!()
+  await expect.poll(() => counter()).toBe('Last 24 Hours6')
+  expect(callsTo(fetchMock, 'GET', '/api/alerts/history/summary')).toHaveLength(2)
 })
 
 test('keeps the Last 24 Hours answer when the alerts changed while it was on its way', async () => {

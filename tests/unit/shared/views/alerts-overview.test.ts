@@ -38,6 +38,20 @@ const request = (change: Partial<AlertsOverviewRequest> = {}): AlertsOverviewReq
 const NONE: ReadonlySet<string> = new Set()
 
 describe('alerts overview', () => {
+  it('changes its occurrence hash when one alert ends and another fires, counts unchanged', () => {
+    const view = createAlertsOverviewView()
+    const before = view.compute(
+      { alerts: [alert('a1', 'warning', 1), alert('a2', 'warning', 2)], pending: NONE, now: NOW },
+      request(),
+    )
+    const after = view.compute(
+      { alerts: [alert('a1', 'warning', 1), alert('a3', 'warning', 2)], pending: NONE, now: NOW },
+      request(),
+    )
+    expect(after.active).toBe(before.active)
+    expect(after.occurrences).not.toBe(before.occurrences)
+  })
+
   it('writes a metric alert as the rest of the UI does: metric name, value and unit', () => {
     expect(toOverviewRow(alert('m', 'warning', 1), NONE, NOW).message).toBe('CPU at 91.3%')
     const offline = alert('o', 'critical', 1, {
