@@ -114,6 +114,8 @@ export interface GuestNames {
   byNode: Map<string, Map<string, Map<string, string>>>
   byInstance: Map<string, Map<string, string>>
   byTypeVmid: Map<string, NamedGuest[]>
+  /** The node each guest runs on, by instance and vmid: where its storage backups count. */
+  homes: Map<string, Map<string, string>>
 }
 
 /** Index the guests' names for resolving backup names. */
@@ -138,7 +140,30 @@ export function indexGuestNames(guests: readonly Guest[]): GuestNames {
     if (named) named.push(entry)
     else byTypeVmid.set(key, [entry])
   }
-  return { byNode, byInstance, byTypeVmid }
+  return { byNode, byInstance, byTypeVmid, homes: indexGuestHomes(guests) }
+}
+
+/** The node of each guest by instance and vmid (first seen wins). */
+export function indexGuestHomes(guests: readonly Guest[]): Map<string, Map<string, string>> {
+  const homes = new Map<string, Map<string, string>>()
+  for (const guest of guests) {
+    const vmid = String(guest.vmid)
+    let home = homes.get(guest.instance)
+    if (!home) homes.set(guest.instance, (home = new Map()))
+    if (!home.has(vmid)) home.set(vmid, guest.node)
+  }
+  return homes
+}
+
+/**
+ * The node a storage backup counts and lists under: its guest's node when the guest is known (a
+ * shared storage lists every guest's backups through one node), else the node that listed it.
+ */
+export function storageBackupNode(
+  homes: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  backup: Pick<StorageBackup, 'instance' | 'vmid' | 'node'>,
+): string {
+  return homes.get(backup.instance)?.get(String(backup.vmid)) ?? backup.node
 }
 
 /**
@@ -262,7 +287,7 @@ export function fromStorageBackup(backup: StorageBackup, names: GuestNames): Bac
     vmid,
     name: resolveName(names, vmid, backup.instance, backup.node),
     type: toBackupGuestType(backup.type, vmid),
-    node: backup.node,
+    node: storageBackupNode(names.homes, backup),
     instance: backup.instance,
     backupTime: backup.ctime,
     backupName: volumeName(backup.volid),

@@ -160,7 +160,8 @@ export function createNodeSummaryView(): NodeSummaryView {
         ? countPlaces(backups.nodeCounts, backups, nodes.signature)
         : count(
             tab,
-            tab === 'dashboard' ? input.guests : EMPTY,
+            // The backups tab counts a storage backup under its guest's node.
+            tab === 'dashboard' || tab === 'backups' ? input.guests : EMPTY,
             tab === 'storage' ? input.storage : EMPTY,
             tab === 'storage' ? input.physicalDisks : EMPTY,
             tab === 'backups' ? (input.storageBackups ?? EMPTY) : EMPTY,
