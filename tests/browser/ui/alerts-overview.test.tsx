@@ -95,8 +95,8 @@ function alertServer(
   })
 }
 
-/** Holds the button's 1.5 s re-enable timers so the test fires them (no waiting on the clock). */
-function holdAckTimers(): Array<() => void> {
+/** Holds the timers whose delay `match` accepts so the test fires them (no waiting on the clock). */
+function holdTimers(match: (ms: number) => boolean): Array<() => void> {
   const held: Array<() => void> = []
   const real = window.setTimeout.bind(window)
   vi.spyOn(window, 'setTimeout').mockImplementation(((
@@ -104,7 +104,7 @@ function holdAckTimers(): Array<() => void> {
     ms?: number,
     ...args: unknown[]
   ) => {
-    if (ms === ACK_BUTTON_HOLD_MS && typeof handler === 'function') {
+    if (typeof ms === 'number' && match(ms) && typeof handler === 'function') {
       held.push(() => void (handler as () => void)())
       return 0
     }
@@ -113,26 +113,11 @@ function holdAckTimers(): Array<() => void> {
   return held
 }
 
-/** Holds the summary's trailing re-read timer so the test fires it (no waiting on the clock). */
-function holdSummaryTimers(): Array<() => void> {
-  const held: Array<() => void> = []
-  const real = window.setTimeout.bind(window)
-  vi.spyOn(window, 'setTimeout').mockImplementation(((
-    handler: TimerHandler,
-    ms?: number,
-    ...args: unknown[]
-  ) => {
-    // The trailing re-read waits out the rest of SUMMARY_REFRESH_MS after the first read.
-    const trailing =
-      typeof ms === 'number' && ms > SUMMARY_REFRESH_MS / 2 && ms <= SUMMARY_REFRESH_MS
-    if (trailing && typeof handler === 'function') {
-      held.push(() => void (handler as () => void)())
-      return 0
-    }
-    return real(handler, ms, ...args)
-  }) as typeof window.setTimeout)
-  return held
-}
+/** The button's 1.5 s re-enable timers. */
+const holdAckTimers = () => holdTimers((ms) => ms === ACK_BUTTON_HOLD_MS)
+/** The summary's trailing re-read: the rest of SUMMARY_REFRESH_MS after the first read. */
+const holdSummaryTimers = () =>
+  holdTimers((ms) => ms > SUMMARY_REFRESH_MS / 2 && ms <= SUMMARY_REFRESH_MS)
 
 const toastOf = (text: string) => toastState.toasts.find((t) => t.message === text)
 
