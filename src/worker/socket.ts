@@ -226,8 +226,9 @@ export function createLiveSocket(
         emit()
         break
       case 'snapshotChunk':
+        // No snapshot of its own: the connection's counts go out with the views' next flush, so
+        // the footer and the loading hint never describe more guests than the table shows.
         handlers.onData?.(store.applyChunk(message.seq, message.key, message.rows, message.slots))
-        emit()
         break
       case 'snapshotEnd':
         if (store.endLoad(message.seq)) {

@@ -35,6 +35,12 @@ export function readNormalisedBackups(store: StateStore): NormalisedBackups {
   })
 }
 
+/** A first load is under way and has not brought every guest it announced. */
+export function isLoadingGuests(store: StateStore): boolean {
+  const load = store.getLoad()
+  return load !== null && load.guests.received < load.guests.total
+}
+
 /** Every view kind the worker serves (ARCHITECTURE.md, "The worker's view protocol"). */
 export const VIEW_KINDS: ViewRegistry = {
   guests: defineViewKind(
@@ -63,6 +69,7 @@ export const VIEW_KINDS: ViewRegistry = {
       guestSnapshots: store.getCollection('guestSnapshots'),
       pbsBackups: store.getCollection('pbsBackups'),
       backups: () => readNormalisedBackups(store),
+      guestsLoading: isLoadingGuests(store),
     }),
     createNodeSummaryView,
   ),

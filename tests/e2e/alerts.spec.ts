@@ -106,7 +106,7 @@ test('alerts of several kinds appear in the overview within a minute', async ({ 
   await expect(
     table
       .getByRole('row')
-      .filter({ hasText: /(cpu|memory) at \d/ })
+      .filter({ hasText: /(CPU|Memory) at \d/ })
       .first(),
   ).toBeVisible({ timeout: 60_000 })
   const counter = page.locator('dt', { hasText: 'Active Alerts' }).locator('xpath=../dd')
@@ -220,7 +220,7 @@ test('threshold edits resolve an alert and fire a new one', async ({ page }) => 
   // The overview follows: the resolved alert is gone, the new one is listed.
   await gotoTab(page, 'Alerts', 'Overview')
   await expect(overviewRow(page, firedId)).toBeVisible()
-  await expect(overviewRow(page, firedId)).toContainText(/memory at \d/)
+  await expect(overviewRow(page, firedId)).toContainText(/Memory at \d/)
   await expect(overviewRow(page, acked.id)).toBeVisible()
   await expect(overviewRow(page, resolved.id)).toHaveCount(0)
 })

@@ -162,17 +162,37 @@ async function checkGuestAgent(
   return check
 }
 
+/**
+ * List the backups of every backup storage the token can see: local storage on each online node,
+ * shared storage once (it lists the same files from every node). One storage's count said
+ * nothing true about a cluster whose backups sit on another ('local (0 found)' beside 7,400).
+ */
 async function checkBackupListing(client: PveClient, nodes: string[]): Promise<PermissionCheck> {
-  const node = nodes[0]
-  if (!node) return skipped('No online node')
+  if (nodes.length === 0) return skipped('No online node')
   try {
-    const stores = records(await client.get(`/nodes/${node}/storage`, { content: 'backup' }))
-    const store = stores.find((s) => typeof s.storage === 'string')
-    if (!store) return skipped('No storage with backup content')
-    const content = await client.get(`/nodes/${node}/storage/${String(store.storage)}/content`, {
-      content: 'backup',
-    })
-    return ok(`Backups listed on ${String(store.storage)} (${records(content).length} found)`)
+    const shared = new Set<string>()
+    const lists: Array<{ node: string; storage: string }> = []
+    for (const node of nodes) {
+      const stores = records(await client.get(`/nodes/${node}/storage`, { content: 'backup' }))
+      for (const store of stores) {
+        if (typeof store.storage !== 'string') continue
+        if (Number(store.shared) === 1) {
+          if (shared.has(store.storage)) continue
+          shared.add(store.storage)
+        }
+        lists.push({ node, storage: store.storage })
+      }
+    }
+    if (lists.length === 0) return skipped('No storage with backup content')
+    let found = 0
+    for (const { node, storage } of lists) {
+      const path = `/nodes/${node}/storage/${encodeURIComponent(storage)}/content`
+      found += records(await client.get(path, { content: 'backup' })).length
+    }
+    const names = new Set(lists.map((list) => list.storage))
+    const where =
+      names.size === 1 ? [...names][0]! : `${names.size} storages on ${nodes.length} nodes`
+    return ok(`Backups listed on ${where} (${found.toLocaleString('en-US')} found)`)
   } catch (err) {
     if (forbidden(err)) return failed(`Listing backups needs Datastore.Audit: ${messageOf(err)}`)
     return failed(messageOf(err))

@@ -47,13 +47,17 @@ function bodyObject(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>
 }
 
-/** Who acknowledges: the signed-in person, else the body's `user`, else 'admin'. */
+/**
+ * Who acknowledges: the signed-in person, else the body's `user`, else the caller as the guard
+ * named it ('anonymous' with authentication disabled, the token's name): the same name Security
+ * and the audit log show. 'admin' (the reference's fixed name) only when no caller is known.
+ */
 function ackUser(request: FastifyRequest, body: Record<string, unknown>): string {
   const auth = request.auth
   if (auth && (auth.method === 'session' || auth.method === 'proxy' || auth.method === 'basic'))
     return auth.username
   const user = body.user
-  if (user === undefined || user === null || user === '') return 'admin'
+  if (user === undefined || user === null || user === '') return auth?.username || 'admin'
   if (typeof user !== 'string' || user.length > USER_MAX)
     return fail(`user: must be a string of at most ${USER_MAX} characters`)
   return user

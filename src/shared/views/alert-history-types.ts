@@ -63,8 +63,12 @@ export interface HistoryAlertRow {
   timestampTitle: string
   resource: string
   resourceType: HistoryResourceType
+  /** The type as the rest of the UI writes it (VM, LXC, Node...). */
+  resourceTypeText: string
+  /** The highest level the occurrence reached. */
   level: AlertLevel
   severityText: string
+  /** Metric alerts: the peak (labelled when it differs from the last value), else the message. */
   message: string
   /** The alert's type (cpu, memory, connectivity...), for a tooltip. */
   alertType: string

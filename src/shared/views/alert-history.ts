@@ -9,6 +9,7 @@ import type {
   HistoryResourceType,
   HistorySeverity,
 } from './alert-history-types.ts'
+import { RESOURCE_TYPE_LABELS, alertMessageText } from './alert-message.ts'
 
 /** The history screen lists at most this many rows (spec 001 §7: limit 1000 on the history screen). */
 export const HISTORY_ROW_LIMIT = 1000
@@ -221,6 +222,7 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
   const ms = Date.parse(row.startTime)
   const valid = !Number.isNaN(ms)
   const status = deriveHistoryStatus(row)
+  const resourceType = deriveResourceType(row)
   return {
     kind: 'alert',
     key: `alert:${row.historyId}`,
@@ -228,10 +230,12 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
     timestampText: valid ? formatter(zone, 'time').format(ms) : '-',
     timestampTitle: valid ? formatter(zone, 'full').format(ms) : row.startTime,
     resource: row.resourceName || row.resourceId || '-',
-    resourceType: deriveResourceType(row),
+    resourceType,
+    resourceTypeText: RESOURCE_TYPE_LABELS[resourceType],
     level: row.level,
     severityText: severityLabel(row.level),
-    message: row.message,
+    // The level is the occurrence's highest: the message leads with the peak that reached it.
+    message: alertMessageText(row, true),
     alertType: String(row.type),
     durationText: formatAlertDuration(row.duration),
     status,

@@ -48,6 +48,8 @@ export interface AlertsOverviewModel {
   active: number
   /** Acknowledged active alerts. */
   acknowledged: number
+  /** Changes whenever an alert fires or ends (a hash of the active occurrences). */
+  occurrences: number
   /** Rows shown (after hiding acknowledged ones); `rows` is the window from `start`. */
   rowCount: number
   start: number

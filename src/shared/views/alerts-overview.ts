@@ -1,6 +1,8 @@
 // The Alerts overview pipeline (spec 001 §2 Alerts: overview): count, order critical first then
 // newest first, hide acknowledged alerts on request, and format only the rows in the window.
+import type { AlertMetadata } from '../model/alerts.ts'
 import type { Entity } from '../model/state.ts'
+import { alertMessageText } from './alert-message.ts'
 import { memoizeStage } from './memo.ts'
 import type {
   AlertsOverviewModel,
@@ -34,7 +36,7 @@ export function createAlertsOverviewView(): AlertsOverviewView {
   const format = memoizeStage(formatWindow)
   const toResult = memoizeStage(
     (
-      tally: { active: number; acknowledged: number },
+      tally: { active: number; acknowledged: number; occurrences: number },
       shown: Uint32Array,
       start: number,
       rows: AlertsOverviewRow[],
@@ -78,10 +80,30 @@ export function orderAlerts(alerts: readonly Entity[]): Uint32Array {
   return out
 }
 
-function countAlerts(alerts: readonly Entity[]): { active: number; acknowledged: number } {
+function countAlerts(alerts: readonly Entity[]): {
+  active: number
+  acknowledged: number
+  occurrences: number
+} {
   let acknowledged = 0
-  for (const alert of alerts) if (alert.acknowledged === true) acknowledged++
-  return { active: alerts.length - acknowledged, acknowledged }
+  // Order-free sum of a hash of each occurrence (id and start): changes when one alert resolves
+  // and another fires in the same poll, which leaves both counts as they were.
+  let occurrences = 0
+  for (const alert of alerts) {
+    if (alert.acknowledged === true) acknowledged++
+    occurrences = (occurrences + hashText(`${alert.id}@${text(alert.startTime)}`)) | 0
+  }
+  return { active: alerts.length - acknowledged, acknowledged, occurrences }
+}
+
+/** FNV-1a of a string, as a 32-bit integer. */
+function hashText(value: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < value.length; i++) {
+    hash ^= value.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return hash | 0
 }
 
 function hideAcknowledged(
@@ -125,7 +147,12 @@ export function toOverviewRow(
     resourceId: text(alert.resourceId),
     node: text(alert.node),
     instance: text(alert.instance),
-    message: text(alert.message),
+    message: alertMessageText({
+      type,
+      message: text(alert.message),
+      value: typeof alert.value === 'number' ? alert.value : Number.NaN,
+      metadata: alert.metadata as AlertMetadata | undefined,
+    }),
     valueText: unit === null ? '' : formatValue(alert.value, unit),
     thresholdText: unit === null ? '' : formatValue(alert.threshold, unit),
     startTime,

@@ -148,6 +148,10 @@ export function changedVmids(before: GuestNames, after: GuestNames): Set<string>
     }
     compare(before.byInstance.get(instance), after.byInstance.get(instance))
   }
+  // A guest that moved: its storage backups move with it.
+  for (const instance of new Set([...before.homes.keys(), ...after.homes.keys()])) {
+    compare(before.homes.get(instance), after.homes.get(instance))
+  }
   for (const key of new Set([...before.byTypeVmid.keys(), ...after.byTypeVmid.keys()])) {
     const a = before.byTypeVmid.get(key) ?? []
     const b = after.byTypeVmid.get(key) ?? []

@@ -3,7 +3,32 @@
 // the worker keeps its result current per changed record with backups-incremental.ts.
 import type { Guest, GuestSnapshot, PbsBackup, StorageBackup } from '../model/state.ts'
 import { localDay } from './backups-dates.ts'
-import type { BackupClass, BackupGuestType, BackupRecord } from './backups-types.ts'
+import { indexGuestNames } from './backups-guests.ts'
+import {
+  fromPbsBackup,
+  fromSnapshot,
+  fromStorageBackup,
+  isIgnoredStorageBackup,
+  toHaystack,
+} from './backups-records.ts'
+import type { BackupClass, BackupRecord } from './backups-types.ts'
+
+// Split by concept (guests, records); importers of the whole pipeline keep one path.
+export {
+  indexGuestHomes,
+  indexGuestNames,
+  storageBackupNode,
+  type GuestNames,
+  type NamedGuest,
+} from './backups-guests.ts'
+export {
+  fromPbsBackup,
+  fromSnapshot,
+  fromStorageBackup,
+  isIgnoredStorageBackup,
+  toBackupGuestType,
+  toHaystack,
+} from './backups-records.ts'
 
 /** Live data the normalisation reads. */
 export interface BackupSources {
@@ -60,23 +85,6 @@ export interface BackupsChange {
   added: Uint32Array
 }
 
-/** Storage content that is not a backup (spec 000 §5: vztmpl and iso are ignored). */
-export function isIgnoredStorageBackup(backup: StorageBackup): boolean {
-  const type = backup.type as string
-  if (type === 'vztmpl' || type === 'iso') return true
-  // The wire type is the guest type; the content shows in the volume id ('local:iso/x.iso').
-  const volid = textOf(backup.volid)
-  const path = volid.slice(volid.indexOf(':') + 1)
-  return path.startsWith('vztmpl/') || path.startsWith('iso/')
-}
-
-/** Guest class (spec 000 §5): VMID 0 or type host → Host; vm/qemu → VM; anything else → LXC. */
-export function toBackupGuestType(type: string, vmid: string | number): BackupGuestType {
-  if (type === 'host' || String(vmid) === '0') return 'Host'
-  if (type === 'vm' || type === 'qemu') return 'VM'
-  return 'LXC'
-}
-
 /**
  * The duplicate check of spec 000 §5: is a storage backup the same backup as a PBS one (same vmid
  * and timestamp)? Indexes by timestamp then vmid only the PBS backups whose timestamp some storage
@@ -99,48 +107,6 @@ export function createPbsDuplicateCheck(
   return (backup) => byTime.get(backup.ctime)?.has(String(backup.vmid)) ?? false
 }
 
-/** A named guest a PBS backup may belong to. */
-export interface NamedGuest {
-  name: string
-  instance: string
-}
-
-/**
- * Guest names by instance, node and vmid; by instance and vmid (first seen wins); and by guest
- * type and vmid across every instance (in arrival order) for PBS backups. Never by vmid alone:
- * VMIDs are unique inside a cluster only, and every cluster starts counting at 100.
- */
-export interface GuestNames {
-  byNode: Map<string, Map<string, Map<string, string>>>
-  byInstance: Map<string, Map<string, string>>
-  byTypeVmid: Map<string, NamedGuest[]>
-}
-
-/** Index the guests' names for resolving backup names. */
-export function indexGuestNames(guests: readonly Guest[]): GuestNames {
-  const byNode: GuestNames['byNode'] = new Map()
-  const byInstance: GuestNames['byInstance'] = new Map()
-  const byTypeVmid = new Map<string, NamedGuest[]>()
-  for (const guest of guests) {
-    if (!guest.name) continue
-    const vmid = String(guest.vmid)
-    let nodes = byNode.get(guest.instance)
-    if (!nodes) byNode.set(guest.instance, (nodes = new Map()))
-    let vmids = nodes.get(guest.node)
-    if (!vmids) nodes.set(guest.node, (vmids = new Map()))
-    vmids.set(vmid, guest.name)
-    let inInstance = byInstance.get(guest.instance)
-    if (!inInstance) byInstance.set(guest.instance, (inInstance = new Map()))
-    if (!inInstance.has(vmid)) inInstance.set(vmid, guest.name)
-    const key = `${guest.type === 'lxc' ? 'ct' : 'vm'}/${vmid}`
-    const named = byTypeVmid.get(key)
-    const entry = { name: guest.name, instance: guest.instance }
-    if (named) named.push(entry)
-    else byTypeVmid.set(key, [entry])
-  }
-  return { byNode, byInstance, byTypeVmid }
-}
-
 /**
  * PVE instances of the storage backups that duplicate a PBS backup (its PVE-side twin), by
  * timestamp then vmid; '' when twins of two instances share a timestamp and vmid. Only duplicates
@@ -154,178 +120,6 @@ function addTwin(twins: PbsTwins, backup: StorageBackup): void {
   const vmid = String(backup.vmid)
   const known = byVmid.get(vmid)
   byVmid.set(vmid, known === undefined || known === backup.instance ? backup.instance : '')
-}
-
-/**
- * Name of the guest a PBS backup belongs to. A PBS serves several clusters whose VMIDs repeat, so
- * the guest type must match; when the backup's PVE instance is known (from its PVE-side twin),
- * only that instance's guests qualify. Among several, the one the backup's comment names
- * (vzdump's default notes are the guest name) wins, else the first.
- */
-function resolvePbsName(
-  names: GuestNames,
-  backup: PbsBackup,
-  instance: string | undefined,
-): string {
-  let candidates = names.byTypeVmid.get(`${backup.backupType}/${backup.vmid}`)
-  if (!candidates) return ''
-  if (instance) {
-    candidates = candidates.filter((guest) => guest.instance === instance)
-    if (candidates.length === 0) return ''
-  }
-  if (candidates.length > 1 && backup.comment) {
-    const comment = backup.comment.trim()
-    for (const guest of candidates) if (guest.name === comment) return guest.name
-  }
-  return candidates[0]!.name
-}
-
-/**
- * Name of the guest a PVE backup or snapshot belongs to: the guest on that node (local storage),
- * else the guest with that vmid anywhere in the same instance (shared storage, migrated guest).
- */
-function resolveName(names: GuestNames, vmid: string, instance: string, node: string): string {
-  return (
-    names.byNode.get(instance)?.get(node)?.get(vmid) ??
-    names.byInstance.get(instance)?.get(vmid) ??
-    ''
-  )
-}
-
-/** A string field as text: a malformed entity (a patch of an unknown id) must not throw. */
-function textOf(value: unknown): string {
-  return typeof value === 'string' ? value : ''
-}
-
-/** The file part of a volume id ('local:backup/vzdump-qemu-101-….vma.zst' → 'vzdump-…'). */
-function volumeName(value: string): string {
-  const volid = textOf(value)
-  const path = volid.slice(volid.indexOf(':') + 1)
-  return path.slice(path.lastIndexOf('/') + 1)
-}
-
-// 'YYYY-MM-DDT' per UTC day: toISOString per backup was a fifth of normalising 100k records.
-const isoDays = new Map<number, string>()
-
-/** PBS snapshot path: 'vm/101/2024-03-02T10:00:00Z'. */
-function pbsSnapshotName(backup: PbsBackup): string {
-  const time = backup.backupTime
-  if (!Number.isFinite(time)) return `${backup.backupType}/${backup.vmid}/`
-  const day = Math.floor(time / 86_400)
-  let prefix = isoDays.get(day)
-  if (prefix === undefined) {
-    prefix = new Date(day * 86_400_000).toISOString().slice(0, 11)
-    if (isoDays.size > 100_000) isoDays.clear()
-    isoDays.set(day, prefix)
-  }
-  const rest = Math.floor(time - day * 86_400)
-  const hh = pad2(Math.floor(rest / 3600))
-  const mm = pad2(Math.floor(rest / 60) % 60)
-  const ss = pad2(rest % 60)
-  return `${backup.backupType}/${backup.vmid}/${prefix}${hh}:${mm}:${ss}Z`
-}
-
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n)
-}
-
-/** A snapshot as a record. */
-export function fromSnapshot(snapshot: GuestSnapshot, names: GuestNames): BackupRecord {
-  const vmid = String(snapshot.vmid)
-  return {
-    backupType: 'snapshot',
-    vmid,
-    name: resolveName(names, vmid, snapshot.instance, snapshot.node),
-    type: toBackupGuestType(snapshot.type, vmid),
-    node: snapshot.node,
-    instance: snapshot.instance,
-    backupTime: snapshot.time,
-    backupName: snapshot.name,
-    description: snapshot.description ?? '',
-    status: 'ok',
-    size: 0,
-    storage: '',
-    datastore: '',
-    namespace: '',
-    verified: false,
-    protected: false,
-    encrypted: false,
-    owner: '',
-  }
-}
-
-/** A PVE storage backup as a record. */
-export function fromStorageBackup(backup: StorageBackup, names: GuestNames): BackupRecord {
-  const vmid = String(backup.vmid)
-  return {
-    backupType: 'local',
-    vmid,
-    name: resolveName(names, vmid, backup.instance, backup.node),
-    type: toBackupGuestType(backup.type, vmid),
-    node: backup.node,
-    instance: backup.instance,
-    backupTime: backup.ctime,
-    backupName: volumeName(backup.volid),
-    description: backup.notes ?? '',
-    status: 'ok',
-    size: backup.size,
-    storage: backup.storage,
-    datastore: '',
-    namespace: '',
-    verified: backup.verified,
-    protected: backup.protected,
-    encrypted: Boolean(backup.encryption),
-    owner: '',
-  }
-}
-
-/**
- * A PBS backup as a record; `twinInstance` is the PVE instance of its PVE-side twin when one is
- * known ('' when twins of several instances share its timestamp and vmid).
- */
-export function fromPbsBackup(
-  backup: PbsBackup,
-  names: GuestNames,
-  twinInstance: string | undefined,
-): BackupRecord {
-  const host = backup.backupType === 'host'
-  return {
-    backupType: 'remote',
-    vmid: backup.vmid,
-    // A host backup's id is the host name itself.
-    name: host ? backup.vmid : resolvePbsName(names, backup, twinInstance),
-    type: toBackupGuestType(backup.backupType, backup.vmid),
-    node: backup.instance,
-    instance: backup.instance,
-    backupTime: backup.backupTime,
-    backupName: pbsSnapshotName(backup),
-    description: backup.comment ?? '',
-    status: backup.verification ?? 'none',
-    size: backup.size,
-    storage: '',
-    datastore: backup.datastore,
-    namespace: backup.namespace,
-    verified: backup.verified,
-    protected: backup.protected,
-    encrypted: backup.encrypted,
-    owner: backup.owner ?? '',
-  }
-}
-
-/** Lower-case text the plain search terms match (spec 000 §5), one separator between fields. */
-export function toHaystack(record: BackupRecord): string {
-  return [
-    record.vmid,
-    record.name,
-    record.node,
-    record.backupName,
-    record.description,
-    record.storage,
-    record.datastore,
-    record.namespace,
-  ]
-    .join('\u0001')
-    .toLowerCase()
 }
 
 /** Normalise every source into records (spec 000 §5 backup normalisation). */

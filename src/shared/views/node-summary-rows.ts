@@ -14,7 +14,9 @@ import { getNodeTemperatureColour } from '../format/thresholds.ts'
 import { formatUptime, isShortUptime } from '../format/uptime.ts'
 import {
   createPbsDuplicateCheck,
+  indexGuestHomes,
   isIgnoredStorageBackup,
+  storageBackupNode,
   type BackupNodeCounts,
 } from './backups-normalize.ts'
 import { findGuestNode, isNodeOnline, type GuestNodeIndex } from './guest-nodes.ts'
@@ -132,8 +134,10 @@ function countBackups(
   }
   for (const snapshot of sources.guestSnapshots) add(snapshot)
   const isDuplicate = createPbsDuplicateCheck(sources.pbsBackups, sources.storageBackups)
+  const homes = indexGuestHomes(sources.guests)
   for (const backup of sources.storageBackups) {
-    if (!isIgnoredStorageBackup(backup) && !isDuplicate(backup)) add(backup)
+    if (isIgnoredStorageBackup(backup) || isDuplicate(backup)) continue
+    add({ instance: backup.instance, node: storageBackupNode(homes, backup) })
   }
   let lastServer: string | undefined
   let server: { backups: number } | undefined

@@ -97,6 +97,8 @@ export interface NodeSummaryModel {
   /** True when any node reports a temperature (the Temp column is shown). */
   showTemperature: boolean
   countColumns: NodeCountColumn[]
+  /** A first load is still bringing guests: the VM and container counts read as loading. */
+  guestsLoading?: boolean
   rows: NodeSummaryRow[]
 }
 

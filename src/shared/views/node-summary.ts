@@ -68,6 +68,8 @@ export interface NodeSummaryInput {
    * Called only on the backups tab.
    */
   backups?: () => NormalisedBackups
+  /** A first load is still bringing guests: the VM and container counts are partial. */
+  guestsLoading?: boolean
 }
 
 /** A memoized view; `runs` counts how often each stage actually ran (tests and benches). */
@@ -129,13 +131,19 @@ export function createNodeSummaryView(): NodeSummaryView {
   const sort = counted('sort', sortEntries)
   const toModel = counted(
     'model',
-    (tab: NodeSummaryTab, built: BuiltRows, rows: NodeSummaryRow[]): NodeSummaryResult => ({
+    (
+      tab: NodeSummaryTab,
+      built: BuiltRows,
+      rows: NodeSummaryRow[],
+      guestsLoading: boolean,
+    ): NodeSummaryResult => ({
       kind: 'nodeSummary',
       tab,
       nameLabel: tab === 'backups' ? 'Node / PBS' : 'Node',
       diskLabel: tab === 'backups' ? 'Storage / Disk' : 'Disk',
       showTemperature: built.showTemperature,
       countColumns: [...NODE_COUNT_COLUMNS[tab]],
+      guestsLoading,
       rows,
     }),
   )
@@ -152,7 +160,8 @@ export function createNodeSummaryView(): NodeSummaryView {
         ? countPlaces(backups.nodeCounts, backups, nodes.signature)
         : count(
             tab,
-            tab === 'dashboard' ? input.guests : EMPTY,
+            // The backups tab counts a storage backup under its guest's node.
+            tab === 'dashboard' || tab === 'backups' ? input.guests : EMPTY,
             tab === 'storage' ? input.storage : EMPTY,
             tab === 'storage' ? input.physicalDisks : EMPTY,
             tab === 'backups' ? (input.storageBackups ?? EMPTY) : EMPTY,
@@ -162,7 +171,7 @@ export function createNodeSummaryView(): NodeSummaryView {
           )
       const built = build(tab, input.nodes, tab === 'backups' ? input.pbs : EMPTY, counts)
       const rows = sort(built.entries, request.sort?.key ?? null, request.sort?.direction ?? 'asc')
-      return toModel(tab, built, rows)
+      return toModel(tab, built, rows, input.guestsLoading === true)
     },
   }
 }

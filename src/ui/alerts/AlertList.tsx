@@ -9,6 +9,7 @@ import { BADGE, PILL } from '../components/colours.ts'
 import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
 import { useListScroller, usePhone } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
+import type { AckPhase } from './useAlertAck.ts'
 
 /** Row heights: one line of columns on wide screens, a small card on phones. */
 const ROW_HEIGHT = 52
@@ -20,7 +21,8 @@ interface Props {
   model: AlertsOverviewModel
   viewWindow: ViewWindow
   onWindowChange: (window: ViewWindow) => void
-  busy: ReadonlySet<string>
+  /** The phase of each clicked button (useAlertAck). */
+  busy: ReadonlyMap<string, AckPhase>
   onToggle: (alertId: string, acknowledged: boolean) => void
 }
 
@@ -86,7 +88,7 @@ export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle }:
               rowIndex={item.index + 2}
               phone={phone}
               style={style}
-              busy={busy.has(row.id)}
+              busy={busy.get(row.id)}
               onToggle={onToggle}
             />
           )
@@ -111,7 +113,7 @@ interface RowProps {
   rowIndex: number
   phone: boolean
   style: { height: number; transform: string }
-  busy: boolean
+  busy: AckPhase | undefined
   onToggle: (alertId: string, acknowledged: boolean) => void
 }
 
@@ -123,7 +125,8 @@ const AlertRowView = memo(function AlertRowView({
   busy,
   onToggle,
 }: RowProps) {
-  const label = busy ? 'Processing...' : row.acknowledged ? 'Unacknowledge' : 'Acknowledge'
+  const sending = busy === 'sending'
+  const label = sending ? 'Processing...' : row.acknowledged ? 'Unacknowledge' : 'Acknowledge'
   const level = <span className={`${PILL} ${LEVEL_BADGE[row.level]} uppercase`}>{row.level}</span>
   const markers = (
     <>
@@ -160,8 +163,8 @@ const AlertRowView = memo(function AlertRowView({
   const button = (
     <button
       type="button"
-      disabled={busy}
-      aria-label={busy ? undefined : `${label} ${row.resourceName}: ${row.message}`}
+      disabled={busy !== undefined}
+      aria-label={sending ? undefined : `${label} ${row.resourceName}: ${row.message}`}
       onClick={() => onToggle(row.id, row.acknowledged)}
       className={`${BUTTON.secondary} px-2 py-1 text-xs disabled:cursor-wait disabled:opacity-60`}
     >

@@ -135,7 +135,10 @@ const DayRow = memo(function DayRow({ row, style }: RowProps<HistoryDayRow>) {
 
 function Severity({ row }: { row: HistoryAlertRow }) {
   return (
-    <span className={`rounded px-1.5 py-px text-[10px] font-medium ${SEVERITY_BADGE[row.level]}`}>
+    <span
+      className={`rounded px-1.5 py-px text-[10px] font-medium ${SEVERITY_BADGE[row.level]}`}
+      title="Highest level this occurrence reached"
+    >
       {row.severityText}
     </span>
   )
@@ -157,7 +160,7 @@ const TableRow = memo(function TableRow({ row, style }: RowProps<HistoryAlertRow
         {row.resource}
       </span>
       <span role="cell" className={`${cell} w-20`}>
-        {row.resourceType}
+        {row.resourceTypeText}
       </span>
       <span role="cell" className={`${cell} w-20`}>
         <Severity row={row} />
@@ -194,7 +197,7 @@ const CardRow = memo(function CardRow({ row, style }: RowProps<HistoryAlertRow>)
         <span role="cell" className="min-w-0 flex-1 truncate font-medium">
           {row.resource}
           <span className="ml-1 font-normal text-gray-500 dark:text-gray-400">
-            {row.resourceType} · {row.node}
+            {row.resourceTypeText} · {row.node}
           </span>
         </span>
         <span role="cell">

@@ -19,8 +19,9 @@ export function OverviewTab() {
   const model = useView({ kind: 'alertsOverview', showAcknowledged, window: viewWindow })
   const { hadData } = useConnection()
   const loaded = model !== null && hadData
+  // Any alert that fires or ends changes the key, even when the counts stay the same.
   const { last24h, guestOverrides } = useOverviewCounters(
-    loaded ? `${model.active}/${model.acknowledged}` : null,
+    loaded ? `${model.active}/${model.acknowledged}/${model.occurrences}` : null,
   )
   const { busy, toggle } = useAlertAck()
   const total = model ? model.active + model.acknowledged : 0
@@ -28,7 +29,9 @@ export function OverviewTab() {
   return (
     <div className="flex flex-col gap-4 p-3 sm:p-4">
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Counter label="Active Alerts" value={loaded ? model.active : null} tone="red" />
+        {/* Every active alert, as the list (acknowledged shown) and GET /api/alerts/active
+            count them; Acknowledged is the part of them someone has taken. */}
+        <Counter label="Active Alerts" value={loaded ? total : null} tone="red" />
         <Counter label="Acknowledged" value={loaded ? model.acknowledged : null} tone="blue" />
         <Counter label="Last 24 Hours" value={last24h} tone="gray" />
         <Counter label="Guest Overrides" value={guestOverrides} tone="gray" />

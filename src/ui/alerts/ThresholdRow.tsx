@@ -4,6 +4,7 @@ import type { AlertMetric } from '../../shared/model/alerts.ts'
 import type { ThresholdResourceRow } from '../../shared/views/alert-thresholds-types.ts'
 import type { GuestGroupRow } from '../../shared/views/guest-view-types.ts'
 import { clampThresholdInput } from '../../shared/views/alert-override-edit.ts'
+import { countText } from '../../shared/format/count.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { Switch } from '../components/Switch.tsx'
 import {
@@ -230,7 +231,7 @@ export function ThresholdGroupRow({
         />
         {row.label}
         <span className="text-xs font-normal text-gray-500 dark:text-gray-400">
-          {row.sublabel} · {row.guestCount} guests
+          {row.sublabel} · {countText(row.guestCount, 'guest')}
         </span>
       </div>
     </div>

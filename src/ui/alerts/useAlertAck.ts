@@ -7,17 +7,23 @@ import { useWorker } from '../worker-context.ts'
 export const ACK_BUTTON_HOLD_MS = 1_500
 
 /**
+ * A button's phase after a click: 'sending' reads 'Processing...' until the server answers
+ * (milliseconds); 'held' shows the new state at once but stays disabled until ACK_BUTTON_HOLD_MS.
+ */
+export type AckPhase = 'sending' | 'held'
+
+/**
  * The Acknowledge / Unacknowledge action (spec 001 §4 Alert, spec 000 §4 optimistic): the worker
- * shows the change at once, the server is told, and a failure reverts it. `busy` holds the ids
- * whose button reads 'Processing...'; it lives here, not in the row, so a row scrolled out of
- * the virtual window and back keeps its state.
+ * shows the change at once, the server is told, and a failure reverts it. `busy` holds the phase
+ * of each clicked button; it lives here, not in the row, so a row scrolled out of the virtual
+ * window and back keeps its state.
  */
 export function useAlertAck(): {
-  busy: ReadonlySet<string>
+  busy: ReadonlyMap<string, AckPhase>
   toggle: (alertId: string, acknowledged: boolean) => void
 } {
   const api = useWorker()
-  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set())
+  const [busy, setBusy] = useState<ReadonlyMap<string, AckPhase>>(() => new Map())
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>())
 
   useEffect(() => {
@@ -30,21 +36,30 @@ export function useAlertAck(): {
   const toggle = useCallback(
     (alertId: string, acknowledged: boolean) => {
       const want = !acknowledged
-      setBusy((prev) => new Set(prev).add(alertId))
+      setBusy((prev) => new Map(prev).set(alertId, 'sending'))
       const timer = setTimeout(() => {
         timers.current.delete(timer)
         setBusy((prev) => {
-          const next = new Set(prev)
+          const next = new Map(prev)
           next.delete(alertId)
           return next
         })
       }, ACK_BUTTON_HOLD_MS)
+      // The answer ends 'Processing...': the button shows the new state, still disabled.
+      const answered = () =>
+        setBusy((prev) =>
+          prev.get(alertId) === 'sending' ? new Map(prev).set(alertId, 'held') : prev,
+        )
       timers.current.add(timer)
       void api.setAlertAck(alertId, want)
       const path = `/api/alerts/${encodeURIComponent(alertId)}/${want ? 'acknowledge' : 'unacknowledge'}`
       apiJson(path, want ? { method: 'POST', body: {} } : { method: 'POST' }).then(
-        () => showToast(want ? 'Alert acknowledged' : 'Alert restored', 'success'),
+        () => {
+          answered()
+          showToast(want ? 'Alert acknowledged' : 'Alert restored', 'success')
+        },
         (error: unknown) => {
+          answered()
           console.warn(`POST ${path} failed`, error)
           void api.dropAlertAck(alertId)
           showToast(want ? 'Failed to acknowledge alert' : 'Failed to restore alert', 'error')

@@ -1,13 +1,11 @@
 // Backup times for display: absolute local time or relative age, and the age colour class.
+import { formatLocalDateTime } from '../../shared/format/date-time.ts'
 import { getBackupAgeColour } from '../../shared/views/backups-format.ts'
 import { TEXT } from '../components/colours.ts'
 
-const pad = (n: number) => String(n).padStart(2, '0')
-
 /** 'YYYY-MM-DD HH:mm' in local time. */
 export function formatBackupTime(epochSeconds: number): string {
-  const at = new Date(epochSeconds * 1000)
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`
+  return formatLocalDateTime(epochSeconds * 1000, false)
 }
 
 /** 'just now', '5m ago', '3h ago', '4d ago', '2mo ago', '1y ago'; future times read 'just now'. */

@@ -13,6 +13,7 @@ import { EmptyState } from '../components/EmptyState.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useGlobalKeys } from '../hooks/useGlobalKeys.ts'
 import { useView } from '../hooks/useView.ts'
+import { loadingText } from '../live/loading-text.ts'
 import { uiState } from '../state.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
@@ -44,6 +45,7 @@ export function DashboardPage() {
   }
   const model = useView(request)
   const state = dashboardPageState(connection, model, filters.search)
+  const guestsLoading = connection.loading && connection.guestsExpected > connection.guestCount
   const onSort = useCallback((key: GuestSortKey) => {
     uiState.dashboard.sort = nextSort(uiState.dashboard.sort, key)
   }, [])
@@ -84,25 +86,28 @@ export function DashboardPage() {
             onWindowChange={setViewWindow}
             resetKey={resetKey}
           />
-          {connection.loading && connection.guestsExpected > connection.guestCount && (
+          {guestsLoading && (
             <p role="status" className="text-xs text-amber-700 tabular-nums dark:text-amber-400">
               Loading guests: {connection.guestCount.toLocaleString('en-US')} of{' '}
               {connection.guestsExpected.toLocaleString('en-US')}…
             </p>
           )}
-          <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
-            <span className="text-emerald-700 dark:text-emerald-400">
-              {model.totals.running} running
-            </span>
-            {' · '}
-            <span>{model.totals.stopped} stopped</span>
-            {model.totals.matched !== model.totals.guests && (
-              <span>
-                {' · '}
-                {model.totals.matched} of {model.totals.guests} shown
+          {/* Partial counts read as final: until every guest is here, the hint above stands alone. */}
+          {!guestsLoading && (
+            <p className="text-xs text-gray-600 tabular-nums dark:text-gray-400" aria-live="polite">
+              <span className="text-emerald-700 dark:text-emerald-400">
+                {model.totals.running} running
               </span>
-            )}
-          </p>
+              {' · '}
+              <span>{model.totals.stopped} stopped</span>
+              {model.totals.matched !== model.totals.guests && (
+                <span>
+                  {' · '}
+                  {model.totals.matched} of {model.totals.guests} shown
+                </span>
+              )}
+            </p>
+          )}
         </>
       ) : (
         <PageMessage state={state} />
@@ -114,6 +119,7 @@ export function DashboardPage() {
 /** Every state other than content, with the exact texts of spec 000 §8. */
 function PageMessage({ state }: { state: DashboardPageState }) {
   const [, navigate] = useLocation()
+  const { status } = useConnection()
   switch (state.kind) {
     case 'loading':
       return (
@@ -121,11 +127,7 @@ function PageMessage({ state }: { state: DashboardPageState }) {
           live
           icon={<Loader2 className="size-8 animate-spin" aria-hidden />}
           title="Loading dashboard data..."
-          description={
-            state.reconnecting
-              ? 'Reconnecting to monitoring service…'
-              : 'Connecting to monitoring service'
-          }
+          description={loadingText(status)}
         />
       )
     case 'lost':

@@ -8,6 +8,7 @@ import { EmptyState } from '../components/EmptyState.tsx'
 import { FilterBar } from '../components/FilterBar.tsx'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useView } from '../hooks/useView.ts'
+import { loadingText } from '../live/loading-text.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
 import { DiskTable } from './DiskTable.tsx'
@@ -123,6 +124,7 @@ export function StoragePage() {
 
 /** Loading and connection states with the texts of spec 000 §8. */
 function PageMessage({ state }: { state: { kind: 'loading' | 'lost'; reconnecting: boolean } }) {
+  const { status } = useConnection()
   let body: ReactNode
   if (state.kind === 'loading') {
     body = (
@@ -130,11 +132,7 @@ function PageMessage({ state }: { state: { kind: 'loading' | 'lost'; reconnectin
         live
         icon={<Loader2 className="size-8 animate-spin" aria-hidden />}
         title="Loading storage data..."
-        description={
-          state.reconnecting
-            ? 'Reconnecting to monitoring service…'
-            : 'Connecting to monitoring service'
-        }
+        description={loadingText(status)}
       />
     )
   } else {

@@ -42,6 +42,8 @@ const NUM = 'px-1 text-right tabular-nums sm:px-2'
 // Table rows draw no box-shadow, so the row's focus ring is an inset outline.
 const ROW_FOCUS =
   'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-500'
+/** Count columns that are partial while a first load is still bringing guests. */
+const GUEST_COUNTS: ReadonlySet<string> = new Set(['vms', 'containers'])
 const DASH = <span className="text-gray-400 dark:text-gray-500">-</span>
 
 /** Height of a node row (h-9), for the virtualiser. */
@@ -264,11 +266,17 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
           )}
         </td>
       )}
-      {model.countColumns.map((column) => (
-        <td key={column.key} className={NUM}>
-          {row.counts[column.key] ?? 0}
-        </td>
-      ))}
+      {model.countColumns.map((column) =>
+        model.guestsLoading && GUEST_COUNTS.has(column.key) ? (
+          <td key={column.key} className={`${NUM} text-gray-400`} title="Guests still loading">
+            …
+          </td>
+        ) : (
+          <td key={column.key} className={NUM}>
+            {row.counts[column.key] ?? 0}
+          </td>
+        ),
+      )}
     </tr>
   )
 })

@@ -34,6 +34,9 @@ const ROWS = [
   historyRow({
     historyId: 1,
     message: 'Storage at 88%',
+    type: 'usage',
+    value: 88,
+    peak: 88,
     level: 'critical',
     resourceType: 'Storage',
     endTime: new Date(NOW - 2 * HOUR).toISOString(),
@@ -151,7 +154,7 @@ describe('alerts history tab', () => {
     ]) {
       await expect.element(page.getByRole('columnheader', { name, exact: true })).toBeVisible()
     }
-    await expect.element(page.getByText('VM cpu at 91%')).toBeVisible()
+    await expect.element(page.getByText('CPU peak 93.0%, last 91.3%')).toBeVisible()
     await expect.element(page.getByRole('cell', { name: 'Resolved' })).toBeVisible()
   })
 
@@ -161,7 +164,7 @@ describe('alerts history tab', () => {
     stubServer()
     stopPrefs = startPrefs()
     renderApp(api, '/alerts/history', { width: 390, height: 780 })
-    await expect.element(page.getByText('VM cpu at 91%')).toBeVisible()
+    await expect.element(page.getByText('CPU peak 93.0%, last 91.3%')).toBeVisible()
     expect(page.getByRole('columnheader').query()).toBeNull()
     // The newest row's day, whatever the clock says now (an hour ago may be yesterday).
     const newest = dayLabel(NOW - HOUR, Date.now(), ZONE)
@@ -263,7 +266,7 @@ describe('alerts history tab', () => {
       }
       return undefined
     })
-    await expect.element(page.getByText('VM cpu at 91%')).toBeVisible()
+    await expect.element(page.getByText('CPU peak 93.0%, last 91.3%')).toBeVisible()
     await page.getByRole('button', { name: 'Clear All History' }).click()
     const dialog = page.getByRole('alertdialog')
     await expect
@@ -282,7 +285,7 @@ describe('alerts history tab', () => {
     await expect.poll(() => deletes).toHaveLength(1)
     await expect.poll(() => api.last?.reload).toBe(1)
     await expect.element(page.getByText('No alerts in this period')).toBeVisible()
-    expect(page.getByText('VM cpu at 91%').query()).toBeNull()
+    expect(page.getByText('CPU peak 93.0%, last 91.3%').query()).toBeNull()
   })
 
   test('a failed clear says so in a toast and keeps the list', async () => {
@@ -296,6 +299,6 @@ describe('alerts history tab', () => {
     await expect
       .poll(() => toastState.toasts.map((toast) => toast.message))
       .toEqual(['Error clearing alert history. Please check your connection and try again.'])
-    await expect.element(page.getByText('VM cpu at 91%')).toBeVisible()
+    await expect.element(page.getByText('CPU peak 93.0%, last 91.3%')).toBeVisible()
   })
 })

@@ -9,6 +9,7 @@ import type {
   AlertsOverviewRow,
 } from '../../../src/shared/views/alerts-overview-types.ts'
 import { ACK_BUTTON_HOLD_MS } from '../../../src/ui/alerts/useAlertAck.ts'
+import { SUMMARY_REFRESH_MS } from '../../../src/ui/alerts/useOverviewCounters.ts'
 import { toastState } from '../../../src/ui/components/toast-store.ts'
 import { ACK_TIMEOUT_MESSAGE } from '../../../src/ui/hooks/ConnectionProvider.tsx'
 import { callsTo } from './auth-harness.ts'
@@ -55,6 +56,11 @@ function model(rows: AlertsOverviewRow[], change: Partial<AlertsOverviewModel> =
     version: 1,
     active: rows.length - acknowledged,
     acknowledged,
+    // Stands in for the worker's hash of the active occurrences: other ids, another number.
+    occurrences: rows.reduce(
+      (sum, r) => sum + [...r.id].reduce((h, c) => h * 31 + c.charCodeAt(0), 0),
+      0,
+    ),
     rowCount: rows.length,
     start: 0,
     rows,
@@ -71,7 +77,9 @@ const CONFIG_OVERRIDES = {
 }
 
 /** The alert routes the tab calls; `ack` answers the acknowledge and unacknowledge posts. */
-function alertServer(ack: () => Response = () => Response.json({ success: true })) {
+function alertServer(
+  ack: () => Response | Promise<Response> = () => Response.json({ success: true }),
+) {
   return stubServer({
     route: (url, init) => {
       const path = new URL(url, window.location.href).pathname
@@ -87,8 +95,8 @@ function alertServer(ack: () => Response = () => Response.json({ success: true }
   })
 }
 
-/** Holds the button's 1.5 s re-enable timers so the test fires them (no waiting on the clock). */
-function holdAckTimers(): Array<() => void> {
+/** Holds the timers whose delay `match` accepts so the test fires them (no waiting on the clock). */
+function holdTimers(match: (ms: number) => boolean): Array<() => void> {
   const held: Array<() => void> = []
   const real = window.setTimeout.bind(window)
   vi.spyOn(window, 'setTimeout').mockImplementation(((
@@ -96,7 +104,7 @@ function holdAckTimers(): Array<() => void> {
     ms?: number,
     ...args: unknown[]
   ) => {
-    if (ms === ACK_BUTTON_HOLD_MS && typeof handler === 'function') {
+    if (typeof ms === 'number' && match(ms) && typeof handler === 'function') {
       held.push(() => void (handler as () => void)())
       return 0
     }
@@ -104,6 +112,12 @@ function holdAckTimers(): Array<() => void> {
   }) as typeof window.setTimeout)
   return held
 }
+
+/** The button's 1.5 s re-enable timers. */
+const holdAckTimers = () => holdTimers((ms) => ms === ACK_BUTTON_HOLD_MS)
+/** The summary's trailing re-read: the rest of SUMMARY_REFRESH_MS after the first read. */
+const holdSummaryTimers = () =>
+  holdTimers((ms) => ms > SUMMARY_REFRESH_MS / 2 && ms <= SUMMARY_REFRESH_MS)
 
 const toastOf = (text: string) => toastState.toasts.find((t) => t.message === text)
 
@@ -132,12 +146,42 @@ test('shows the four counters: from the worker, the history summary and the conf
   renderApp(api, '/alerts/overview')
   const counter = (label: string) =>
     [...document.querySelectorAll('dt')].find((dt) => dt.textContent === label)?.parentElement
-  await expect.poll(() => counter('Active Alerts')?.textContent).toBe('Active Alerts2')
+  // Every active alert, as the list and GET /api/alerts/active count them (issue 24 #28).
+  await expect.poll(() => counter('Active Alerts')?.textContent).toBe('Active Alerts3')
   expect(counter('Acknowledged')?.textContent).toBe('Acknowledged1')
   await expect.poll(() => counter('Last 24 Hours')?.textContent).toBe('Last 24 Hours7')
   // Two guests of the five override keys (a node, a storage and a PBS server are not).
   await expect.poll(() => counter('Guest Overrides')?.textContent).toBe('Guest Overrides2')
   expect(callsTo(fetchMock, 'GET', '/api/alerts/history/summary')).toHaveLength(1)
+})
+
+test('re-reads Last 24 Hours when one alert ends and another fires in the same poll', async () => {
+  let served = 5
+  const fetchMock = stubServer({
+    route: (url) => {
+      const path = new URL(url, window.location.href).pathname
+      if (path === '/api/alerts/config') return Response.json({ overrides: {} })
+      if (path === '/api/alerts/history/summary') {
+        return Response.json({ total: served, last24h: served, buckets: [] })
+      }
+      return undefined
+    },
+  })
+  const held = holdSummaryTimers()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1'), row('a2')])
+  renderApp(api, '/alerts/overview')
+  const counter = () =>
+    [...document.querySelectorAll('dt')].find((dt) => dt.textContent === 'Last 24 Hours')
+      ?.parentElement?.textContent
+  await expect.poll(() => counter()).toBe('Last 24 Hours5')
+  // a2 resolved, a3 fired: the same two active alerts by count.
+  served = 6
+  api.pushAlerts(model([row('a1'), row('a3')], { version: 2 }))
+  await expect.poll(() => held.length).toBe(1)
+  held[0]!()
+  await expect.poll(() => counter()).toBe('Last 24 Hours6')
+  expect(callsTo(fetchMock, 'GET', '/api/alerts/history/summary')).toHaveLength(2)
 })
 
 test('keeps the Last 24 Hours answer when the alerts changed while it was on its way', async () => {
@@ -206,23 +250,36 @@ test('hides acknowledged alerts on request, and says when none are left', async 
   await expect.element(page.getByRole('button', { name: 'Show acknowledged' })).toBeVisible()
 })
 
-test('acknowledge: applied in the worker at once, Processing... then re-enabled, success toast', async () => {
-  const fetchMock = alertServer()
+test('acknowledge: the new state shows as soon as the server answers; the button stays disabled for 1.5 s', async () => {
+  let answer: (response: Response) => void = () => {}
+  const fetchMock = alertServer(() => new Promise<Response>((resolve) => (answer = resolve)))
   const held = holdAckTimers()
-  const api = new FakeWorker()
+  // As the real worker does (spec 000 §4): the ack shows in the model at once.
+  class OptimisticWorker extends FakeWorker {
+    override setAlertAck(alertId: string, acknowledged: boolean): void {
+      super.setAlertAck(alertId, acknowledged)
+      this.pushAlerts(model([row(alertId, { acknowledged, pending: true })], { version: 2 }))
+    }
+  }
+  const api = new OptimisticWorker()
   api.alertsOverview = model([row('lab/pve1 101-cpu')])
   renderApp(api, '/alerts/overview')
   await page.getByRole('button', { name: /^Acknowledge vm-lab/ }).click()
-  const button = page.getByRole('button', { name: 'Processing...' })
-  await expect.element(button).toBeDisabled()
+  // While the request is in flight (milliseconds on a real server).
+  await expect.element(page.getByRole('button', { name: 'Processing...' })).toBeDisabled()
   expect(api.acks).toEqual([{ alertId: 'lab/pve1 101-cpu', acknowledged: true }])
+  answer(Response.json({ success: true }))
   await expect.poll(() => toastOf('Alert acknowledged')?.type).toBe('success')
+  // Answered: the button reads the new state at once, not 'Processing...' for a fixed 1.5 s.
+  const unack = page.getByRole('button', { name: /^Unacknowledge vm-lab/ })
+  await expect.element(unack).toBeDisabled()
+  expect(page.getByRole('button', { name: 'Processing...' }).query()).toBeNull()
   const calls = callsTo(fetchMock, 'POST', '/api/alerts/lab%2Fpve1%20101-cpu/acknowledge')
   expect(calls).toHaveLength(1)
   expect(calls[0]![1]!.body).toBe('{}')
   expect(held).toHaveLength(1)
   held[0]!()
-  await expect.element(page.getByRole('button', { name: /^Acknowledge vm-lab/ })).toBeEnabled()
+  await expect.element(unack).toBeEnabled()
 })
 
 test('a failed acknowledge drops the pending ack and says so', async () => {

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { page } from 'vitest/browser'
 import { FakeWorker, groupRow, guestRow, viewModel } from './fake-worker.ts'
+import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
 
 beforeEach(async () => {
@@ -17,9 +18,16 @@ describe('dashboard page states', () => {
     await expect.element(page.getByText('Connecting to monitoring service')).toBeVisible()
   })
 
-  test('connected without initial data still shows loading', async () => {
-    renderApp(new FakeWorker({ status: 'connected', initialDataReceived: false }))
+  test('connected without initial data still shows loading, and says the estate is loading', async () => {
+    const api = new FakeWorker({ status: 'connecting', initialDataReceived: false })
+    renderApp(api)
+    await expect.element(page.getByText('Connecting to monitoring service')).toBeVisible()
+    // The pill says Connected: the text under the spinner must not still say connecting.
+    api.setConnection({ status: 'connected' })
+    await expect.element(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible()
     await expect.element(page.getByText('Loading dashboard data...')).toBeVisible()
+    await expect.element(page.getByText('Loading estate...')).toBeVisible()
+    expect(page.getByText('Connecting to monitoring service').query()).toBeNull()
   })
 
   test('an empty state served before the first poll shows loading, then no nodes once polled', async () => {
@@ -57,6 +65,35 @@ describe('dashboard page states', () => {
     await expect.element(page.getByText('Connection lost')).toBeVisible()
     await expect.element(page.getByText('Attempting to reconnect…')).toBeVisible()
     expect(page.getByRole('button', { name: 'Reconnect now' }).query()).toBeNull()
+  })
+
+  test('while the first load brings guests, counts read as loading, not as partial totals', async () => {
+    const api = new FakeWorker({ loading: true, guestsExpected: 2025, guestCount: 1272 })
+    api.push(viewModel([groupRow('pve1', 1), guestRow(100, 'web')]))
+    const summary = {
+      kind: 'nodeSummary' as const,
+      version: 1,
+      tab: 'dashboard' as const,
+      nameLabel: 'Node',
+      diskLabel: 'Disk',
+      showTemperature: false,
+      countColumns: [
+        { key: 'vms' as const, label: 'VMs' },
+        { key: 'containers' as const, label: 'Containers' },
+      ],
+      rows: [makeSummaryRow('lab-pve1', 'pve1', { counts: { vms: 1272 } })],
+    }
+    api.nodeSummary = { ...summary, guestsLoading: true }
+    renderApp(api)
+    await expect.element(page.getByText('Loading guests: 1,272 of 2,025…')).toBeVisible()
+    expect(page.getByText(/running/).query()).toBeNull()
+    const row = page.getByRole('row', { name: /pve1/ })
+    await expect.element(row.getByTitle('Guests still loading').first()).toHaveTextContent('…')
+    expect(row.getByText('0', { exact: true }).query()).toBeNull()
+    api.setConnection({ loading: false, guestsExpected: 0, guestCount: 2025 })
+    api.pushNodeSummary({ ...summary, version: 2, guestsLoading: false })
+    await expect.element(page.getByText('1 running')).toBeVisible()
+    await expect.element(row.getByText('1272')).toBeVisible()
   })
 
   test('no nodes shows the settings hint and Go to Settings opens the PVE tab', async () => {

@@ -149,6 +149,11 @@ describe('Diagnostics tab', () => {
     await expect.element(page.getByText(REPORT.recommendations[0]!)).toBeVisible()
     await expect.element(page.getByText('Node.js (node v20.19.0)')).toBeVisible()
     await expect.element(page.getByText('7655')).toBeVisible()
+    // 24-hour, as every other time in the UI (issue 24 #33); the hour depends on the zone.
+    const at = new Date(REPORT.checkedAt)
+    const hh = String(at.getHours()).padStart(2, '0')
+    const day = String(at.getDate()).padStart(2, '0')
+    await expect.element(page.getByText(`Checked at 2026-01-${day} ${hh}:04:05`)).toBeVisible()
     expect(callsTo(mock, 'GET', '/api/diagnostics')).toHaveLength(1)
   })
 

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createWorkerApi } from '../../../src/worker/worker-api.ts'
 import type { ConnectionSnapshot, WorkerApi } from '../../../src/worker/api-types.ts'
 import type { GuestViewModel } from '../../../src/shared/views/guest-view-types.ts'
+import type { NodeSummaryModel } from '../../../src/shared/views/node-summary-types.ts'
 import { createFakeDeps, type FakeSocket } from './fake-socket.ts'
 import { makeRequest } from '../shared/views/guest-fixtures.ts'
 
@@ -113,5 +114,45 @@ describe('worker api', () => {
     last().receive({ type: 'delta', data: { scalars: { metrics: [] } }, seq: 2 })
     flush()
     expect(models).toHaveLength(1)
+  })
+
+  it('while a first load streams in, the connection counts are those of the views, and guest counts read as loading', () => {
+    const snapshots: ConnectionSnapshot[] = []
+    const models: GuestViewModel[] = []
+    const summaries: NodeSummaryModel[] = []
+    api.watchConnection((snapshot) => snapshots.push(snapshot))
+    api.subscribe(makeRequest(), (model) => models.push(model))
+    api.subscribe({ kind: 'nodeSummary', tab: 'dashboard', sort: null }, (model) =>
+      summaries.push(model),
+    )
+    api.connect({ url: 'ws://127.0.0.1:1/ws', deltas: true })
+    last().open()
+    const ct = { ...guest(3), id: 'pve1-3', type: 'lxc' }
+    last().receive({
+      type: 'snapshot',
+      seq: 1,
+      data: { nodes: [node] },
+      counts: { vms: 2, containers: 1 },
+    })
+    flush()
+    last().receive({ type: 'snapshotChunk', seq: 1, key: 'vms', rows: [guest(1), guest(2)] })
+    // The containers arrive before the next (throttled) recompute of the views.
+    last().receive({ type: 'snapshotChunk', seq: 1, key: 'containers', rows: [ct] })
+    const agree = () => {
+      const shown = models.at(-1)!.totals.guests
+      expect(snapshots.at(-1)!.guestCount).toBe(shown)
+    }
+    agree()
+    expect(snapshots.at(-1)).toMatchObject({ loading: true, guestsExpected: 3 })
+    expect(summaries.at(-1)!.guestsLoading).toBe(true)
+    flush()
+    agree()
+    last().receive({ type: 'snapshotEnd', seq: 1 })
+    flush()
+    agree()
+    expect(models.at(-1)!.totals.guests).toBe(3)
+    expect(snapshots.at(-1)).toMatchObject({ loading: false, guestCount: 3 })
+    expect(summaries.at(-1)!.guestsLoading).toBe(false)
+    expect(summaries.at(-1)!.rows[0]!.counts).toMatchObject({ vms: 2, containers: 1 })
   })
 })

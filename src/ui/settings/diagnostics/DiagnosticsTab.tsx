@@ -1,6 +1,7 @@
 import { Download, ShieldCheck, Lightbulb, Loader2, Play, Server, Stethoscope } from 'lucide-react'
 import { useRef, useState } from 'react'
 import type { DiagnosticsReport } from '../../../shared/model/diagnostics.ts'
+import { formatLocalDateTime } from '../../../shared/format/date-time.ts'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { showToast } from '../../components/toast-store.ts'
@@ -116,10 +117,7 @@ export function DiagnosticsTab() {
       </Card>
 
       {report && (
-        <Card
-          title="Results"
-          description={`Checked at ${new Date(report.checkedAt).toLocaleString()}`}
-        >
+        <Card title="Results" description={`Checked at ${formatLocalDateTime(report.checkedAt)}`}>
           {report.nodes.length + report.pbs.length === 0 ? (
             <p className="text-sm text-gray-600 dark:text-gray-400">No nodes are configured.</p>
           ) : (

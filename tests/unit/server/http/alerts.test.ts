@@ -78,10 +78,14 @@ describe('acknowledge, unacknowledge, clear', () => {
     expect(alert.ackUser).toBeUndefined()
   })
 
-  it("names the acknowledging user 'admin' when none is given", async () => {
-    const [first] = await raiseTwo()
+  it("with authentication disabled, names the acknowledging user 'anonymous', as Security and the log do", async () => {
+    const [first, second] = await raiseTwo()
     await post(`/api/alerts/${encodeURIComponent(first!.id)}/acknowledge`)
-    expect((await active()).find((a) => a.id === first!.id)!.ackUser).toBe('admin')
+    expect((await active()).find((a) => a.id === first!.id)!.ackUser).toBe('anonymous')
+    await post('/api/alerts/bulk/acknowledge', { alertIds: [second!.id] })
+    expect((await active()).find((a) => a.id === second!.id)!.ackUser).toBe('anonymous')
+    const history = (await get('/api/alerts/history')).json() as HistoryAlert[]
+    expect(history.find((row) => row.id === first!.id)!.ackUser).toBe('anonymous')
   })
 
   it('answers 404 for an unknown alert and 400 for an invalid id or user', async () => {

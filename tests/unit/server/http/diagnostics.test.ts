@@ -94,7 +94,15 @@ describe('GET /api/diagnostics', () => {
       expect(node.vmDiskCheck?.vmsFound).toBeGreaterThan(0)
       expect(node.vmDiskCheck?.permission).toMatch(/^VM\./)
       expect(node.physicalDisks?.nodesChecked).toBeGreaterThan(0)
-      expect(node.backupListing?.status).not.toBeUndefined()
+      expect(node.backupListing?.status).toBe('ok')
+      // Every backup storage of the cluster, shared ones once: the count the Backups tab shows.
+      const listed = ctx.app.live
+        .current()
+        .state.storageBackups.filter((b) => b.instance === node.name).length
+      expect(listed).toBeGreaterThan(0)
+      expect(node.backupListing?.message).toMatch(
+        new RegExp(`^Backups listed on .+ \\(${listed.toLocaleString('en-US')} found\\)$`),
+      )
     }
     for (const server of report.pbs) expect(server).toMatchObject({ connected: true })
     const failed = report.nodes.find((n) => n.name === 'unreachable-node')!

@@ -101,6 +101,42 @@ describe('derived fields', () => {
     expect(formatHistoryRow(open, 'UTC').statusText).toBe('Acknowledged')
   })
 
+  it('labels the peak that the severity badge shows (a critical peak beside a lower last value)', () => {
+    // Critical starts at 90: the occurrence peaked at 93.1 and eased to 86.8 before it ended.
+    const row = historyRow({
+      level: 'critical',
+      value: 86.8,
+      peak: 93.1,
+      message: 'VM cpu at 86.8%',
+    })
+    const shown = formatHistoryRow(row, 'UTC')
+    expect(shown.severityText).toBe('Critical')
+    expect(shown.message).toBe('CPU peak 93.1%, last 86.8%')
+    const flat = formatHistoryRow(historyRow({ value: 91.3, peak: 91.3 }), 'UTC')
+    expect(flat.message).toBe('CPU at 91.3%')
+    const io = historyRow({ type: 'diskWrite', value: 120.5, peak: 120.5 })
+    expect(formatHistoryRow(io, 'UTC').message).toBe('Disk write at 120.5 MB/s')
+    const fs = historyRow({
+      type: 'disk',
+      value: 93.1,
+      peak: 93.1,
+      metadata: { resourceType: 'VM', mountpoint: '/var' },
+    })
+    expect(formatHistoryRow(fs, 'UTC').message).toBe('Disk (/var) at 93.1%')
+    const state = historyRow({
+      type: 'connectivity',
+      value: 0,
+      peak: 0,
+      message: "Node 'pve3' is offline",
+    })
+    expect(formatHistoryRow(state, 'UTC').message).toBe("Node 'pve3' is offline")
+  })
+
+  it('writes a container as LXC, as the dashboard does', () => {
+    expect(formatHistoryRow(historyRow({ resourceType: 'CT' }), 'UTC').resourceTypeText).toBe('LXC')
+    expect(formatHistoryRow(historyRow(), 'UTC').resourceTypeText).toBe('VM')
+  })
+
   it('derives the resource type from the row, its metadata, then its type or id', () => {
     const bare = { id: 'x', type: 'cpu' as const }
     expect(deriveResourceType({ ...bare, resourceType: 'CT' })).toBe('CT')

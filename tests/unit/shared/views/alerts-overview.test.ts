@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Entity } from '../../../../src/shared/model/state.ts'
 import {
+  toOverviewRow,
   createAlertsOverviewView,
   formatSince,
   orderAlerts,
@@ -37,6 +38,30 @@ const request = (change: Partial<AlertsOverviewRequest> = {}): AlertsOverviewReq
 const NONE: ReadonlySet<string> = new Set()
 
 describe('alerts overview', () => {
+  it('changes its occurrence hash when one alert ends and another fires, counts unchanged', () => {
+    const view = createAlertsOverviewView()
+    const before = view.compute(
+      { alerts: [alert('a1', 'warning', 1), alert('a2', 'warning', 2)], pending: NONE, now: NOW },
+      request(),
+    )
+    const after = view.compute(
+      { alerts: [alert('a1', 'warning', 1), alert('a3', 'warning', 2)], pending: NONE, now: NOW },
+      request(),
+    )
+    expect(after.active).toBe(before.active)
+    expect(after.occurrences).not.toBe(before.occurrences)
+  })
+
+  it('writes a metric alert as the rest of the UI does: metric name, value and unit', () => {
+    expect(toOverviewRow(alert('m', 'warning', 1), NONE, NOW).message).toBe('CPU at 91.3%')
+    const offline = alert('o', 'critical', 1, {
+      type: 'connectivity',
+      message: "Node 'pve3' is offline",
+      value: 0,
+    })
+    expect(toOverviewRow(offline, NONE, NOW).message).toBe("Node 'pve3' is offline")
+  })
+
   const alerts = [
     alert('w-old', 'warning', 90),
     alert('c-old', 'critical', 60),

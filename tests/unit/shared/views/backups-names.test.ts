@@ -98,7 +98,7 @@ describe('backup names when one VMID exists in several clusters', () => {
 
   it('finds by name only that guest’s backups', () => {
     expect(rows({ search: 'db-staging-06' }).map((r) => `${r.node}:${r.backupName}`)).toEqual([
-      'b1:b-766.vma',
+      'b2:b-766.vma',
       'b2:bravo-snap',
     ])
     expect(rows({ search: 'log-11' }).map((r) => `${r.node}:${r.backupName}`)).toEqual([

@@ -129,6 +129,20 @@ describe('backup normalisation: names and fields', () => {
     expect(records.map((r) => r.name)).toEqual(['other-cluster-web', 'db-1', '', 'web-1'])
   })
 
+  it("puts a storage backup on its guest's node (shared storage lists it from one node)", () => {
+    const { records, nodeIds } = normaliseBackups({
+      ...none,
+      storageBackups: [
+        makeStorageBackup(102, t, { storage: 'nfs' }),
+        makeStorageBackup(999, t, { storage: 'nfs' }),
+      ],
+      pbsBackups: [],
+      guests,
+    })
+    expect(records.map((r) => r.node)).toEqual(['pve2', 'pve1'])
+    expect(nodeIds).toEqual(['lab-pve2', 'lab-pve1'])
+  })
+
   it('names a PBS backup after a guest of its type, the one its comment names when VMIDs repeat', () => {
     const estate = [
       makeGuest(170, { name: 'kafka-vm', node: 'pve1' }),

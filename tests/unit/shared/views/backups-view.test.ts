@@ -46,7 +46,10 @@ function makeInput(patch: Partial<BackupsViewInput> = {}): BackupsViewInput {
       makePbsBackup('103', older, { backupType: 'ct', size: 4 * GIB, namespace: 'prod' }),
     ],
     pbs: [makePbsInstance('pbs1', [2.44, 3.06])],
-    guests: [makeGuest(101, { name: 'web' }), makeGuest(102, { name: 'dns', type: 'lxc' })],
+    guests: [
+      makeGuest(101, { name: 'web' }),
+      makeGuest(102, { name: 'dns', type: 'lxc', node: 'pve2' }),
+    ],
     nodes: [makeNode('pve1'), makeNode('pve2')],
     now: now * 1000,
     ...patch,

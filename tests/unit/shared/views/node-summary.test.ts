@@ -265,6 +265,26 @@ describe('node summary rows', () => {
     expect(computeNodeSummary(data, request()).rows[0]!.counts).toEqual({ vms: 0, containers: 0 })
   })
 
+  it("counts a shared storage's backups under their guests' nodes, not the node that listed them", () => {
+    const nodes = [makeNode('pve1'), makeNode('pve2')]
+    const guests = [makeGuest(101, { node: 'pve1' }), makeGuest(102, { node: 'pve2' })]
+    // One NFS storage, listed through pve1: its backups belong to guests on both nodes.
+    const shared = { storage: 'nfs', node: 'pve1' }
+    const storageBackups = [
+      makeStorageBackup(101, 2000, shared),
+      makeStorageBackup(102, 2000, shared),
+      makeStorageBackup(102, 2100, shared),
+      // A guest that is gone: stays with the node that listed it.
+      makeStorageBackup(104, 2000, shared),
+    ]
+    const data = input({ nodes, guests, storageBackups, guestSnapshots: [] })
+    const result = computeNodeSummary(data, request({ tab: 'backups' }))
+    expect(result.rows.map((row) => [row.name, row.counts])).toEqual([
+      ['pve1', { backups: 2 }],
+      ['pve2', { backups: 2 }],
+    ])
+  })
+
   it('links to the host when known, adding https:// when it has no scheme', () => {
     const nodes = [
       makeNode('a', { host: 'https://10.0.0.1:8006' }),
