@@ -5,7 +5,8 @@
 import type { Alert, AlertMetric, AlertResourceType } from '../model/alerts.ts'
 import { ALERT_METRICS } from '../model/alerts.ts'
 
-const METRIC_NAMES: Readonly<Record<AlertMetric, string>> = {
+/** A metric's name as the UI and notifications write it. */
+export const METRIC_NAMES: Readonly<Record<AlertMetric, string>> = {
   cpu: 'CPU',
   memory: 'Memory',
   disk: 'Disk',

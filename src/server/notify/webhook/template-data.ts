@@ -3,6 +3,7 @@
 // §3.7.1; ours: Event, Resolved, Title, EventAction, DedupKey, Severity, Priority, Grouped).
 import { createHash } from 'node:crypto'
 import type { Alert, ResolvedAlert } from '../../../shared/model/alerts.ts'
+import { METRIC_NAMES } from '../../../shared/views/alert-message.ts'
 import type {
   NotificationBatch,
   NotificationEvent,
@@ -90,15 +91,8 @@ export const GROUP_LIST_MAX = 25
 export const CUSTOM_ALERTS_MAX = 100
 
 const TYPE_LABELS: Record<string, string> = {
-  cpu: 'CPU',
-  memory: 'Memory',
-  disk: 'Disk',
-  diskRead: 'Disk read',
-  diskWrite: 'Disk write',
-  networkIn: 'Network in',
-  networkOut: 'Network out',
+  ...METRIC_NAMES,
   usage: 'Storage usage',
-  temperature: 'Temperature',
   connectivity: 'Connectivity',
   offline: 'Offline',
   'powered-off': 'Powered off',
