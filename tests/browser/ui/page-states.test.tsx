@@ -141,7 +141,7 @@ describe('dashboard page states', () => {
 describe('connection pill', () => {
   const cases = [
     ['connected', 'Connected'],
-    ['connecting', 'Reconnecting...'],
+    ['connecting', 'Connecting...'],
     ['reconnecting', 'Reconnecting...'],
     ['disconnected', 'Disconnected'],
   ] as const
