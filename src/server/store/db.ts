@@ -209,6 +209,24 @@ const MIGRATIONS: readonly string[] = [
   // The storage probe of /api/health (store/storage-health.ts): one row, rewritten to prove that
   // the data file can still be written.
   `CREATE TABLE storage_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)`,
+  // Quiet hours' category flags took the reference's meaning (issue 24 #12): a set flag used to
+  // let its category's critical alerts through and now holds them. A stored choice keeps its
+  // intent, so a config with any flag set has all three inverted (ticking 'offline' to be paged
+  // for a node down keeps paging); one with none set was the old default and now pages for every
+  // critical alert. A config that is not valid JSON is left for the loader's fallback.
+  `UPDATE alert_config SET json = json_set(json,
+     '$.schedule.quietHours.suppress.performance',
+     json(CASE WHEN json_extract(json, '$.schedule.quietHours.suppress.performance') THEN 'false' ELSE 'true' END),
+     '$.schedule.quietHours.suppress.storage',
+     json(CASE WHEN json_extract(json, '$.schedule.quietHours.suppress.storage') THEN 'false' ELSE 'true' END),
+     '$.schedule.quietHours.suppress.offline',
+     json(CASE WHEN json_extract(json, '$.schedule.quietHours.suppress.offline') THEN 'false' ELSE 'true' END))
+   WHERE CASE WHEN json_valid(json) THEN
+     json_type(json, '$.schedule.quietHours.suppress') = 'object' AND (
+       json_extract(json, '$.schedule.quietHours.suppress.performance') = 1 OR
+       json_extract(json, '$.schedule.quietHours.suppress.storage') = 1 OR
+       json_extract(json, '$.schedule.quietHours.suppress.offline') = 1)
+     ELSE 0 END`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */
