@@ -25,6 +25,7 @@ export default mergeConfig(
             include: ['tests/browser/**/*.test.{ts,tsx}'],
             testTimeout: 30_000,
             globalSetup: ['tests/browser/global-setup.ts'],
+            setupFiles: ['tests/browser/isolated-storage.ts'],
             browser: {
               enabled: true,
               headless: true,
