@@ -1,5 +1,6 @@
 // Wire types of Proxmox Backup Server and of the PVE backups (re-exported by state.ts).
 // Pure types: imported by the server, the worker and the UI alike.
+import type { StorageForecast } from './history.ts'
 import type { GuestType } from './state.ts'
 // Proxmox Backup Server (spec 000 §3; wire-protocol.md §2.7-2.8)
 
@@ -21,6 +22,8 @@ export interface PbsDatastore {
   error?: string
   namespaces: PbsNamespace[]
   deduplicationFactor?: number
+  /** "Full in N days" (issue 25), present only when usage rises steadily enough to say. */
+  forecast?: StorageForecast
 }
 
 /** A monitored Proxmox Backup Server. */

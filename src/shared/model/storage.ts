@@ -2,6 +2,7 @@
 // Pure types: imported by the server, the worker and the UI alike.
 // Storage, Ceph, physical disks (spec 000 §3; reference/wire-protocol.md §2.4-2.6). Byte values
 // are bytes, percentages 0-100, times epoch milliseconds unless a field says seconds.
+import type { StorageForecast } from './history.ts'
 
 /** One device of a ZFS pool's tree (leaf devices, mirrors, raidz groups). */
 export interface ZfsDevice {
@@ -55,6 +56,8 @@ export interface Storage {
   /** Percent 0-100 (0 when total is 0). */
   usage: number
   zfsPool?: ZfsPool
+  /** "Full in N days" (issue 25), present only when usage rises steadily enough to say. */
+  forecast?: StorageForecast
 }
 
 export interface CephPool {
