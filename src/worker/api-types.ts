@@ -15,6 +15,12 @@ import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-vie
 import type { GuestUrlsViewModel, GuestUrlsViewRequest } from '../shared/views/guest-urls-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
 import type { StorageViewModel, StorageViewRequest } from '../shared/views/storage-types.ts'
+import type {
+  HistoryChartData,
+  HistoryChartRequest,
+  TrendData,
+  TrendRequest,
+} from '../shared/views/history-types.ts'
 
 /**
  * Every view kind the worker serves: what the UI asks for and what it answers (ARCHITECTURE.md,
@@ -121,4 +127,11 @@ export interface WorkerApi {
   watchEvents(onEvent: (event: LiveEvent) => void): number
   /** End any subscription or connection watch by its id and release its callback's proxy. */
   unsubscribe(subscriptionId: number): void
+  /**
+   * One resource's metrics history over a range, fetched from `/api/history` and downsampled to
+   * `width` points keeping peaks (issue 25). Rejects with the server's message on an error.
+   */
+  history(request: HistoryChartRequest): Promise<HistoryChartData>
+  /** The trend column: the last hour of one metric for the ids on screen, as sparklines. */
+  trends(request: TrendRequest): Promise<TrendData>
 }

@@ -2,6 +2,8 @@
 // Runs inside the worker. Imports only src/shared and src/worker.
 import type { ConnectionSnapshot, WorkerApi } from './api-types.ts'
 import { createAlertAcks } from './alert-acks.ts'
+import { fetchHistoryChart } from './history-fetch.ts'
+import { fetchTrends } from './history-trends.ts'
 import { setAlertConfigSource } from './alert-config-source.ts'
 import { readDataReadiness } from './readiness.ts'
 import { invokeCallback, releaseCallback } from './callbacks.ts'
@@ -170,6 +172,8 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
       // Released after removal: the callback can no longer be called once its proxy is gone.
       releaseCallback(watcher ?? views.remove(subscriptionId), warn)
     },
+    history: (request) => fetchHistoryChart(request),
+    trends: (request) => fetchTrends(request),
   }
 }
 

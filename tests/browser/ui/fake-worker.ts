@@ -38,6 +38,12 @@ import type { GuestUrlsViewRequest } from '../../../src/shared/views/guest-urls-
 import { createGuestUrlsView } from '../../../src/shared/views/guest-urls-view.ts'
 import type { LiveEvent } from '../../../src/shared/model/live-events.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
+import type {
+  HistoryChartData,
+  HistoryChartRequest,
+  TrendData,
+  TrendRequest,
+} from '../../../src/shared/views/history-types.ts'
 
 /** The open subscriptions of each view kind, by id. */
 type Listeners = { [K in ViewKind]: Map<number, (model: ViewModel<K>) => void> }
@@ -179,6 +185,29 @@ export class FakeWorker implements WorkerPort {
   expireAcks(alertIds: string[]): void {
     for (const onTimeout of this.ackWatchers.values()) onTimeout(alertIds)
   }
+  /** The history asked for, in order; answered by `historyAnswer` (no series by default). */
+  chartRequests: HistoryChartRequest[] = []
+  historyAnswer = (request: HistoryChartRequest): Promise<HistoryChartData> =>
+    Promise.resolve({
+      resourceId: request.resourceId,
+      range: request.range,
+      stepSeconds: 60,
+      source: 'proxmox',
+      series: {},
+    })
+  history(request: HistoryChartRequest): Promise<HistoryChartData> {
+    this.chartRequests.push(request)
+    return this.historyAnswer(request)
+  }
+
+  /** The trends asked for, in order; answered by `trendsAnswer` (none by default). */
+  trendRequests: TrendRequest[] = []
+  trendsAnswer = (_request: TrendRequest): Promise<TrendData> => Promise.resolve({})
+  trends(request: TrendRequest): Promise<TrendData> {
+    this.trendRequests.push(request)
+    return this.trendsAnswer(request)
+  }
+
   unsubscribe(id: number): void {
     this.unsubscribed.push(id)
     this.ackWatchers.delete(id)
