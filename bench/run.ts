@@ -38,6 +38,7 @@ import {
   type WebFanoutResult,
 } from './web-fanout.ts'
 import { printTable, type BenchResult } from './harness.ts'
+import { benchHistory, printHistoryFigures } from './history.ts'
 import { SEARCH_SET } from './search-set.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
@@ -117,6 +118,17 @@ if (wanted('template-render')) {
   printTable('Webhook templates: one render (size = alerts in the data)', templates.normal)
   printHostile(templates.hostile)
   results.templateRender = templates
+}
+
+if (wanted('history')) {
+  // Issue 25: the recent store's record(), memory and series(); route-level sections join later.
+  const history = await benchHistory(SIZES)
+  printTable(
+    'History: the recent store (record one poll, series for charts and trends)',
+    history.results,
+  )
+  printHistoryFigures(history.figures)
+  results.history = history
 }
 
 if (wanted('collector')) {

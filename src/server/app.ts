@@ -59,6 +59,7 @@ import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
 import type { KdfCost } from './backup/config-crypto.ts'
 import type { ServerConfig } from './config.ts'
+import { createHistory, type HistoryServices } from './history/wiring.ts'
 
 export interface App {
   http: FastifyInstance
@@ -71,6 +72,8 @@ export interface App {
   alerts: AlertService
   notify: NotifyService
   updater: Updater
+  /** Metrics history: the recent store (read by the /api/history routes) and its retention. */
+  history: HistoryServices
   /** The sweep that prunes metadata of guests gone for good (runs with the polls). */
   metadataRetention: MetadataRetention
   /** Every route registered (method, url pattern), in registration order. */
@@ -180,11 +183,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     decorate: (next, at, poll) => alerts.decorate(next, at, poll),
   })
   liveRef.current = live
+  const systemSettings = createSystemSettingsRepo(db)
+  const envMinutes = config.historyRetentionMinutes
+  const history = createHistory({ settings: systemSettings, now, envMinutes, log: http.log })
   const poller = createPoller({
     intervalMs: config.pollIntervalMs,
     now,
     log: http.log,
     onState: (collected) => {
+      void history.record(collected, now())
       live.applyCollected(collected).catch((err: unknown) => {
         http.log.error({ err }, 'publishing the polled state failed')
       })
@@ -235,7 +242,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // The websocket plugin first: its onRequest hook marks upgrades, and its onResponse hook closes
   // the socket of an upgrade the guard refuses (a hook that throws skips the hooks after it).
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
-  const systemSettings = createSystemSettingsRepo(db)
   const webPolicy = createWebPolicy({
     repo: systemSettings,
     now,
@@ -329,6 +335,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const systemSettingsDeps = {
     discovery,
     webPolicy,
+    history: history.retention,
     ...themeDeps,
     onUpdateSettings: () => autoUpdater.rearm(),
   }
@@ -367,6 +374,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     alerts,
     notify,
     updater,
+    history,
     metadataRetention: metadata.retention,
     routes,
     startPolling: () => {
@@ -380,7 +388,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.stop()
       await Promise.all([notify.stop(), poller.stop()])
     },
-    reloadStored: () => webPolicy.reload(),
+    reloadStored: () => (webPolicy.reload(), history.retention.reload()),
     onBroadcast(listener) {
       broadcastTaps.add(listener)
       return () => broadcastTaps.delete(listener)

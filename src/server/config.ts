@@ -10,6 +10,11 @@ import { sha256Hex, tokenHint } from './auth/secrets.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts'
 import { fileURLToPath } from 'node:url'
 import type { DeploymentType } from '../shared/model/updates.ts'
+import {
+  HISTORY_RETENTION_DEFAULT,
+  HISTORY_RETENTION_MAX,
+  HISTORY_RETENTION_MIN,
+} from '../shared/model/history-retention.ts'
 import { detectDeploymentType, systemProbes } from './updates/deployment.ts'
 
 /**
@@ -90,6 +95,8 @@ export interface ServerConfig {
   /** UPDATE_FEED_URL and the detected (or PULSE_DEPLOYMENT_TYPE) installation kind. */
   updates: { feedUrl: string; deploymentType: DeploymentType }
   cluster: ClusterConfig
+  /** HISTORY_RETENTION_MINUTES (10 to 360): fixes the recent history's retention; null: unset. */
+  historyRetentionMinutes: number | null
 }
 
 /** Shortest API_TOKEN accepted: the generated ones have 48 characters. */
@@ -144,6 +151,12 @@ function readFeedUrl(env: NodeJS.ProcessEnv): string {
 
 function readBool(env: NodeJS.ProcessEnv, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '')
+}
+
+function readRetention(env: NodeJS.ProcessEnv): number | null {
+  const name = 'HISTORY_RETENTION_MINUTES'
+  if ((env[name] ?? '').trim() === '') return null
+  return readInt(env, name, HISTORY_RETENTION_DEFAULT, HISTORY_RETENTION_MIN, HISTORY_RETENTION_MAX)
 }
 
 /** A lease key and NATS connection name must stay within these characters. */
@@ -239,6 +252,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       deploymentType: detectDeploymentType(systemProbes(env, INSTALL_ROOT)),
     },
     cluster: readCluster(env),
+    historyRetentionMinutes: readRetention(env),
     demo: demo
       ? {
           seed: readInt(env, 'DEMO_SEED', 1, 0, 2 ** 31),

@@ -1,5 +1,5 @@
 // System settings routes (spec 001 §3 System settings): discovery, the /ws allowed origins and the
-// embedding policy, the update settings and the theme, stored in SQLite, plus which settings the
+// embedding policy, the update settings, the theme and the history retention, stored in SQLite, plus which settings the
 // environment fixes. Keys fixed by the environment are ignored, since the UI sends the whole form
 // back. Everything is validated before anything is written, so a refused request changes nothing.
 import type { FastifyInstance } from 'fastify'
@@ -19,6 +19,10 @@ import {
   writeUpdateSettings,
 } from '../updates/update-settings.ts'
 import { readStoredTheme, saveTheme } from './theme.ts'
+import type { HistoryRetention } from '../history/retention.ts'
+import { retentionProblem } from '../../shared/model/history-retention.ts'
+
+const RETENTION_PROBLEM = retentionProblem(undefined)
 
 /** A comma-separated origin list, validated and normalised ('*' only where `star`). */
 export const originList = (star: boolean) =>
@@ -50,6 +54,10 @@ const updateSchema = z.object({
     .union([z.literal(''), z.enum(THEMES)], { error: 'must be "light" or "dark"' })
     .optional()
     .transform((v): Theme | undefined => (v ? v : undefined)),
+  historyRetentionMinutes: z
+    .number({ error: RETENTION_PROBLEM })
+    .refine((v) => retentionProblem(v) === '', { error: RETENTION_PROBLEM })
+    .optional(),
 })
 
 export interface SystemSettingsDeps {
@@ -60,17 +68,25 @@ export interface SystemSettingsDeps {
   settings: SystemSettingsRepo
   now: () => number
   broadcast: (type: string, data: unknown) => void
+  /** Minutes of recent history the server keeps (absent: not offered). */
+  history?: HistoryRetention
   /** Called after the update settings changed (the auto-update timer re-arms). */
   onUpdateSettings?: (settings: UpdateSettings) => void
 }
 
 /** The system settings in effect (environment overrides applied), as GET /api/system/settings. */
 export function readSystemSettings(deps: SystemSettingsDeps): SystemSettings {
+  const web = deps.webPolicy.settings()
+  const history = deps.history?.settings()
   return {
     ...deps.discovery.settings(),
-    ...deps.webPolicy.settings(),
+    ...web,
     ...readUpdateSettings(deps.settings),
     theme: readStoredTheme(deps.settings),
+    ...(history && {
+      historyRetentionMinutes: history.historyRetentionMinutes,
+      envOverrides: { ...web.envOverrides, ...history.envOverrides },
+    }),
   }
 }
 
@@ -96,6 +112,7 @@ export function registerSystemSettingsRoutes(app: FastifyInstance, deps: SystemS
       deps.onUpdateSettings?.(writeUpdateSettings(deps.settings, updates, deps.now()))
     }
     if (body.theme) saveTheme(deps, body.theme)
+    deps.history?.configure(body.historyRetentionMinutes)
     return answer()
   })
 }

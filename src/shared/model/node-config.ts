@@ -150,4 +150,6 @@ export interface SystemSettings {
   autoUpdateTime?: string
   /** The theme saved on the server, '' when none. */
   theme?: 'light' | 'dark' | ''
+  /** Minutes of recent metrics history the server keeps in memory (issue 25). */
+  historyRetentionMinutes?: number
 }

@@ -56,6 +56,7 @@ function holdReload() {
 const origins = () => page.getByRole('textbox', { name: 'Allowed origins' })
 const saveButton = () => page.getByRole('button', { name: 'Save', exact: true })
 const discardButton = () => page.getByRole('button', { name: 'Discard' })
+const retention = () => page.getByRole('spinbutton', { name: 'Keep recent history (minutes)' })
 
 describe('System tab', () => {
   test('ALLOWED_ORIGINS set: the field is disabled with the two warning lines', async () => {
@@ -133,6 +134,7 @@ describe('System tab', () => {
       autoUpdateEnabled: false,
       autoUpdateCheckInterval: 24,
       autoUpdateTime: '03:00',
+      historyRetentionMinutes: 60,
     })
     await expect.element(page.getByText('Saved. Reloading...')).toBeVisible()
     await expect.element(origins()).toBeDisabled()
@@ -165,6 +167,64 @@ describe('System tab', () => {
     await expect.element(origins()).toHaveFocus()
     await expect.element(saveButton()).toBeEnabled()
     expect(reload).not.toHaveBeenCalled()
+  })
+
+  test('history retention: the saved minutes with their memory cost, sent as a number', async () => {
+    vi.spyOn(pageNavigation, 'reload').mockImplementation(() => {})
+    holdReload()
+    const mock = serve(() => ({ ...SETTINGS, historyRetentionMinutes: 120 }))
+    renderApp(worker(), '/settings/system')
+    await expect.element(retention()).toHaveValue(120)
+    await expect.element(retention()).toBeEnabled()
+    await expect
+      .element(retention())
+      .toHaveAccessibleDescription(
+        'Kept in memory: about 50 MB per 10,000 guests at 120 minutes (10 to 360).',
+      )
+    await retention().fill('30')
+    await expect
+      .element(retention())
+      .toHaveAccessibleDescription(
+        'Kept in memory: about 13 MB per 10,000 guests at 30 minutes (10 to 360).',
+      )
+    await saveButton().click()
+    await expect.element(page.getByText('Saved. Reloading...')).toBeVisible()
+    const saves = callsTo(mock, 'POST', '/api/system/settings/update')
+    expect(JSON.parse(String(saves[0]![1]!.body))).toMatchObject({ historyRetentionMinutes: 30 })
+  })
+
+  test('history retention refused by the server: the message names it and focus goes there', async () => {
+    serve(undefined, () =>
+      Response.json(
+        {
+          code: 'FIELD_INVALID',
+          message: 'historyRetentionMinutes: must be a whole number of minutes from 10 to 360.',
+        },
+        { status: 400 },
+      ),
+    )
+    renderApp(worker(), '/settings/system')
+    await retention().fill('5')
+    await saveButton().click()
+    await expect
+      .element(page.getByRole('alert').filter({ hasText: 'historyRetentionMinutes: must be' }))
+      .toBeVisible()
+    await expect.element(retention()).toHaveValue(5)
+    await expect.element(retention()).toHaveFocus()
+  })
+
+  test('HISTORY_RETENTION_MINUTES set: the retention field is read-only with the reason', async () => {
+    serve(() => ({
+      ...SETTINGS,
+      historyRetentionMinutes: 30,
+      envOverrides: { historyRetentionMinutes: true },
+    }))
+    renderApp(worker(), '/settings/system')
+    await expect.element(retention()).toBeDisabled()
+    await expect.element(retention()).toHaveValue(30)
+    await expect
+      .element(page.getByText(/Set by the HISTORY_RETENTION_MINUTES environment variable/))
+      .toBeVisible()
   })
 
   test('discard reloads the page', async () => {

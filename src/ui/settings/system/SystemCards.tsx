@@ -1,10 +1,15 @@
-import { AlertTriangle, Frame, Globe, Radar } from 'lucide-react'
+import { AlertTriangle, Frame, Globe, History, Radar } from 'lucide-react'
 import { FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { Switch } from '../../components/Switch.tsx'
 import { TextField } from '../../components/TextField.tsx'
 import { Notice } from '../security/fields.tsx'
 import { ENV_OVERRIDE_LINES, type SystemForm } from './system-api.ts'
+import {
+  HISTORY_BYTES_PER_GUEST_HOUR,
+  HISTORY_RETENTION_MAX,
+  HISTORY_RETENTION_MIN,
+} from '../../../shared/model/history-retention.ts'
 
 export interface CardProps {
   form: SystemForm
@@ -143,6 +148,51 @@ export function DiscoveryCard({ form, set, fixed, locked }: CardProps) {
           onChange={(event) => set({ discoverySubnet: event.target.value })}
           hint='"auto", or a subnet such as 192.168.1.0/24 (at most a /22).'
         />
+      </div>
+    </Card>
+  )
+}
+
+/** The memory hint under the retention field, for the minutes typed. */
+export function retentionCostHint(text: string): string {
+  const minutes = Number(text)
+  const valid = Number.isInteger(minutes) && minutes > 0
+  const perTenThousand = (HISTORY_BYTES_PER_GUEST_HOUR * 10_000 * (valid ? minutes : 60)) / 60
+  const mb = Math.round(perTenThousand / 2 ** 20)
+  return valid
+    ? `Kept in memory: about ${mb} MB per 10,000 guests at ${minutes} minutes (${HISTORY_RETENTION_MIN} to ${HISTORY_RETENTION_MAX}).`
+    : `${HISTORY_RETENTION_MIN} to ${HISTORY_RETENTION_MAX} minutes; about ${mb} MB per 10,000 guests at 60.`
+}
+
+/** How long the server keeps its own recent metrics history (issue 25). */
+export function HistoryCard({ form, set, fixed, locked }: CardProps) {
+  const overridden = fixed.has('historyRetentionMinutes')
+  return (
+    <Card
+      title="Metrics history"
+      icon={<History className="size-4" aria-hidden />}
+      description="The server keeps per-minute points of every resource for the recent charts and trends; longer ranges come from Proxmox."
+    >
+      <div className="flex flex-col gap-3">
+        <TextField
+          id="system-history-retention"
+          label="Keep recent history (minutes)"
+          type="number"
+          inputMode="numeric"
+          min={HISTORY_RETENTION_MIN}
+          max={HISTORY_RETENTION_MAX}
+          step={1}
+          value={form.historyRetentionMinutes}
+          disabled={overridden || locked}
+          onChange={(event) => set({ historyRetentionMinutes: event.target.value })}
+          hint={retentionCostHint(form.historyRetentionMinutes)}
+        />
+        {overridden && (
+          <Notice tone="warning" icon={<AlertTriangle className="size-4" aria-hidden />}>
+            Set by the HISTORY_RETENTION_MINUTES environment variable. Remove it and restart to
+            configure the retention here.
+          </Notice>
+        )}
       </div>
     </Card>
   )

@@ -6,7 +6,7 @@ import { showToast } from '../../components/toast-store.ts'
 import { pageNavigation, reloadSoon } from '../../lib/navigation.ts'
 import { BackupRestoreCards } from './BackupRestoreCards.tsx'
 import { SaveBar } from './SaveBar.tsx'
-import { DiscoveryCard, EmbeddingCard, OriginsCard } from './SystemCards.tsx'
+import { DiscoveryCard, EmbeddingCard, HistoryCard, OriginsCard } from './SystemCards.tsx'
 import {
   SAVED_TEXT,
   SAVE_FAILED_TEXT,
@@ -27,6 +27,7 @@ const FIELD_INPUTS: Partial<Record<string, string>> = {
   updateChannel: 'system-update-channel',
   autoUpdateCheckInterval: 'system-update-interval',
   autoUpdateTime: 'system-update-time',
+  historyRetentionMinutes: 'system-history-retention',
 }
 
 type Load =
@@ -118,6 +119,7 @@ function SystemFormView({ loaded }: { loaded: LoadedSystemSettings }) {
         <OriginsCard {...props} />
         <EmbeddingCard {...props} />
         <DiscoveryCard {...props} />
+        <HistoryCard {...props} />
         <VersionCard {...props} />
         <BackupRestoreCards />
       </div>

@@ -8,6 +8,10 @@ import {
   type UpdateSettings,
 } from '../../../shared/model/updates.ts'
 import { toChannel } from '../../updates/updates-api.ts'
+import {
+  HISTORY_RETENTION_DEFAULT,
+  retentionProblem,
+} from '../../../shared/model/history-retention.ts'
 
 /** The fields this tab edits, the version panel's update settings among them. */
 export interface SystemForm extends UpdateSettings {
@@ -16,6 +20,8 @@ export interface SystemForm extends UpdateSettings {
   allowedEmbedOrigins: string
   discoveryEnabled: boolean
   discoverySubnet: string
+  /** Minutes of recent history the server keeps, as typed (sent as a number). */
+  historyRetentionMinutes: string
 }
 
 export interface LoadedSystemSettings {
@@ -46,6 +52,7 @@ const FIELDS: readonly (keyof SystemForm)[] = [
   'autoUpdateEnabled',
   'autoUpdateCheckInterval',
   'autoUpdateTime',
+  'historyRetentionMinutes',
 ]
 
 /** An interval the select offers; anything else shows the default. */
@@ -79,6 +86,11 @@ function fromAnswer(answer: unknown): LoadedSystemSettings {
       autoUpdateEnabled: toBool(raw.autoUpdateEnabled, UPDATE_DEFAULTS.autoUpdateEnabled),
       autoUpdateCheckInterval: toInterval(raw.autoUpdateCheckInterval),
       autoUpdateTime: toTime(raw.autoUpdateTime),
+      historyRetentionMinutes: String(
+        retentionProblem(raw.historyRetentionMinutes)
+          ? HISTORY_RETENTION_DEFAULT
+          : raw.historyRetentionMinutes,
+      ),
     },
     envOverrides,
   }
@@ -102,9 +114,14 @@ export async function saveSystemSettings(
   form: SystemForm,
   envOverrides: ReadonlySet<keyof SystemForm>,
 ): Promise<LoadedSystemSettings> {
-  const body: Partial<SystemForm> = {}
+  const body: Record<string, unknown> = {}
   for (const field of FIELDS) {
-    if (!envOverrides.has(field)) Object.assign(body, { [field]: form[field] })
+    if (!envOverrides.has(field)) body[field] = form[field]
+  }
+  // A number for the server; text that is not one goes as it is, and the server names the field.
+  if ('historyRetentionMinutes' in body) {
+    const text = form.historyRetentionMinutes.trim()
+    body.historyRetentionMinutes = /^\d+$/.test(text) ? Number(text) : text
   }
   return fromAnswer(await apiJson<unknown>('/api/system/settings/update', { method: 'POST', body }))
 }
