@@ -20,6 +20,13 @@ import { installErrorHandler } from './http/errors.ts'
 import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerStateRoute } from './http/state.ts'
+import { registerHistoryRoutes } from './http/history.ts'
+import {
+  createEmptyRecentStore,
+  createHistoryParts,
+  type HistoryParts,
+} from './history/history-parts.ts'
+import { createEmptyState } from '../shared/model/state.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
@@ -71,6 +78,8 @@ export interface App {
   alerts: AlertService
   notify: NotifyService
   updater: Updater
+  /** Metrics history: the service behind /api/history, its allowance and cache, the forecasts. */
+  history: HistoryParts
   /** The sweep that prunes metadata of guests gone for good (runs with the polls). */
   metadataRetention: MetadataRetention
   /** Every route registered (method, url pattern), in registration order. */
@@ -173,11 +182,22 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     log: http.log,
   })
+  // Metrics history (issue 25): RRD through the poller's clients, forecasts on the state.
+  const history = createHistoryParts({
+    state: () => liveRef.current?.current().state ?? createEmptyState(now(), config.version),
+    historyClient: (instance) => poller.historyClient(instance),
+    recent: createEmptyRecentStore(),
+    now,
+    log: http.log,
+  })
   const live = createLiveState({
     now,
     version: config.version,
     clientCount: () => hubRef.current?.clientCount() ?? 0,
-    decorate: (next, at, poll) => alerts.decorate(next, at, poll),
+    decorate: (next, at, poll) => {
+      alerts.decorate(next, at, poll)
+      history.decorate(next)
+    },
   })
   liveRef.current = live
   const poller = createPoller({
@@ -267,6 +287,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     storage: () => storage.status(),
   })
   registerStateRoute(http, { hub })
+  registerHistoryRoutes(http, history.service)
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
@@ -367,6 +388,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     alerts,
     notify,
     updater,
+    history,
     metadataRetention: metadata.retention,
     routes,
     startPolling: () => {
@@ -374,11 +396,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.start()
       notify.start()
       poller.start()
+      history.forecasts.start()
     },
     async stopPolling() {
       autoUpdater.stop()
       alerts.stop()
-      await Promise.all([notify.stop(), poller.stop()])
+      await Promise.all([notify.stop(), poller.stop(), history.forecasts.stop()])
     },
     reloadStored: () => webPolicy.reload(),
     onBroadcast(listener) {
@@ -390,6 +413,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.close()
       hub.close()
       await notify.stop()
+      await history.forecasts.stop()
       await poller.stop()
       await http.close()
       await webhookChannel.close()
