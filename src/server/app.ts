@@ -20,6 +20,9 @@ import { installErrorHandler } from './http/errors.ts'
 import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerStateRoute } from './http/state.ts'
+import { registerHistoryRoutes } from './http/history.ts'
+import { createHistoryParts, type HistoryParts } from './history/history-parts.ts'
+import { createEmptyState } from '../shared/model/state.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
@@ -72,8 +75,11 @@ export interface App {
   alerts: AlertService
   notify: NotifyService
   updater: Updater
-  /** Metrics history: the recent store (read by the /api/history routes) and its retention. */
-  history: HistoryServices
+  /**
+   * Metrics history: the recent store and its retention, the service behind /api/history, its
+   * allowance and cache, the forecasts.
+   */
+  history: HistoryParts & HistoryServices
   /** The sweep that prunes metadata of guests gone for good (runs with the polls). */
   metadataRetention: MetadataRetention
   /** Every route registered (method, url pattern), in registration order. */
@@ -176,16 +182,31 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     log: http.log,
   })
+  // Metrics history (issue 25): our recent minutes, RRD through the poller's clients, forecasts
+  // on the state.
+  const systemSettings = createSystemSettingsRepo(db)
+  const envMinutes = config.historyRetentionMinutes
+  const recorder = createHistory({ settings: systemSettings, now, envMinutes, log: http.log })
+  const history = {
+    ...recorder,
+    ...createHistoryParts({
+      state: () => liveRef.current?.current().state ?? createEmptyState(now(), config.version),
+      historyClient: (instance) => poller.historyClient(instance),
+      recent: recorder.recent,
+      now,
+      log: http.log,
+    }),
+  }
   const live = createLiveState({
     now,
     version: config.version,
     clientCount: () => hubRef.current?.clientCount() ?? 0,
-    decorate: (next, at, poll) => alerts.decorate(next, at, poll),
+    decorate: (next, at, poll) => {
+      alerts.decorate(next, at, poll)
+      history.decorate(next)
+    },
   })
   liveRef.current = live
-  const systemSettings = createSystemSettingsRepo(db)
-  const envMinutes = config.historyRetentionMinutes
-  const history = createHistory({ settings: systemSettings, now, envMinutes, log: http.log })
   const poller = createPoller({
     intervalMs: config.pollIntervalMs,
     now,
@@ -273,6 +294,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     storage: () => storage.status(),
   })
   registerStateRoute(http, { hub })
+  registerHistoryRoutes(http, history.service)
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
@@ -382,11 +404,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.start()
       notify.start()
       poller.start()
+      history.forecasts.start()
     },
     async stopPolling() {
       autoUpdater.stop()
       alerts.stop()
-      await Promise.all([notify.stop(), poller.stop()])
+      await Promise.all([notify.stop(), poller.stop(), history.forecasts.stop()])
     },
     reloadStored: () => (webPolicy.reload(), history.retention.reload()),
     onBroadcast(listener) {
@@ -398,6 +421,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.close()
       hub.close()
       await notify.stop()
+      await history.forecasts.stop()
       await poller.stop()
       await http.close()
       await webhookChannel.close()

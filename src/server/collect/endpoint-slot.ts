@@ -113,6 +113,8 @@ export interface SlotRunner {
   quiesce(slot: EndpointSlot): Promise<void>
   /** Closes the slot's clients, all or those `keep` rejects. */
   closeClients(slot: EndpointSlot, keep?: (url: string) => boolean): void
+  /** The guest-detail client of the URL the slot uses now (metrics history reads share it). */
+  detailClient(slot: EndpointSlot): PveClient
 }
 
 /** Creates the slot operations. */
@@ -306,5 +308,9 @@ export function createSlotRunner(deps: SlotDeps): SlotRunner {
     }
   }
 
-  return { poll, quiesce, closeClients }
+  const detailClient = (slot: EndpointSlot): PveClient =>
+    clientsFor(slot, slot.endpoint.type === 'pbs' ? slot.endpoint.host : slot.failover.activeUrl)
+      .details
+
+  return { poll, quiesce, closeClients, detailClient }
 }

@@ -40,6 +40,21 @@ export interface Poller {
    * failover) of a configured endpoint; undefined for an unknown id.
    */
   endpointInfo(id: string): EndpointInfo | undefined
+  /**
+   * The client metrics-history reads of the instance named `instance` go through: the slot's
+   * guest-detail client at the URL in use, so history shares the endpoint's connection limit
+   * and never opens connections of its own. undefined for an unknown instance.
+   */
+  historyClient(instance: string): HistoryClient | undefined
+}
+
+/** What history reads get from the poller for one endpoint. */
+export interface HistoryClient {
+  client: PveClient
+  type: 'pve' | 'pbs'
+  status: 'pending' | 'connected' | 'error'
+  /** The last connection error of an endpoint whose status is 'error'. */
+  error?: string
 }
 
 /** Options of createPoller. */
@@ -185,6 +200,15 @@ export function createPoller(options: PollerOptions): Poller {
       const slot = slots.get(id)
       if (!slot) return undefined
       return toEndpointInfo(slot.failover, slot.memory.cluster ?? STANDALONE_CLUSTER)
+    },
+    historyClient(instance) {
+      for (const slot of slots.values()) {
+        if (slot.endpoint.name !== instance) continue
+        const { type } = slot.endpoint
+        const client = runner.detailClient(slot)
+        return { client, type, status: slot.status, ...(slot.error ? { error: slot.error } : {}) }
+      }
+      return undefined
     },
   }
 }

@@ -74,6 +74,16 @@ export const ERRORS = {
       'This collector is a standby and takes no changes; make them through a web node, which reaches the active collector',
   },
   STORAGE_UNAVAILABLE: { status: 503, message: 'The database {path} cannot be written: {reason}.' },
+  HISTORY_RESOURCE_UNKNOWN: {
+    status: 404,
+    message: 'resourceId: {id} is not a monitored guest, node, storage, PBS or datastore.',
+  },
+  HISTORY_BUSY: {
+    status: 503,
+    message:
+      'History reads from {endpoint} are at their limit ({inFlight} at once, {perMinute} a minute); retry in a few seconds.',
+  },
+  HISTORY_UNAVAILABLE: { status: 502, message: 'History of {id} is unavailable: {reason}' },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const
 

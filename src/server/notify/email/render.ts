@@ -1,6 +1,7 @@
 // One email per notification batch: a subject that says what and where, a plain-text body and an
 // HTML body with a table of the alerts. Every value from an alert is HTML-escaped.
 import type { NotificationBatch, NotificationEvent } from '../../../shared/model/notifications.ts'
+import { alertResourceLink } from '../resource-link.ts'
 import { escapeHtml, eventDuration, eventLabel, eventLine, formatValue } from './format.ts'
 
 /** Rows listed in one message; the rest are counted. Mail servers refuse messages of many MB. */
@@ -13,7 +14,10 @@ export interface RenderedEmail {
 }
 
 export interface RenderOptions {
-  /** PULSE_PUBLIC_URL: the message links to the dashboard's alerts page when set. */
+  /**
+   * PULSE_PUBLIC_URL: when set, the message links to the dashboard's alerts page, and each alert
+   * to its resource's page at the alert's start.
+   */
   publicUrl?: string
 }
 
@@ -90,16 +94,21 @@ export function renderEmail(batch: NotificationBatch, opts: RenderOptions = {}):
     const started = shortTime(alert.startTime)
     const duration = eventDuration(event)
     const label = eventLabel(event)
+    // The resource's page around the alert (issue 25): its chart from a phone in one click.
+    const page = alertResourceLink(alert, opts.publicUrl)
     text.push(
       `${label}  ${alert.resourceName}${alert.node ? ` on ${alert.node}` : ''}`,
       `  ${alert.message}${value ? `  (${value})` : ''}`,
       `  Started ${started}, ${event.kind === 'resolved' ? 'lasted' : 'for'} ${duration}`,
+      ...(page ? [`  Chart: ${page}`] : []),
       '',
     )
+    const name = escapeHtml(alert.resourceName)
     const colour = LEVEL_COLOURS[event.kind === 'resolved' ? 'resolved' : alert.level]
     rows.push(
       `<tr><td style="color:${colour};font-weight:600">${escapeHtml(label)}</td>` +
-        `<td>${escapeHtml(alert.resourceName)}</td><td>${escapeHtml(alert.node)}</td>` +
+        `<td>${page ? `<a href="${escapeHtml(page)}">${name}</a>` : name}</td>` +
+        `<td>${escapeHtml(alert.node)}</td>` +
         `<td>${escapeHtml(alert.message)}</td><td>${escapeHtml(value)}</td>` +
         `<td>${started}</td><td>${event.kind === 'resolved' ? 'resolved after ' : ''}` +
         `${duration}</td></tr>`,

@@ -29,6 +29,8 @@ export interface GenericAlert {
   resolved_time: string | null
   acknowledged: boolean
   escalation_level: number
+  /** The resource's page in Pulse at the alert's start; '' without PULSE_PUBLIC_URL. */
+  resource_url: string
 }
 
 export interface GenericPayload {
@@ -47,8 +49,12 @@ export interface GenericPayload {
 }
 
 /** One event as a generic alert; `now` (epoch ms) ends the duration of an unresolved alert. */
-export function genericAlert(event: NotificationEvent, now: number): GenericAlert {
-  const v = alertVars(event, now)
+export function genericAlert(
+  event: NotificationEvent,
+  now: number,
+  publicUrl?: string,
+): GenericAlert {
+  const v = alertVars(event, now, publicUrl)
   return {
     id: v.ID,
     event: event.kind,
@@ -68,12 +74,19 @@ export function genericAlert(event: NotificationEvent, now: number): GenericAler
     resolved_time: v.ResolvedTime === '' ? null : v.ResolvedTime,
     acknowledged: v.Acknowledged,
     escalation_level: v.EscalationLevel,
+    resource_url: v.ResourceURL,
   }
 }
 
-/** The payload of `batch` sent at `now` (epoch ms). */
-export function genericPayload(batch: NotificationBatch, now: number): GenericPayload {
-  const alerts = batch.summary ? [] : batch.events.map((event) => genericAlert(event, now))
+/** The payload of `batch` sent at `now` (epoch ms); `publicUrl` makes each resource_url. */
+export function genericPayload(
+  batch: NotificationBatch,
+  now: number,
+  publicUrl?: string,
+): GenericPayload {
+  const alerts = batch.summary
+    ? []
+    : batch.events.map((event) => genericAlert(event, now, publicUrl))
   const count = batch.summary ? batch.summary.count : alerts.length
   return {
     alert: alerts[0] ?? null,

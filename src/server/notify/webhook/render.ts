@@ -77,7 +77,8 @@ export function renderWebhook(
   const custom = webhook.template.trim() !== ''
   let body: string
   // The generic service's payload is built here, not by a template: one schema, every alert.
-  if (webhook.service === 'generic' && !custom) body = JSON.stringify(genericPayload(batch, now))
+  if (webhook.service === 'generic' && !custom)
+    body = JSON.stringify(genericPayload(batch, now, opts.publicUrl))
   else {
     const data = templateData(batch, webhook, {
       publicUrl: opts.publicUrl,

@@ -3,6 +3,7 @@
 // §3.7.1; ours: Event, Resolved, Title, EventAction, DedupKey, Severity, Priority, Grouped).
 import { createHash } from 'node:crypto'
 import type { Alert, ResolvedAlert } from '../../../shared/model/alerts.ts'
+import { alertResourceLink } from '../resource-link.ts'
 import { METRIC_NAMES } from '../../../shared/views/alert-message.ts'
 import type {
   NotificationBatch,
@@ -38,6 +39,8 @@ export interface AlertVars {
   EscalationLevel: number
   /** "Warning: CPU on vm-101", "Resolved: CPU on vm-101". */
   Title: string
+  /** The resource's page at the alert's start (PULSE_PUBLIC_URL + /guests/<id>?at=…); '' without it. */
+  ResourceURL: string
 }
 
 export interface TemplateData extends AlertVars {
@@ -139,8 +142,11 @@ function eventTitle(event: NotificationEvent): string {
   }
 }
 
-/** The variables of one event; `now` (epoch ms) ends the duration of an unresolved alert. */
-export function alertVars(event: NotificationEvent, now: number): AlertVars {
+/**
+ * The variables of one event; `now` (epoch ms) ends the duration of an unresolved alert;
+ * `publicUrl` (PULSE_PUBLIC_URL) makes ResourceURL.
+ */
+export function alertVars(event: NotificationEvent, now: number, publicUrl?: string): AlertVars {
   const alert: Alert | ResolvedAlert = event.alert
   const resolvedTime = 'resolvedTime' in alert ? alert.resolvedTime : ''
   const resolved = event.kind === 'resolved'
@@ -171,6 +177,7 @@ export function alertVars(event: NotificationEvent, now: number): AlertVars {
     ResolvedTime: resolvedTime,
     EscalationLevel: event.level ?? 0,
     Title: eventTitle(event),
+    ResourceURL: alertResourceLink(alert, publicUrl),
   }
 }
 
@@ -220,6 +227,7 @@ function summaryVars(batch: NotificationBatch, text: string): AlertVars {
     ResolvedTime: '',
     EscalationLevel: 0,
     Title: text.split('\n', 1)[0]!,
+    ResourceURL: '',
   }
 }
 
@@ -238,7 +246,7 @@ export function templateData(
     ? 0
     : Math.min(events.length, opts.custom ? CUSTOM_ALERTS_MAX : GROUP_LIST_MAX)
   const all: AlertVars[] = new Array<AlertVars>(upTo)
-  for (let i = 0; i < upTo; i++) all[i] = alertVars(events[i]!, opts.now)
+  for (let i = 0; i < upTo; i++) all[i] = alertVars(events[i]!, opts.now, opts.publicUrl)
   let head: AlertVars
   if (batch.summary) head = summaryVars(batch, batch.summary.text)
   else if (events.length === 0) throw new Error('a webhook batch needs events or a summary')

@@ -10,7 +10,8 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' }
 const DISCORD = `{
   "username": "Pulse Monitoring",
   "embeds": [{
-    "title": {{ Title | truncate: 256 | json }},
+    "title": {{ Title | truncate: 256 | json }},{% if ResourceURL != "" %}
+    "url": {{ ResourceURL | json }},{% endif %}
     "description": {{ Message | truncate: 4000 | json }},
     "color": {% if Resolved %}3066993{% elsif Level == "critical" %}15158332{% elsif Level == "warning" %}15105570{% else %}3447003{% endif %},
     "fields": [
@@ -37,7 +38,7 @@ const SLACK = `{
       {"type": "mrkdwn", "text": {{ "*Value:*\\n" | append: ValueFormatted | json }}},
       {"type": "mrkdwn", "text": {{ "*Threshold:*\\n" | append: ThresholdFormatted | json }}}
     ]},
-    {"type": "context", "elements": [{"type": "mrkdwn", "text": {{ "Pulse Monitoring · " | append: Duration | append: " · " | append: Timestamp | json }}}]}
+    {"type": "context", "elements": [{"type": "mrkdwn", "text": {{ "Pulse Monitoring · " | append: Duration | append: " · " | append: Timestamp | json }}}{% if ResourceURL != "" %}, {"type": "mrkdwn", "text": {{ "<" | append: ResourceURL | append: "|Open in Pulse>" | json }}}{% endif %}]}
   ]
 }`
 
@@ -75,7 +76,7 @@ const TEAMS = `{
     "facts": ${FACTS},
     "markdown": true
   }],
-  "potentialAction": [{% if Instance != "" %}{"@type": "OpenUri", "name": "Open Pulse", "targets": [{"os": "default", "uri": {{ Instance | json }}}]}{% endif %}]
+  "potentialAction": [{% if ResourceURL != "" or Instance != "" %}{"@type": "OpenUri", "name": "Open Pulse", "targets": [{"os": "default", "uri": {{ ResourceURL | default: Instance | json }}}]}{% endif %}]
 }`
 
 const TEAMS_ADAPTIVE = `{
@@ -99,7 +100,7 @@ const TEAMS_ADAPTIVE = `{
           {"title": "Duration", "value": {{ Duration | json }}}
         ]}
       ],
-      "actions": [{% if Instance != "" %}{"type": "Action.OpenUrl", "title": "Open Pulse", "url": {{ Instance | json }}}{% endif %}]
+      "actions": [{% if ResourceURL != "" or Instance != "" %}{"type": "Action.OpenUrl", "title": "Open Pulse", "url": {{ ResourceURL | default: Instance | json }}}{% endif %}]
     }
   }]
 }`
@@ -131,7 +132,7 @@ const PAGERDUTY = `{
   },
   "client": "Pulse Monitoring",
   "client_url": {{ Instance | json }},
-  "links": [{% if Instance != "" %}{"href": {{ Instance | json }}, "text": "Open Pulse"}{% endif %}]
+  "links": [{% if ResourceURL != "" or Instance != "" %}{"href": {{ ResourceURL | default: Instance | json }}, "text": "Open Pulse"}{% endif %}]
 }`
 
 // The plain-text message: ntfy's body, Pushover's message.
@@ -154,7 +155,7 @@ const PUSHOVER = `{% capture text %}${PLAIN_TEXT}{% endcapture %}{% assign p = C
   {% if p == "2" %}"retry": 60, "expire": 3600,{% endif %}
   {% if CustomFields.sound %}"sound": {{ CustomFields.sound | json }},{% endif %}
   {% if CustomFields.device %}"device": {{ CustomFields.device | json }},{% endif %}
-  {% if Instance != "" %}"url": {{ Instance | json }},{% endif %}
+  {% if ResourceURL != "" or Instance != "" %}"url": {{ ResourceURL | default: Instance | json }},{% endif %}
   "timestamp": {{ TimestampUnix | json }}
 }`
 

@@ -104,6 +104,7 @@ const GENERIC_ALERT_KEYS = [
   'resource_id',
   'resource_name',
   'resource_type',
+  'resource_url',
   'start_time',
   'threshold',
   'type',

@@ -1,0 +1,166 @@
+// The forecast job and its place on the published state: every storage (a shared one once per
+// instance) and PBS datastore read from its month RRD, the forecast attached as `forecast` on
+// Storage and PbsDatastore, unchanged objects kept (the live diff skips them). Proxmox is a real
+// HTTPS stub on 127.0.0.1 (the simulator's RRD endpoints are being built on branch i25-sim).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createEmptyState, type State, type Storage } from '../../../../src/shared/model/state.ts'
+import type { PbsInstance } from '../../../../src/shared/model/backups.ts'
+import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
+import {
+  createEmptyRecentStore,
+  createHistoryParts,
+} from '../../../../src/server/history/history-parts.ts'
+import { createTestCert, startStubPve, type StubPve } from '../collect/stub-pve.ts'
+
+const DAY = 86_400
+const NOW_MS = 1_785_000_000_000
+const NOW_S = NOW_MS / 1000
+const TB = 1e12
+
+/** 30 days of the month RRD (30 min steps): `used` rising 10 GB a day to 605 GB now. */
+const rising = () =>
+  Array.from({ length: 1440 }, (_, i) => {
+    const time = NOW_S - (1439 - i) * 1800
+    return { time, total: TB, used: 605e9 + ((time - NOW_S) / DAY) * 10e9 }
+  })
+const flat = () =>
+  Array.from({ length: 1440 }, (_, i) => ({
+    time: NOW_S - (1439 - i) * 1800,
+    total: TB,
+    used: 4e11,
+  }))
+
+function storage(node: string, name: string, shared: boolean): Storage {
+  return {
+    id: `lab-${node}-${name}`,
+    name,
+    node,
+    instance: 'lab',
+    type: shared ? 'nfs' : 'dir',
+    content: 'images',
+    status: 'available',
+    shared,
+    enabled: true,
+    active: true,
+    total: TB,
+    used: 605e9,
+    free: TB - 605e9,
+    usage: 60.5,
+  }
+}
+
+const PBS: PbsInstance = {
+  id: 'pbs-backup1',
+  name: 'backup1',
+  host: 'https://127.0.0.1:8007',
+  status: 'online',
+  version: '3.2',
+  cpu: 1,
+  memory: 10,
+  memoryUsed: 1,
+  memoryTotal: 10,
+  uptime: 1,
+  datastores: [
+    {
+      name: 'main',
+      total: TB,
+      used: 605e9,
+      free: 0,
+      usage: 60.5,
+      status: 'available',
+      namespaces: [],
+    },
+  ],
+  connectionHealth: 'healthy',
+  lastSeen: NOW_MS,
+}
+
+let stub: StubPve
+let client: PveClient
+beforeAll(async () => {
+  stub = await startStubPve(await createTestCert(), (req) => ({
+    body: { data: req.path.includes('/local/') ? flat() : rising() },
+  }))
+  client = createPveClient({
+    host: stub.url,
+    auth: { kind: 'token', tokenId: 'pulse@pve!history', secret: 'secret' },
+    verifySSL: false,
+  })
+})
+afterAll(async () => {
+  await client.close()
+  await stub.close()
+})
+afterEach(() => {
+  stub.requests.length = 0
+})
+
+function setup() {
+  const state: State = {
+    ...createEmptyState(NOW_MS, 'test'),
+    storage: [
+      storage('pve1', 'shared-nfs', true),
+      storage('pve2', 'shared-nfs', true),
+      storage('pve1', 'local', false),
+    ],
+    pbs: [PBS],
+  }
+  const parts = createHistoryParts({
+    state: () => state,
+    historyClient: (name) =>
+      name === 'lab' || name === 'backup1'
+        ? { client, type: name === 'lab' ? 'pve' : 'pbs', status: 'connected' }
+        : undefined,
+    recent: createEmptyRecentStore(),
+    now: () => NOW_MS,
+  })
+  return { state, parts }
+}
+
+describe('forecast job', () => {
+  it('reads each storage once (a shared one once) and each datastore, and forecasts the rising ones', async () => {
+    const { state, parts } = setup()
+    // One read per endpoint per tick: the two lab storages take two ticks, the PBS one.
+    await parts.forecasts.tick()
+    await parts.forecasts.tick()
+    await parts.forecasts.tick()
+    const paths = stub.requests.map((r) => r.path.split('?')[0]).sort()
+    expect(paths).toEqual([
+      '/api2/json/admin/datastore/main/rrd',
+      '/api2/json/admin/datastore/main/rrd',
+      '/api2/json/nodes/pve1/storage/local/rrddata',
+      '/api2/json/nodes/pve1/storage/local/rrddata',
+      '/api2/json/nodes/pve1/storage/shared-nfs/rrddata',
+      '/api2/json/nodes/pve1/storage/shared-nfs/rrddata',
+    ])
+    expect(stub.requests.every((r) => r.path.includes('timeframe=month'))).toBe(true)
+    const next = { ...state }
+    parts.decorate(next)
+    const [nfs1, nfs2, local] = next.storage
+    expect(nfs1!.forecast?.fullInDays).toBe(39)
+    // The shared storage's forecast is on every node's row; flat local storage has none.
+    expect(nfs2!.forecast).toBe(nfs1!.forecast)
+    expect(local).toBe(state.storage[2])
+    expect(local!.forecast).toBeUndefined()
+    expect(next.pbs[0]!.datastores[0]!.forecast?.fullInDays).toBe(39)
+    // Nothing is read again within the refresh time.
+    await parts.forecasts.tick()
+    expect(stub.requests).toHaveLength(6)
+  })
+
+  it('keeps the decorated objects when nothing changed', async () => {
+    const { state, parts } = setup()
+    for (let i = 0; i < 3; i++) await parts.forecasts.tick()
+    const a = { ...state }
+    parts.decorate(a)
+    const b = { ...state }
+    parts.decorate(b)
+    expect(b.storage).toBe(a.storage)
+    expect(b.pbs).toBe(a.pbs)
+    // A republish of the decorated state keeps it as it is.
+    const c = { ...a }
+    parts.decorate(c)
+    expect(c.storage[0]).toBe(a.storage[0])
+    expect(c.pbs[0]).toBe(a.pbs[0])
+  })
+})
