@@ -6,37 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPbsSimulator } from '../../../../../src/server/sim/pbs/index.ts'
 import type { PbsSimulator, SimPbsServer } from '../../../../../src/server/sim/pbs/index.ts'
 import { START_MS, callPbs, createManualClock, getPbsData } from './helpers.ts'
+import { PVE9_ARCHIVES, expectBuckets } from '../helpers.ts'
+import { PBS_NODE_FIELDS, PBS_STORE_FIELDS } from '../../../../../src/server/sim/history/layout.ts'
 
 type Row = Record<string, number>
-const NODE_FIELDS = [
-  'cpu',
-  'iowait',
-  'memtotal',
-  'memused',
-  'swaptotal',
-  'swapused',
-  'netin',
-  'netout',
-  'loadavg',
-  'total',
-  'used',
-  'read_ios',
-  'read_bytes',
-  'write_ios',
-  'write_bytes',
-  'io_ticks',
-]
-const STORE_FIELDS = [
-  'total',
-  'available',
-  'used',
-  'read_ios',
-  'read_bytes',
-  'write_ios',
-  'write_bytes',
-  'io_ticks',
-]
-
 describe('simulated PBS rrd', () => {
   const clock = createManualClock(START_MS)
   let sim: PbsSimulator
@@ -51,27 +24,14 @@ describe('simulated PBS rrd', () => {
   })
 
   it('answers the PVE 9 layouts with the real field names, oldest first', async () => {
-    const expected: [string, number, number][] = [
-      ['hour', 60, 60],
-      ['day', 60, 1440],
-      ['week', 1800, 336],
-      ['month', 1800, 1440],
-      ['year', 21600, 1440],
-      ['decade', 604800, 570],
-    ]
-    for (const [tf, step, points] of expected) {
+    for (const [tf, step, points] of PVE9_ARCHIVES) {
       const rows = await getPbsData<Row[]>(pbs, `/nodes/localhost/rrd?timeframe=${tf}&cf=AVERAGE`)
-      expect(rows.length).toBe(points)
-      expect(rows.at(-1)!.time).toBe(Math.floor(START_MS / 1000 / step) * step)
-      for (const [i, row] of rows.entries()) {
-        expect(row.time! % step).toBe(0)
-        if (i > 0) expect(row.time! - rows[i - 1]!.time!).toBe(step)
-      }
-      expect(Object.keys(rows[0]!).sort()).toEqual(['time', ...NODE_FIELDS].sort())
+      expectBuckets(rows, step, points, START_MS / 1000)
+      expect(Object.keys(rows[0]!).sort()).toEqual(['time', ...PBS_NODE_FIELDS].sort())
     }
     const store = await getPbsData<Row[]>(pbs, '/admin/datastore/main/rrd?timeframe=day&cf=MAX')
     expect(store.length).toBe(1440)
-    expect(Object.keys(store[0]!).sort()).toEqual(['time', ...STORE_FIELDS].sort())
+    expect(Object.keys(store[0]!).sort()).toEqual(['time', ...PBS_STORE_FIELDS].sort())
   })
 
   it('requires cf and timeframe, and names the parameter', async () => {
