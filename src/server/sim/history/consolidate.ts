@@ -32,6 +32,8 @@ export interface Consolidated {
   max: Float64Array[]
 }
 
+const NO_HISTORY = { minute: -1, startMinute: 0, stamp: new Float64Array(0) }
+
 // Synthetic samples per bucket: one per 30 minutes, at most 28 (6 h apart: 4 per day, so a week
 // bucket averages the daily wave away exactly).
 const MAX_SAMPLES = 28
@@ -39,7 +41,7 @@ const MAX_SAMPLES = 28
 /** Consolidates `src` into the buckets of `layout` ending at the cluster's current time. */
 export function consolidate(
   src: SeriesSource,
-  history: ClusterHistory,
+  history: ClusterHistory | undefined,
   layout: Layout,
   nowSec: number,
 ): Consolidated {
@@ -47,7 +49,9 @@ export function consolidate(
   const times = bucketTimes(layout, nowSec)
   const avg = Array.from({ length: fields }, () => new Float64Array(layout.points).fill(NaN))
   const max = Array.from({ length: fields }, () => new Float64Array(layout.points).fill(NaN))
-  const coverMinute = Math.max(history.startMinute, history.minute - RING_MINUTES + 2)
+  // Without recorded minutes (PBS: its gauges are a pure function of time) all is synthetic.
+  const h = history ?? NO_HISTORY
+  const coverMinute = Math.max(h.startMinute, h.minute - RING_MINUTES + 2)
   const coverSec = coverMinute * 60
   const sample = new Float64Array(fields)
   const sSum = new Float64Array(fields)
@@ -65,7 +69,7 @@ export function consolidate(
     rSum.fill(0)
     rMax.fill(-Infinity)
     // Synthetic part: [t0, min(end, coverSec)).
-    const synthEnd = history.minute < 0 ? end : Math.min(end, coverSec)
+    const synthEnd = h.minute < 0 ? end : Math.min(end, coverSec)
     const synthLen = Math.max(0, synthEnd - t0)
     let synthKnown = 0
     if (synthLen > 0) {
@@ -91,14 +95,14 @@ export function consolidate(
     // Recorded part: the minutes from max(t0, coverSec) up to now.
     let recKnown = 0
     let recSpan = 0
-    if (src.ring !== undefined && history.minute >= 0) {
+    if (src.ring !== undefined && h.minute >= 0) {
       const first = Math.floor(Math.max(t0, coverSec) / 60)
-      const last = Math.min(Math.floor((end - 1) / 60), history.minute)
+      const last = Math.min(Math.floor((end - 1) / 60), h.minute)
       for (let m = first; m <= last; m++) {
         recSpan += 60
-        const open = m === history.minute
+        const open = m === h.minute
         const pos = m % RING_MINUTES
-        if (!open && history.stamp[pos] !== m) continue
+        if (!open && h.stamp[pos] !== m) continue
         const a0 = open
           ? src.ring.open(src.slot, 0, false)
           : src.ring.closed(src.slot, pos, 0, false)

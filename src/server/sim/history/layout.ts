@@ -118,6 +118,9 @@ export function pveFields(major: number, kind: PveKind): readonly string[] {
   return kind === 'qemu' ? QEMU_V9 : LXC_V9
 }
 
+// Block-device counters both PBS endpoints carry (io_ticks is absent on ZFS-backed stores).
+const PBS_IO = ['read_ios', 'read_bytes', 'write_ios', 'write_bytes', 'io_ticks'] as const
+
 /** PBS /nodes/localhost/rrd data sources. */
 export const PBS_NODE_FIELDS = [
   'cpu',
@@ -131,24 +134,11 @@ export const PBS_NODE_FIELDS = [
   'loadavg',
   'total',
   'used',
-  'read_ios',
-  'read_bytes',
-  'write_ios',
-  'write_bytes',
-  'io_ticks',
+  ...PBS_IO,
 ] as const
 
 /** PBS /admin/datastore/{store}/rrd data sources. */
-export const PBS_STORE_FIELDS = [
-  'total',
-  'available',
-  'used',
-  'read_ios',
-  'read_bytes',
-  'write_ios',
-  'write_bytes',
-  'io_ticks',
-] as const
+export const PBS_STORE_FIELDS = ['total', 'available', 'used', ...PBS_IO] as const
 
 /** Bucket start times of an answer ending at `nowSec`, oldest first, aligned to the step. */
 export function bucketTimes(layout: Layout, nowSec: number): Float64Array {

@@ -10,11 +10,6 @@ import type { SimClusterModel, SimGuest } from '../model.ts'
 import { RING_MINUTES, RingSet } from './ring.ts'
 import { hash01 } from '../prng.ts'
 
-/** Guest ring fields. */
-export const G_CPU = 0
-export const G_MEM = 1
-export const G_NET = 2
-export const G_IO = 3
 /** Node ring fields. */
 export const N_CPU = 0
 export const N_WAIT = 1
@@ -59,7 +54,8 @@ export interface ClusterHistory {
 
 /** Creates the history of a freshly built cluster and gives every guest a slot. */
 export function createHistory(cluster: SimClusterModel, nowMs: number): ClusterHistory {
-  const capacity = Math.max(16, cluster.guests.length * 1.25)
+  // Room for the guests the random events add before the first growth (the count wanders).
+  const capacity = cluster.guests.length + 256
   const history: ClusterHistory = {
     minute: -1,
     startMinute: Math.floor(nowMs / 60_000),
@@ -189,12 +185,15 @@ function recordGuests(
   dtSec: number,
 ): void {
   const ring = h.guests
-  const nodes = cluster.nodes
-  for (const g of cluster.guests) {
+  const online = Uint8Array.from(cluster.nodes, (n) => (n.online ? 1 : 0))
+  const guests = cluster.guests
+  // The hot loop of the recorder: plain indexed loops over locals, RingSet.add inlined.
+  for (let k = 0; k < guests.length; k++) {
+    const g = guests[k]!
     let slot = g.histSlot
     if (slot < 0) slot = allocate(h, g, nowSec)
     // Nobody reports for the guests of an offline node: their minutes stay gaps.
-    if (!(nodes[g.node]?.online ?? false)) continue
+    if (online[g.node] !== 1) continue
     const running = g.running ? 1 : 0
     if (running !== h.wasRunning[slot]) {
       if (running === 1) h.downTo[slot] = nowSec
@@ -204,18 +203,34 @@ function recordGuests(
       }
       h.wasRunning[slot] = running
     }
-    if (running === 1 && dtSec > 0) {
-      // Counters restart from zero on a reboot: then the whole counter is this tick's traffic.
-      const net = g.netin >= h.prevNet[slot]! ? g.netin - h.prevNet[slot]! : g.netin
-      const io = g.diskwrite >= h.prevIo[slot]! ? g.diskwrite - h.prevIo[slot]! : g.diskwrite
-      ring.add(slot, G_CPU, Math.min(1, g.cpu))
-      ring.add(slot, G_MEM, g.mem)
-      ring.add(slot, G_NET, net / dtSec)
-      ring.add(slot, G_IO, io / dtSec)
-      ring.sampled(slot)
-    }
+    const prevNet = h.prevNet[slot]!
+    const prevIo = h.prevIo[slot]!
     h.prevNet[slot] = g.netin
     h.prevIo[slot] = g.diskwrite
+    if (running === 0 || dtSec <= 0) continue
+    // Counters restart from zero on a reboot: then the whole counter is this tick's traffic.
+    const net = (g.netin >= prevNet ? g.netin - prevNet : g.netin) / dtSec
+    const io = (g.diskwrite >= prevIo ? g.diskwrite - prevIo : g.diskwrite) / dtSec
+    const cpu = g.cpu < 1 ? g.cpu : 1
+    const acc = ring.acc
+    const i = slot * 8
+    const n = ring.count[slot]!
+    if (n === 0) {
+      acc[i] = acc[i + 1] = cpu
+      acc[i + 2] = acc[i + 3] = g.mem
+      acc[i + 4] = acc[i + 5] = net
+      acc[i + 6] = acc[i + 7] = io
+    } else {
+      acc[i] = acc[i]! + cpu
+      if (cpu > acc[i + 1]!) acc[i + 1] = cpu
+      acc[i + 2] = acc[i + 2]! + g.mem
+      if (g.mem > acc[i + 3]!) acc[i + 3] = g.mem
+      acc[i + 4] = acc[i + 4]! + net
+      if (net > acc[i + 5]!) acc[i + 5] = net
+      acc[i + 6] = acc[i + 6]! + io
+      if (io > acc[i + 7]!) acc[i + 7] = io
+    }
+    if (n < 255) ring.count[slot] = n + 1
   }
 }
 

@@ -27,11 +27,11 @@ export class RingSet {
     this.count = new Uint8Array(this.capacity)
   }
 
-  /** Doubles the capacity until `slot` fits; new slots read as gaps. */
+  /** Grows the capacity by a quarter until `slot` fits; new slots read as gaps. */
   ensure(slot: number): void {
     if (slot < this.capacity) return
     let capacity = this.capacity
-    while (capacity <= slot) capacity *= 2
+    while (capacity <= slot) capacity = Math.ceil(capacity * 1.25) + 64
     const data = new Float32Array(capacity * RING_MINUTES * this.fields * 2).fill(Number.NaN)
     data.set(this.data)
     const acc = new Float32Array(capacity * this.fields * 2)

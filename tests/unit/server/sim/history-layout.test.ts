@@ -6,7 +6,14 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator } from '../../../../src/server/sim/index.ts'
 import type { SimCluster, Simulator } from '../../../../src/server/sim/index.ts'
-import { START_MS, callApi, createManualClock, getData } from './helpers.ts'
+import {
+  PVE9_ARCHIVES,
+  START_MS,
+  callApi,
+  createManualClock,
+  expectBuckets,
+  getData,
+} from './helpers.ts'
 
 type Row = Record<string, number>
 const FIXTURES = new URL('../../../fixtures/proxmox/pve/', import.meta.url)
@@ -47,15 +54,9 @@ function fixtureKeys(name: string): string[] {
   return keysOf((JSON.parse(text) as { data: Row[] }).data)
 }
 
-function expectLayout(rows: Row[], step: number, points: number): void {
-  expect(rows.length).toBe(points)
-  for (const [i, row] of rows.entries()) {
-    expect(row.time! % step).toBe(0)
-    if (i > 0) expect(row.time! - rows[i - 1]!.time!).toBe(step)
-  }
-  // The newest bucket is the one holding the simulator's current time.
-  expect(rows[rows.length - 1]!.time).toBe(Math.floor((START_MS / 1000 + 120) / step) * step)
-}
+// The newest bucket is the one holding the simulator's current time (two minutes of ticks).
+const expectLayout = (rows: Row[], step: number, points: number): void =>
+  expectBuckets(rows, step, points, START_MS / 1000 + 120)
 
 describe('simulator rrddata layouts', () => {
   it('runs PVE 8 on the first cluster and PVE 9 on the second', async () => {
@@ -76,15 +77,7 @@ describe('simulator rrddata layouts', () => {
 
   it('answers the PVE 9 archives (hour 60x60, day 60x1440, year 6 h x 1440, decade)', async () => {
     const node = pve9.nodeNames[0]!
-    const expected: [string, number, number][] = [
-      ['hour', 60, 60],
-      ['day', 60, 1440],
-      ['week', 1800, 336],
-      ['month', 1800, 1440],
-      ['year', 21600, 1440],
-      ['decade', 604800, 570],
-    ]
-    for (const [tf, step, points] of expected) {
+    for (const [tf, step, points] of PVE9_ARCHIVES) {
       const rows = await getData<Row[]>(pve9, `/nodes/${node}/rrddata?timeframe=${tf}`)
       expectLayout(rows, step, points)
     }
