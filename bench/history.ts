@@ -4,7 +4,6 @@
 // column's 40 series, one guest's chart). The route-level figures (warm and cold chart answers,
 // with a call to the simulator) are meant to be added as further sections of HISTORY_SECTIONS.
 import { createRecentStore } from '../src/server/history/recent-store.ts'
-import type { RecentStore } from '../src/server/history/types.ts'
 import type { CollectedState } from '../src/server/collect/collected-state.ts'
 import { HISTORY_METRICS } from '../src/shared/model/history.ts'
 import { HISTORY_RETENTION_DEFAULT } from '../src/shared/model/history-retention.ts'
@@ -15,6 +14,7 @@ import { getIterations, measure, type BenchResult } from './harness.ts'
 const POLL_MS = 10_000
 const START_MS = 1_760_000_000_000
 const STORAGES_PER_NODE = 4
+const PULSE_METRICS = ['cpu', 'memory', 'disk', 'netin'] as const
 
 /** What a section reports: timed cases and plain figures (MB, counts). */
 export interface HistorySectionResult {
@@ -83,7 +83,7 @@ export const recentSection: HistorySection = {
   name: 'recent',
   run(size) {
     const polls = twoPolls(size)
-    const store: RecentStore = createRecentStore()
+    const store = createRecentStore()
     let at = START_MS
     let turn = 0
     const poll = () => {
@@ -97,10 +97,28 @@ export const recentSection: HistorySection = {
     const results: BenchResult[] = [
       measure({ name: 'record() one poll', size, ...counts, run: poll }),
     ]
+    // The server runs the same work as recordSteps() between turns of the loop: the longest
+    // step (2,048 guests) is what one turn can be held for, beside the 4 ms slice budget.
+    const longest: number[] = []
+    for (let i = 0; i < counts.iterations; i++) {
+      const steps = store.recordSteps(polls[turn++ % 2]!, at)
+      at += POLL_MS
+      let max = 0
+      for (;;) {
+        const start = performance.now()
+        const done = steps.next().done
+        max = Math.max(max, performance.now() - start)
+        if (done) break
+      }
+      longest.push(max)
+    }
+    longest.sort((a, b) => a - b)
     const stats = store.stats()
     const guests = [...polls[0].vms, ...polls[0].containers]
     const sinceSec = Math.floor(at / 1000) - 3_600
     const trendIds = guests.slice(0, 40).map((g) => g.id)
+    const pulseIds = guests.slice(0, 500).map((g) => g.id)
+    const since20 = Math.floor(at / 1000) - 20 * 60
     const seriesCounts = { warmup: 20, iterations: 200 }
     results.push(
       measure({
@@ -109,6 +127,15 @@ export const recentSection: HistorySection = {
         ...seriesCounts,
         run: () => {
           for (const id of trendIds) store.series(id, ['cpu'], sinceSec)
+        },
+      }),
+      measure({
+        // Pulse's published budget case: 500 resources × 4 metrics × 20 points.
+        name: 'series() 500 ids × 4 metrics × 20 min',
+        size,
+        ...seriesCounts,
+        run: () => {
+          for (const id of pulseIds) store.series(id, PULSE_METRICS, since20)
         },
       }),
       measure({
@@ -122,6 +149,12 @@ export const recentSection: HistorySection = {
     return {
       results,
       figures: [
+        {
+          name: 'recordSteps() longest step, median over polls',
+          size,
+          value: longest[Math.floor(longest.length / 2)]!,
+          unit: 'ms',
+        },
         { name: 'bytes held, default retention', size, value: mb, unit: 'MB' },
         { name: 'resources held', size, value: stats.resources, unit: 'count' },
         {
@@ -155,7 +188,10 @@ export async function benchHistory(sizes: readonly number[]): Promise<HistorySec
 export function printHistoryFigures(figures: HistorySectionResult['figures']): void {
   console.log('\nHistory: memory')
   for (const f of figures) {
-    const value = f.unit === 'count' ? f.value.toLocaleString('en-US') : f.value.toFixed(1)
+    const value =
+      f.unit === 'count'
+        ? f.value.toLocaleString('en-US')
+        : f.value.toFixed(f.unit === 'ms' ? 2 : 1)
     console.log(
       `${f.name.padEnd(52)} ${f.size.toLocaleString('en-US').padStart(8)}  ${value} ${f.unit}`,
     )

@@ -32,6 +32,8 @@ interface Chunk {
 /** A pool of slots for the resources of one kind, with `encodings.length` metrics each. */
 export class RingPool {
   readonly metricCount: number
+  /** Per metric: kept as hundredths of a percent. */
+  private readonly pct: readonly boolean[]
   /** Slot of each resource id. */
   readonly slots = new Map<string, number>()
   /** The minute each slot's accumulators belong to (the last minute it was present); -1 free. */
@@ -55,6 +57,7 @@ export class RingPool {
     private ring: number,
   ) {
     this.metricCount = encodings.length
+    this.pct = encodings.map((encoding) => encoding === 'pct')
     this.shift = chunkBits
     this.mask = (1 << chunkBits) - 1
   }
@@ -118,7 +121,7 @@ export class RingPool {
     const size = this.mask + 1
     const last = this.minute[s]!
     const low = Math.max(oldest, last - ring)
-    const pct = this.encodings[j] === 'pct'
+    const pct = this.pct[j]!
     const avgRing = chunk.avg[j]!
     const maxRing = chunk.max[j]!
     for (let k = start; k <= end; k++) {
@@ -228,7 +231,7 @@ export class RingPool {
     const local = s & this.mask
     const size = this.mask + 1
     for (let j = 0; j < this.metricCount; j++) {
-      const gap = gapOf(this.encodings[j] === 'pct')
+      const gap = gapOf(this.pct[j]!)
       for (let pos = 0; pos < chunk.ring; pos++) {
         chunk.avg[j]![pos * size + local] = gap
         chunk.max[j]![pos * size + local] = gap
@@ -248,7 +251,7 @@ export class RingPool {
     for (let j = 0; j < this.metricCount; j++) {
       const a = s * this.metricCount + j
       const n = this.count[a]!
-      const pct = this.encodings[j] === 'pct'
+      const pct = this.pct[j]!
       const avgRing = chunk.avg[j]!
       const maxRing = chunk.max[j]!
       // Gone for more than a whole ring: the closed minute is too old to keep, all is gap.

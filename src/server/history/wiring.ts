@@ -8,13 +8,16 @@ import { createRecentStore } from './recent-store.ts'
 import { createHistoryRetention, type HistoryRetention } from './retention.ts'
 import type { RecentStore } from './types.ts'
 
+/** Longest run of recording between two turns of the loop (a slice of 2,048 guests is ~1 ms). */
+const SLICE_MS = 4
+
 /** What app.ts keeps of history; the /api/history routes read `recent`. */
 export interface HistoryServices {
   recent: RecentStore
   retention: HistoryRetention
   /**
-   * Adds a polled state at `atMs`, in slices of a few ms (run-sliced.ts) so that 100,000 guests
-   * never hold the loop; polls are recorded one after the other, in order.
+   * Adds a polled state at `atMs`, in slices of at most ~4 ms (run-sliced.ts) so that 100,000
+   * guests never hold the loop; polls are recorded one after the other, in order.
    */
   record(state: CollectedState, atMs: number): Promise<void>
 }
@@ -44,7 +47,7 @@ export function createHistory(deps: HistoryDeps): HistoryServices {
     retention,
     record(state, atMs) {
       queue = queue
-        .then(() => runSliced(recent.recordSteps(state, atMs)))
+        .then(() => runSliced(recent.recordSteps(state, atMs), SLICE_MS))
         .catch((err: unknown) => deps.log.error({ err }, 'recording the history failed'))
       return queue
     },

@@ -263,6 +263,7 @@ describe('discovery and settings routes', () => {
       autoUpdateCheckInterval: 24,
       autoUpdateTime: '03:00',
       theme: '',
+      historyRetentionMinutes: 60,
     })
     const events = await openEvents(server.base)
     try {

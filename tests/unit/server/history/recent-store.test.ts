@@ -254,6 +254,23 @@ describe('createRecentStore', () => {
     }
   })
 
+  it('records a large poll in slices (recordSteps) with the same points as record()', () => {
+    const many = state()
+    for (let i = 0; i < 5000; i++)
+      many.vms.push({ ...many.vms[0]!, id: `bulk-${i}`, cpu: i / 5000 })
+    const whole = createRecentStore()
+    whole.record(many, T0)
+    const sliced = createRecentStore()
+    const steps = sliced.recordSteps(many, T0)
+    let yields = 0
+    while (!steps.next().done) yields++
+    expect(yields).toBeGreaterThanOrEqual(2)
+    for (const id of ['bulk-0', 'bulk-2500', 'bulk-4999', G]) {
+      expect(sliced.series(id, ['cpu', 'netin'], 0)).toEqual(whole.series(id, ['cpu', 'netin'], 0))
+    }
+    expect(sliced.series('bulk-4999', ['cpu'], 0)!.cpu!.avg[0]).toBeCloseTo(99.98, 5)
+  })
+
   it('holds the typed arrays it says, growing in chunks of slots', () => {
     const store = createRecentStore()
     store.record(state(), T0)
