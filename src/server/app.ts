@@ -26,7 +26,6 @@ import {
   createHistoryParts,
   type HistoryParts,
 } from './history/history-parts.ts'
-import { createEmptyState } from '../shared/model/state.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
@@ -78,8 +77,8 @@ export interface App {
   alerts: AlertService
   notify: NotifyService
   updater: Updater
-  /** Metrics history: the service behind /api/history, its allowance and cache, the forecasts. */
-  history: HistoryParts
+  /** Metrics history read from Proxmox: /api/history's service, allowance, cache, forecasts. */
+  historySource: HistoryParts
   /** The sweep that prunes metadata of guests gone for good (runs with the polls). */
   metadataRetention: MetadataRetention
   /** Every route registered (method, url pattern), in registration order. */
@@ -182,24 +181,24 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     log: http.log,
   })
-  // Metrics history (issue 25): RRD through the poller's clients, forecasts on the state.
-  const history = createHistoryParts({
-    state: () => liveRef.current?.current().state ?? createEmptyState(now(), config.version),
-    historyClient: (instance) => poller.historyClient(instance),
-    recent: createEmptyRecentStore(),
-    now,
-    log: http.log,
-  })
   const live = createLiveState({
     now,
     version: config.version,
     clientCount: () => hubRef.current?.clientCount() ?? 0,
     decorate: (next, at, poll) => {
       alerts.decorate(next, at, poll)
-      history.decorate(next)
+      historySource.decorate(next)
     },
   })
   liveRef.current = live
+  // Metrics history (issue 25): RRD read through the poller's clients, forecasts on the state.
+  const historySource = createHistoryParts({
+    state: () => live.current().state,
+    historyClient: (instance) => poller.historyClient(instance),
+    recent: createEmptyRecentStore(),
+    now,
+    log: http.log,
+  })
   const poller = createPoller({
     intervalMs: config.pollIntervalMs,
     now,
@@ -287,7 +286,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     storage: () => storage.status(),
   })
   registerStateRoute(http, { hub })
-  registerHistoryRoutes(http, history.service)
+  registerHistoryRoutes(http, historySource.service)
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
@@ -388,7 +387,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     alerts,
     notify,
     updater,
-    history,
+    historySource,
     metadataRetention: metadata.retention,
     routes,
     startPolling: () => {
@@ -396,12 +395,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.start()
       notify.start()
       poller.start()
-      history.forecasts.start()
+      historySource.forecasts.start()
     },
     async stopPolling() {
       autoUpdater.stop()
       alerts.stop()
-      await Promise.all([notify.stop(), poller.stop(), history.forecasts.stop()])
+      await Promise.all([notify.stop(), poller.stop(), historySource.forecasts.stop()])
     },
     reloadStored: () => webPolicy.reload(),
     onBroadcast(listener) {
@@ -413,7 +412,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.close()
       hub.close()
       await notify.stop()
-      await history.forecasts.stop()
+      await historySource.forecasts.stop()
       await poller.stop()
       await http.close()
       await webhookChannel.close()

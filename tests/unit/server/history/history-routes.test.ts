@@ -151,7 +151,7 @@ describe('GET /api/history (batch)', () => {
 describe('storage forecast on the published state', () => {
   it('puts "full in N days" on the storage the clients receive', async () => {
     const { app } = server.ctx
-    await app.history.forecasts.tick()
+    await app.historySource.forecasts.tick()
     const publication = await app.live.republish()
     const [local] = publication.state.storage
     expect(local?.forecast).toMatchObject({ fullInDays: 39, computedAt: NOW_MS })
