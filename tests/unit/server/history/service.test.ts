@@ -75,7 +75,9 @@ function service(recent: RecentStore, state = stateWith()) {
     budget,
     cache: createRrdCache(now),
   })
-  return createHistoryService({ state: () => state, reader, recent, now })
+  return Object.assign(createHistoryService({ state: () => state, reader, recent, now }), {
+    budget,
+  })
 }
 
 describe('history answers', () => {
@@ -188,5 +190,19 @@ describe('history answers', () => {
     // Those now cached are free: the next batch adds a few more.
     const again = await history.batch(ids, '1h', ['cpu'])
     expect(again.items).toHaveLength(2 * BATCH_SOURCE_READS)
+  })
+
+  it('leaves ids out of a batch rather than wait when the endpoint has no calls left', async () => {
+    const history = service(fakeRecentStore({}, 30))
+    const { vms, containers } = makeCollected(40, 0)
+    const ids = [...vms, ...containers].map((g) => g.id)
+    // Spend the minute's allowance (60 calls: 30 reads of 2) with single answers.
+    for (const id of ids.slice(0, 30)) await history.answer(id, '24h', ['cpu'])
+    expect(stub.requests).toHaveLength(60)
+    const batch = await history.batch(ids.slice(30, 36), '24h', ['cpu'])
+    expect(batch.items).toEqual([])
+    expect(stub.requests).toHaveLength(60)
+    // Nothing was queued for the allowance and refused: the batch did not wait for it.
+    expect(history.budget.stats().lab).toMatchObject({ queued: 0, refused: 0 })
   })
 })
