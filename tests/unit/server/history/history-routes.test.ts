@@ -15,34 +15,14 @@ import {
 } from '../auth/auth-helpers.ts'
 import { makeCollected } from '../collected-fixture.ts'
 import { createTestCert, startStubPve, type StubPve } from '../collect/stub-pve.ts'
-import { NODE_HOUR, recorded } from './history-fixture.ts'
+import { makeStorage, monthRows, NODE_HOUR, recorded } from './history-fixture.ts'
 
 // The recorded node hour ends at 1785169080; the app's clock is a minute later.
 const NOW_MS = 1_785_169_140_000
 
-const TB = 1e12
-/** A month of a storage filling 10 GB a day, 605 GB used now of 1 TB: full in 39 days. */
-const fillingMonth = () =>
-  Array.from({ length: 1440 }, (_, i) => {
-    const time = NOW_MS / 1000 - (1439 - i) * 1800
-    return { time, total: TB, used: 605e9 + ((time - NOW_MS / 1000) / 86_400) * 10e9 }
-  })
-const LOCAL: Storage = {
-  id: 'lab-pve1-local',
-  name: 'local',
-  node: 'pve1',
-  instance: 'lab',
-  type: 'dir',
-  content: 'images',
-  status: 'available',
-  shared: false,
-  enabled: true,
-  active: true,
-  total: TB,
-  used: 605e9,
-  free: TB - 605e9,
-  usage: 60.5,
-}
+/** A storage filling 10 GB a day, 605 GB used now of 1 TB: full in 39 days. */
+const fillingMonth = () => monthRows(NOW_MS / 1000, (day) => 605e9 + day * 10e9)
+const LOCAL = makeStorage('pve1', 'local')
 
 let stub: StubPve
 let server: AuthTestServer
