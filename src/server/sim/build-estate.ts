@@ -13,6 +13,8 @@ import { createBackupState, emptyBackupState } from './backups.ts'
 import { seedBackupHistory } from './backup-history.ts'
 import { createTaskState } from './tasks.ts'
 import { SCENARIO_RUNNING_SHARE, planScenario } from './alert-scenarios.ts'
+import { createHistory } from './history/recorder.ts'
+import { planFills } from './history/fill.ts'
 
 const GIB = 1024 ** 3
 const DAY = 86_400
@@ -94,9 +96,11 @@ function buildCluster(shape: EstateShape, index: number, nowMs: number): SimClus
   addGuests(cluster, shape.guestsPerNode, nowSec, scenarios ? SCENARIO_RUNNING_SHARE : 0.8)
   for (const guest of cluster.guests) cluster.byVmid.set(guest.vmid, guest)
   if (scenarios) cluster.scenario = planScenario(cluster, nowMs)
+  planFills(cluster, nowSec)
   cluster.buildVmidLimit = cluster.nextVmid
   cluster.backups = createBackupState(cluster, nowSec)
   seedBackupHistory(cluster, HISTORY_DAYS)
+  cluster.history = createHistory(cluster, nowMs)
   return cluster
 }
 

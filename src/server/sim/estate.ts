@@ -9,6 +9,7 @@ import { applyEvents, setNodeState } from './events.ts'
 import { advanceBackups } from './backups.ts'
 import { advanceCeph } from './ceph.ts'
 import { applyScenarioMetrics, applyScenarioNodes } from './alert-scenarios.ts'
+import { recordTick } from './history/recorder.ts'
 
 /** The model of every cluster plus the operations that change it. */
 export interface Estate {
@@ -48,6 +49,7 @@ export function createEstate(shape: EstateShape, clockMs: () => number, stepMs: 
         applyScenarioNodes(cluster, lastMs)
         updateMetrics(cluster, lastMs, dtSec)
         applyScenarioMetrics(cluster, lastMs)
+        recordTick(cluster, lastMs, dtSec)
         advanceBackups(cluster, lastMs)
         advanceCeph(cluster, lastMs, dtSec)
         cluster.lastTickMs = lastMs

@@ -6,6 +6,7 @@ import type { SimClusterModel, SimGuest } from './model.ts'
 import { inventGuest } from './names.ts'
 import { allocateVmid, createGuest, restartGuest } from './guest-factory.ts'
 import { recordTask } from './tasks.ts'
+import { releaseGuest } from './history/recorder.ts'
 
 /** Mean seconds between events of each kind across an estate of REFERENCE_GUESTS or more. */
 const ESTATE_MEAN_SEC = {
@@ -143,6 +144,7 @@ function removeGuest(cluster: SimClusterModel, nowMs: number): void {
   cluster.guests.splice(cluster.guests.indexOf(victim), 1)
   cluster.byVmid.delete(victim.vmid)
   cluster.profiles.delete(victim.vmid)
+  releaseGuest(cluster.history, victim)
   recordPower(cluster, victim, 'destroy', nowMs)
 }
 

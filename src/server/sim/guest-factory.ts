@@ -72,6 +72,7 @@ export function createGuest(rng: Rng, identity: GuestIdentity, place: GuestPlace
     diskread: 0,
     diskwrite: 0,
     startedAt: place.startedAt,
+    histSlot: -1,
   }
   if (rng.chance(place.haShare)) guest.hastate = place.running ? 'started' : 'stopped'
   return guest
@@ -115,6 +116,7 @@ export function createTemplate(
     diskread: 0,
     diskwrite: 0,
     startedAt: 0,
+    histSlot: -1,
   }
 }
 

@@ -17,6 +17,7 @@ import { clusterRoutes } from './routes-cluster.ts'
 import { guestRoutes } from './routes-guests.ts'
 import { storageRoutes } from './routes-storage.ts'
 import { hardwareRoutes } from './routes-hardware.ts'
+import { historyRoutes } from './routes-history.ts'
 
 const API_PREFIX = '/api2/json'
 const UNKNOWN_PARAM =
@@ -67,6 +68,7 @@ export function createClusterApi(deps: ClusterServerDeps): ClusterApi {
     ...guestRoutes(kit),
     ...storageRoutes(kit),
     ...hardwareRoutes(kit),
+    ...historyRoutes(kit),
   ]
   const pending = new Set<NodeJS.Timeout>()
 

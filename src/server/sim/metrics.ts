@@ -3,6 +3,7 @@
 
 import type { Rng } from './prng.ts'
 import type { SimClusterModel, SimGuest, SimNode } from './model.ts'
+import { fillUsedAt } from './history/fill.ts'
 
 const DAY_SEC = 86_400
 // Calm estates (alert scenarios): memory shows at most 82 % and CPU bends below 75 %, under the
@@ -11,19 +12,38 @@ const CALM_MEMORY = 0.82
 const CALM_CPU_KNEE = 0.55
 const CALM_CPU_ROOM = 0.2
 
+const WEEK_SEC = 7 * DAY_SEC
+// 1970-01-04 was a Sunday: the weekly trough is at Sunday 00:00 UTC.
+const SUNDAY_SEC = 3 * DAY_SEC
+
+/** Working-hours bump in [-1, 1]: peaks mid-afternoon UTC, trough before dawn. */
+export function diurnalAt(tSec: number): number {
+  const hour = (tSec / 3600) % 24
+  return Math.sin(((hour - 9) / 24) * 2 * Math.PI)
+}
+
+/** Weekly rhythm in [0.85, 1]: quieter around the weekend, busiest mid-week. */
+export function weekFactor(tSec: number): number {
+  return 1 - 0.075 * (1 + Math.cos(((tSec - SUNDAY_SEC) / WEEK_SEC) * 2 * Math.PI))
+}
+
+/** Nightly vzdump window: 00:00 to 04:00 UTC. */
+export function inBackupWindow(tSec: number): boolean {
+  return (tSec / 3600) % 24 < 4
+}
+
 /** Advances every gauge and counter of a cluster by `dtSec` simulated seconds ending at `nowMs`. */
 export function updateMetrics(cluster: SimClusterModel, nowMs: number, dtSec: number): void {
   const { rng } = cluster
-  const hour = (nowMs / 3_600_000) % 24
-  const backupWindow = hour < 4
-  // Working-hours bump: peaks mid-afternoon UTC, trough before dawn.
-  const diurnal = Math.sin(((hour - 9) / 24) * 2 * Math.PI)
+  const backupWindow = inBackupWindow(nowMs / 1000)
+  const diurnal = diurnalAt(nowMs / 1000)
+  const weekly = weekFactor(nowMs / 1000)
   // With the demo's alert scenarios the rest of the estate stays below the default thresholds, so
   // the alerts shown are the scripted few (and rare runaways), not a share of 100,000 guests.
   const calm = cluster.scenario !== undefined
   const memCeiling = calm ? CALM_MEMORY : 1
   for (const node of cluster.nodes) {
-    if (node.online) updateNode(rng, node, diurnal, backupWindow, dtSec, memCeiling)
+    if (node.online) updateNode(rng, node, diurnal, weekly, backupWindow, dtSec, memCeiling)
   }
   const nodes = cluster.nodes
   for (const guest of cluster.guests) {
@@ -36,18 +56,19 @@ export function updateMetrics(cluster: SimClusterModel, nowMs: number, dtSec: nu
     }
   }
   syncLocalStorage(cluster)
-  wanderStorages(cluster, rng, dtSec)
+  wanderStorages(cluster, rng, dtSec, nowMs / 1000)
 }
 
 function updateNode(
   rng: Rng,
   node: SimNode,
   diurnal: number,
+  weekly: number,
   backupWindow: boolean,
   dtSec: number,
   memCeiling: number,
 ): void {
-  let cpu = node.cpuBase * (1 + 0.6 * diurnal) + rng.normal() * 0.015
+  let cpu = node.cpuBase * (1 + 0.6 * diurnal) * weekly + rng.normal() * 0.015
   if (backupWindow) cpu += rng.range(0.1, 0.3)
   node.cpu = clamp(cpu, 0.002, 1)
   node.wait = backupWindow ? rng.range(0.02, 0.15) : rng.range(0, 0.01)
@@ -94,8 +115,7 @@ function updateRunningGuest(
   if (g.runawayUntil !== 0) {
     g.cpu = clamp(rng.range(0.95, 1.02), 0, 1.02)
   } else {
-    const wave = 1 + 0.35 * Math.sin(g.cpuPhase + (nowSec / DAY_SEC) * 2 * Math.PI) + 0.2 * diurnal
-    const cpu = g.cpuBase * wave * Math.exp(0.35 * rng.normal())
+    const cpu = guestCpuLevel(g, nowSec, diurnal) * Math.exp(0.35 * rng.normal())
     g.cpu = clamp(calm ? bendCpu(cpu) : cpu, 0, 1)
   }
   g.memFrac = clamp(g.memFrac + (g.memTarget - g.memFrac) * 0.01 + rng.normal() * 0.003, 0.02, 1)
@@ -124,9 +144,14 @@ function syncLocalStorage(cluster: SimClusterModel): void {
 }
 
 // Shared and thin-pool usage wanders a little, so storage bars are not frozen.
-function wanderStorages(cluster: SimClusterModel, rng: Rng, dtSec: number): void {
+function wanderStorages(cluster: SimClusterModel, rng: Rng, dtSec: number, nowSec: number): void {
   for (const s of cluster.storages) {
     if (s.storage === 'local') continue
+    // Filling storages follow their line (history/fill.ts), whatever the random stream says.
+    if (s.fill !== undefined) {
+      for (let i = 0; i < s.used.length; i++) s.used[i] = fillUsedAt(s, i, nowSec)
+      continue
+    }
     for (let i = 0; i < s.used.length; i++) {
       if (s.shared === 1 && i > 0) {
         s.used[i] = s.used[0] ?? 0
@@ -139,8 +164,14 @@ function wanderStorages(cluster: SimClusterModel, rng: Rng, dtSec: number): void
   }
 }
 
+/** A running guest's CPU before tick noise: its own daily wave, the estate's rhythm. */
+export function guestCpuLevel(g: SimGuest, tSec: number, diurnal: number): number {
+  const wave = 1 + 0.35 * Math.sin(g.cpuPhase + (tSec / DAY_SEC) * 2 * Math.PI) + 0.2 * diurnal
+  return g.cpuBase * wave * weekFactor(tSec)
+}
+
 // Linear up to the knee, then a soft approach to knee + room: busy guests stay busy, never alerting.
-function bendCpu(cpu: number): number {
+export function bendCpu(cpu: number): number {
   if (cpu <= CALM_CPU_KNEE) return cpu
   return CALM_CPU_KNEE + CALM_CPU_ROOM * (1 - Math.exp(-(cpu - CALM_CPU_KNEE) / CALM_CPU_ROOM))
 }

@@ -8,6 +8,8 @@ import type { BackupState } from './backups.ts'
 import type { TaskState } from './tasks.ts'
 import type { SimCeph } from './ceph.ts'
 import type { SimScenario } from './alert-scenarios.ts'
+import type { ClusterHistory } from './history/recorder.ts'
+import type { StorageFill } from './history/fill.ts'
 
 /** PVE guest kinds as they appear in `type`. */
 export type GuestType = 'qemu' | 'lxc'
@@ -51,6 +53,8 @@ export interface SimGuest {
   diskwrite: number
   /** Epoch seconds of the last start; uptime derives from it. */
   startedAt: number
+  /** Slot of this guest in the cluster's history rings; -1 until the recorder assigns one. */
+  histSlot: number
 }
 
 /** Static CPU description of a node, as /nodes/{n}/status `cpuinfo` shows it. */
@@ -102,6 +106,8 @@ export interface SimStorage {
   used: number[]
   /** zfspool storages: the ZFS pool (`rpool/data` lives on rpool) whose health backs it. */
   pool?: string
+  /** Set on the few storages that fill steadily (history/fill.ts). */
+  fill?: StorageFill
 }
 
 /** A physical disk of a node, as /nodes/{n}/disks/list and disks/smart show it. */
@@ -213,4 +219,6 @@ export interface SimClusterModel {
   tasks: TaskState
   /** The demo's scripted alert conditions; undefined unless built with `alertScenarios`. */
   scenario: SimScenario | undefined
+  /** Recorded metrics history (history/recorder.ts); undefined only while building. */
+  history?: ClusterHistory
 }

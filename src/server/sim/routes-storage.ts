@@ -98,7 +98,8 @@ export function storageRoutes(kit: RouteKit): Route[] {
   ]
 }
 
-function findStorage(kit: RouteKit, raw: string | undefined): SimStorage {
+/** The storage named in a path, or PVE's 500 for an unknown one. */
+export function findStorage(kit: RouteKit, raw: string | undefined): SimStorage {
   const name = decodeURIComponent(raw ?? '')
   const storage = kit.cluster.storages.find((s) => s.storage === name)
   if (storage === undefined) throw new PveError(500, `storage '${name}' does not exist`)

@@ -1,6 +1,7 @@
 // Builds one simulated PBS instance: the host, two datastores ('main' nightly, 'offsite' weekly),
 // their namespaces, and one backup group per guest with a plausible job slot, archives and sizes.
 
+import { planStoreFill } from './history.ts'
 import { createHex, createRng, deriveSeed } from '../prng.ts'
 import type { Rng } from '../prng.ts'
 import type {
@@ -57,6 +58,7 @@ export function buildPbsModel(options: PbsBuildOptions): PbsSimModel {
   const stores = [main, offsite]
   ensureVariety(rng, stores, baseDay)
   for (const store of stores) sizeStore(rng, store, baseDay, options.nowMs)
+  planStoreFill(main, seed, baseDay, options.nowMs / 1000)
   return {
     name: `pbs${options.index + 1}`,
     index: options.index,

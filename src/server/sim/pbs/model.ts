@@ -85,6 +85,8 @@ export interface SimStore {
   verify: VerifyPolicy
   /** Usage growth per day, shaping the history and estimated-full-date. */
   growthPerDay: number
+  /** Set on the store that fills steadily: its used bytes follow this line (history.ts). */
+  fill?: { fromSec: number; fromUsed: number; perSec: number }
 }
 
 /** Hardware and OS of the simulated PBS host. */

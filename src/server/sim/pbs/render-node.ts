@@ -20,22 +20,35 @@ export function inBackupWindow(nowSec: number): boolean {
   return hour >= 20 || hour < 8
 }
 
-/** GET /nodes/localhost/status. */
-export function renderNodeStatus(model: PbsSimModel, fingerprint: string): Record<string, unknown> {
+/** The host's gauges at `tSec`: they change every 10 s, busier in the backup window. */
+export function nodeSampleAt(
+  model: PbsSimModel,
+  tSec: number,
+): { cpu: number; wait: number; memUsed: number; swapUsed: number; load: number[] } {
   const { host } = model
-  const nowSec = Math.floor(model.nowMs / 1000)
-  const busy = inBackupWindow(nowSec)
+  const busy = inBackupWindow(tSec)
   // Noise changes every 10 s bucket, so each tick reads a little differently.
-  const noise = (salt: number): number => hashUnit(model.seed, Math.floor(nowSec / 10), salt)
+  const noise = (salt: number): number => hashUnit(model.seed, Math.floor(tSec / 10), salt)
   const cpu = Math.min(1, (busy ? 0.22 : 0.03) + noise(1) * (busy ? 0.2 : 0.04))
-  const memUsed = Math.round(host.memTotal * ((busy ? 0.55 : 0.4) + noise(2) * 0.1))
-  const swapUsed = Math.round(host.swapTotal * 0.01 * noise(3))
   const load = (spread: number): number =>
     Math.round(host.cpus * cpu * (0.9 + noise(spread) * 0.2) * 100) / 100
   return {
     cpu,
     wait: busy ? 0.03 + noise(4) * 0.1 : noise(4) * 0.01,
-    loadavg: [load(5), load(6), load(7)],
+    memUsed: Math.round(host.memTotal * ((busy ? 0.55 : 0.4) + noise(2) * 0.1)),
+    swapUsed: Math.round(host.swapTotal * 0.01 * noise(3)),
+    load: [load(5), load(6), load(7)],
+  }
+}
+
+/** GET /nodes/localhost/status. */
+export function renderNodeStatus(model: PbsSimModel, fingerprint: string): Record<string, unknown> {
+  const { host } = model
+  const { cpu, wait, memUsed, swapUsed, load } = nodeSampleAt(model, Math.floor(model.nowMs / 1000))
+  return {
+    cpu,
+    wait,
+    loadavg: load,
     memory: { total: host.memTotal, used: memUsed, free: host.memTotal - memUsed },
     swap: { total: host.swapTotal, used: swapUsed, free: host.swapTotal - swapUsed },
     root: { total: host.rootTotal, used: host.rootUsed, avail: host.rootTotal - host.rootUsed },

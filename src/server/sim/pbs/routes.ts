@@ -3,7 +3,7 @@
 
 import { BACKUP_TYPES } from './model.ts'
 import type { PbsSimModel } from './model.ts'
-import { SimHttpError, readBool, readEnum, readInt, readNamespace } from './params.ts'
+import { SimHttpError, badParam, readBool, readEnum, readInt, readNamespace } from './params.ts'
 import { renderGroups, renderNamespaces, renderSnapshots } from './render-content.ts'
 import { renderNodeStatus, renderVersion } from './render-node.ts'
 import {
@@ -15,6 +15,9 @@ import {
 } from './render-store.ts'
 import { renderTasks } from './render-tasks.ts'
 import { viewStore } from './store-view.ts'
+import { nodeRrd, storeRrd } from './history.ts'
+import { CFS, TIMEFRAMES } from '../history/layout.ts'
+import type { Cf, Timeframe } from '../history/layout.ts'
 import type { StoreView } from './store-view.ts'
 
 /** What a route renders: the payload and any extra top-level keys. */
@@ -126,6 +129,24 @@ export function createRoutes(model: PbsSimModel, fingerprint: string): Route[] {
       },
     },
     {
+      pattern: /^\/nodes\/([^/]+)\/rrd$/,
+      params: RRD_PARAMS,
+      handle(m, q) {
+        node(m)
+        const { tf, cf } = readRrd(q)
+        return { data: nodeRrd(model, tf, cf) }
+      },
+    },
+    {
+      pattern: ds('rrd'),
+      params: RRD_PARAMS,
+      handle(m, q) {
+        const view = store(m)
+        const { tf, cf } = readRrd(q)
+        return { data: storeRrd(model, view.store.name, tf, cf) }
+      },
+    },
+    {
       pattern: /^\/nodes\/([^/]+)\/tasks$/,
       params: TASK_PARAMS,
       handle(m, q) {
@@ -135,6 +156,21 @@ export function createRoutes(model: PbsSimModel, fingerprint: string): Route[] {
       },
     },
   ]
+}
+
+const RRD_PARAMS = ['timeframe', 'cf'] as const
+
+// Both parameters are required on PBS (on PVE `cf` defaults to AVERAGE).
+function readRrd(q: URLSearchParams): { tf: Timeframe; cf: Cf } {
+  const tf = readEnum(q, 'timeframe', TIMEFRAMES)
+  const cf = readEnum(q, 'cf', CFS)
+  for (const [name, value] of [
+    ['timeframe', tf],
+    ['cf', cf],
+  ] as const) {
+    if (value === undefined) throw badParam(name, 'parameter is missing and it is not optional')
+  }
+  return { tf: tf!, cf: cf! }
 }
 
 const TASK_PARAMS = [

@@ -72,7 +72,10 @@ export function measureStore(store: SimStore, baseDay: number, nowSec: number): 
     indexFiles,
     indexBytes,
     diskBytes,
-    used: Math.min(store.total, diskBytes + store.overhead),
+    used:
+      store.fill !== undefined
+        ? filledAt(store, nowSec)
+        : Math.min(store.total, diskBytes + store.overhead),
   }
 }
 
@@ -85,6 +88,13 @@ function groupDiskBytes(group: SimGroup, list: readonly SimSnapshot[], baseDay: 
   }
   const share = group.type === 'vm' ? CROSS_GROUP_SHARE : 1
   return first * group.uniqueFraction * (1 + group.changePerRun * (list.length - 1)) * share
+}
+
+/** Used bytes of a filling store at `tSec`: its line, never above the filesystem. */
+export function filledAt(store: SimStore, tSec: number): number {
+  const fill = store.fill
+  if (fill === undefined) return 0
+  return Math.round(Math.min(store.total, fill.fromUsed + fill.perSec * (tSec - fill.fromSec)))
 }
 
 /** Usage ratio of a store `daysAgo` days before `view`'s time, for the usage history. */

@@ -2,6 +2,7 @@
 // so these test clients skip verification (pinning is the collector's job, tested there).
 
 import { Agent, fetch } from 'undici'
+import { expect } from 'vitest'
 import type { SimCluster } from '../../../../src/server/sim/index.ts'
 
 /** One dispatcher for all simulator tests; closed connections are harmless on stop(). */
@@ -131,3 +132,28 @@ export function createManualClock(startMs: number): {
 
 /** A fixed start time (a weekday afternoon) so metrics are reproducible. */
 export const START_MS = Date.UTC(2025, 5, 3, 14, 0, 0)
+
+/** Checks an RRD answer: `points` buckets `step` apart, aligned, oldest first, ending at `nowSec`. */
+export function expectBuckets(
+  rows: { time?: number }[],
+  step: number,
+  points: number,
+  nowSec: number,
+): void {
+  expect(rows.length).toBe(points)
+  for (const [i, row] of rows.entries()) {
+    expect(row.time! % step).toBe(0)
+    if (i > 0) expect(row.time! - rows[i - 1]!.time!).toBe(step)
+  }
+  expect(rows[rows.length - 1]!.time).toBe(Math.floor(nowSec / step) * step)
+}
+
+/** PVE 9 (and PBS) archives as [timeframe, step seconds, points] (reference §5.1 and §5.3). */
+export const PVE9_ARCHIVES: readonly [string, number, number][] = [
+  ['hour', 60, 60],
+  ['day', 60, 1440],
+  ['week', 1800, 336],
+  ['month', 1800, 1440],
+  ['year', 21600, 1440],
+  ['decade', 604800, 570],
+]
