@@ -1,7 +1,8 @@
 // The forecast job and its place on the published state: every storage (a shared one once per
 // instance) and PBS datastore read from its month RRD, the forecast attached as `forecast` on
 // Storage and PbsDatastore, unchanged objects kept (the live diff skips them). Proxmox is a real
-// HTTPS stub on 127.0.0.1 (the simulator's RRD endpoints are being built on branch i25-sim).
+// HTTPS stub on 127.0.0.1 (each test scripts its answers;
+// history-sim.test.ts runs against the simulator).
 import { describe, expect, it } from 'vitest'
 import { createEmptyState, type State } from '../../../../src/shared/model/state.ts'
 import type { PbsInstance } from '../../../../src/shared/model/backups.ts'

@@ -1,8 +1,8 @@
 // GET /api/history/:resourceId and GET /api/history over real HTTP on 127.0.0.1, with
 // authentication on: a session is required, bad input is a 400 naming the parameter, an unknown
 // resource a 404 naming resourceId. The app's own poller reads the RRD through its client for the
-// endpoint; Proxmox is a real HTTPS stub on 127.0.0.1 standing in for the simulator, whose RRD
-// endpoints are being built on another branch (i25-sim).
+// endpoint; Proxmox is a real HTTPS stub on 127.0.0.1 scripted per test
+// (history-sim.test.ts runs against the simulator).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HistoryAnswer, HistoryBatchAnswer } from '../../../../src/shared/model/history.ts'
 import { HISTORY_BATCH_MAX } from '../../../../src/shared/model/history.ts'

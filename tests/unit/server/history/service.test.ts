@@ -2,7 +2,8 @@
 // ('mixed'); our store alone when the source cannot answer ('pulse'); a 502 naming the endpoint
 // problem when neither can; an offline node's minutes stay gaps; the batch answers from our
 // store where it covers the range and otherwise makes at most a few source reads. Proxmox is a
-// real HTTPS stub on 127.0.0.1 (the simulator's RRD endpoints are being built on branch i25-sim);
+// real HTTPS stub on 127.0.0.1 (each test scripts its answers;
+// history-sim.test.ts runs against the simulator);
 // the recent store is a fake implementing the RecentStore interface (the real one is built on
 // branch i25-store).
 import { afterEach, describe, expect, it } from 'vitest'

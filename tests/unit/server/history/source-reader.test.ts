@@ -2,8 +2,8 @@
 // identical reads in flight coalesced, frames cached until their timeframe's TTL, the
 // per-endpoint allowance (2 in flight, a number a minute, then a 503 naming the endpoint), and
 // an endpoint that is down named in the error. Proxmox is a real HTTPS stub on 127.0.0.1
-// (tests/unit/server/collect/stub-pve.ts); the simulator's RRD endpoints are being built on
-// another branch (i25-sim).
+// (tests/unit/server/collect/stub-pve.ts); each test scripts its answers; history-sim.test.ts runs
+// against the simulator.
 import { afterEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../../../src/shared/model/errors.ts'
 import type { HistoryClient } from '../../../../src/server/collect/poller.ts'
