@@ -22,7 +22,6 @@ import { registerCoreRoutes } from './http/core.ts'
 import { registerStateRoute } from './http/state.ts'
 import { registerHistoryRoutes } from './http/history.ts'
 import { createHistoryParts, type HistoryParts } from './history/history-parts.ts'
-import { createEmptyState } from '../shared/model/state.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
@@ -75,11 +74,10 @@ export interface App {
   alerts: AlertService
   notify: NotifyService
   updater: Updater
-  /**
-   * Metrics history: the recent store and its retention, the service behind /api/history, its
-   * allowance and cache, the forecasts.
-   */
-  history: HistoryParts & HistoryServices
+  /** Metrics history: our recent minutes (read by /api/history) and their retention. */
+  history: HistoryServices
+  /** Metrics history read from Proxmox: /api/history's service, allowance, cache, forecasts. */
+  historySource: HistoryParts
   /** The sweep that prunes metadata of guests gone for good (runs with the polls). */
   metadataRetention: MetadataRetention
   /** Every route registered (method, url pattern), in registration order. */
@@ -182,31 +180,28 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     log: http.log,
   })
-  // Metrics history (issue 25): our recent minutes, RRD through the poller's clients, forecasts
-  // on the state.
+  // Metrics history (issue 25): our recent minutes, fed from every poll.
   const systemSettings = createSystemSettingsRepo(db)
   const envMinutes = config.historyRetentionMinutes
-  const recorder = createHistory({ settings: systemSettings, now, envMinutes, log: http.log })
-  const history = {
-    ...recorder,
-    ...createHistoryParts({
-      state: () => liveRef.current?.current().state ?? createEmptyState(now(), config.version),
-      historyClient: (instance) => poller.historyClient(instance),
-      recent: recorder.recent,
-      now,
-      log: http.log,
-    }),
-  }
+  const history = createHistory({ settings: systemSettings, now, envMinutes, log: http.log })
   const live = createLiveState({
     now,
     version: config.version,
     clientCount: () => hubRef.current?.clientCount() ?? 0,
     decorate: (next, at, poll) => {
       alerts.decorate(next, at, poll)
-      history.decorate(next)
+      historySource.decorate(next)
     },
   })
   liveRef.current = live
+  // Metrics history (issue 25): RRD read through the poller's clients, forecasts on the state.
+  const historySource = createHistoryParts({
+    state: () => live.current().state,
+    historyClient: (instance) => poller.historyClient(instance),
+    recent: history.recent,
+    now,
+    log: http.log,
+  })
   const poller = createPoller({
     intervalMs: config.pollIntervalMs,
     now,
@@ -294,7 +289,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     storage: () => storage.status(),
   })
   registerStateRoute(http, { hub })
-  registerHistoryRoutes(http, history.service)
+  registerHistoryRoutes(http, historySource.service)
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
@@ -397,6 +392,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     notify,
     updater,
     history,
+    historySource,
     metadataRetention: metadata.retention,
     routes,
     startPolling: () => {
@@ -404,12 +400,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.start()
       notify.start()
       poller.start()
-      history.forecasts.start()
+      historySource.forecasts.start()
     },
     async stopPolling() {
       autoUpdater.stop()
       alerts.stop()
-      await Promise.all([notify.stop(), poller.stop(), history.forecasts.stop()])
+      await Promise.all([notify.stop(), poller.stop(), historySource.forecasts.stop()])
     },
     reloadStored: () => (webPolicy.reload(), history.retention.reload()),
     onBroadcast(listener) {
@@ -421,7 +417,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.close()
       hub.close()
       await notify.stop()
-      await history.forecasts.stop()
+      await historySource.forecasts.stop()
       await poller.stop()
       await http.close()
       await webhookChannel.close()

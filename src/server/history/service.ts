@@ -145,9 +145,10 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
             }
           }
         }
-        // The source: free when cached, else within this batch's few reads.
+        // The source: free when cached, else within this batch's few reads, and never waiting
+        // for the endpoint's allowance (a trend cell can stay empty until the next refresh).
         if (!deps.reader.cached(resource, timeframe)) {
-          if (reads >= BATCH_SOURCE_READS) return undefined
+          if (reads >= BATCH_SOURCE_READS || !deps.reader.affordable(resource)) return undefined
           reads++
         }
         return fromSource(resource, range, metrics).catch(() => undefined)

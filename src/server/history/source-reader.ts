@@ -24,6 +24,8 @@ export interface SourceReader {
   read(resource: ResolvedResource, timeframe: Timeframe): Promise<RrdFrame>
   /** True when `read` would answer from the cache (no call to Proxmox). */
   cached(resource: ResolvedResource, timeframe: Timeframe): boolean
+  /** True when the endpoint's allowance has this minute's room for a read (2 calls) now. */
+  affordable(resource: ResolvedResource): boolean
 }
 
 const seg = encodeURIComponent
@@ -101,5 +103,6 @@ export function createSourceReader(deps: SourceReaderDeps): SourceReader {
     cached(resource, timeframe) {
       return deps.cache.get(keyOf(resource, timeframe)) !== undefined
     },
+    affordable: (resource) => deps.budget.remaining(resource.instance) >= 2,
   }
 }

@@ -1,53 +1,26 @@
 // The forecast job and its place on the published state: every storage (a shared one once per
 // instance) and PBS datastore read from its month RRD, the forecast attached as `forecast` on
 // Storage and PbsDatastore, unchanged objects kept (the live diff skips them). Proxmox is a real
-// HTTPS stub on 127.0.0.1 (the simulator's RRD endpoints are being built on branch i25-sim).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createEmptyState, type State, type Storage } from '../../../../src/shared/model/state.ts'
+// HTTPS stub on 127.0.0.1 (each test scripts its answers;
+// history-sim.test.ts runs against the simulator).
+import { describe, expect, it } from 'vitest'
+import { createEmptyState, type State } from '../../../../src/shared/model/state.ts'
 import type { PbsInstance } from '../../../../src/shared/model/backups.ts'
-import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
 import {
   createEmptyRecentStore,
   createHistoryParts,
 } from '../../../../src/server/history/history-parts.ts'
-import { createTestCert, startStubPve, type StubPve } from '../collect/stub-pve.ts'
+import { makeStorage, monthRows, TB, useRrdStub } from './history-fixture.ts'
 
-const DAY = 86_400
 const NOW_MS = 1_785_000_000_000
 const NOW_S = NOW_MS / 1000
-const TB = 1e12
 
-/** 30 days of the month RRD (30 min steps): `used` rising 10 GB a day to 605 GB now. */
-const rising = () =>
-  Array.from({ length: 1440 }, (_, i) => {
-    const time = NOW_S - (1439 - i) * 1800
-    return { time, total: TB, used: 605e9 + ((time - NOW_S) / DAY) * 10e9 }
-  })
-const flat = () =>
-  Array.from({ length: 1440 }, (_, i) => ({
-    time: NOW_S - (1439 - i) * 1800,
-    total: TB,
-    used: 4e11,
-  }))
-
-function storage(node: string, name: string, shared: boolean): Storage {
-  return {
-    id: `lab-${node}-${name}`,
-    name,
-    node,
-    instance: 'lab',
-    type: shared ? 'nfs' : 'dir',
-    content: 'images',
-    status: 'available',
-    shared,
-    enabled: true,
-    active: true,
-    total: TB,
-    used: 605e9,
-    free: TB - 605e9,
-    usage: 60.5,
-  }
-}
+/** `used` rising 10 GB a day to 605 GB now (full in 39 days); flat on the `local` storages. */
+const rrd = useRrdStub((req) => ({
+  body: {
+    data: monthRows(NOW_S, (day) => (req.path.includes('/local/') ? 4e11 : 605e9 + day * 10e9)),
+  },
+}))
 
 const PBS: PbsInstance = {
   id: 'pbs-backup1',
@@ -75,33 +48,13 @@ const PBS: PbsInstance = {
   lastSeen: NOW_MS,
 }
 
-let stub: StubPve
-let client: PveClient
-beforeAll(async () => {
-  stub = await startStubPve(await createTestCert(), (req) => ({
-    body: { data: req.path.includes('/local/') ? flat() : rising() },
-  }))
-  client = createPveClient({
-    host: stub.url,
-    auth: { kind: 'token', tokenId: 'pulse@pve!history', secret: 'secret' },
-    verifySSL: false,
-  })
-})
-afterAll(async () => {
-  await client.close()
-  await stub.close()
-})
-afterEach(() => {
-  stub.requests.length = 0
-})
-
 function setup() {
   const state: State = {
     ...createEmptyState(NOW_MS, 'test'),
     storage: [
-      storage('pve1', 'shared-nfs', true),
-      storage('pve2', 'shared-nfs', true),
-      storage('pve1', 'local', false),
+      makeStorage('pve1', 'shared-nfs', true),
+      makeStorage('pve2', 'shared-nfs', true),
+      makeStorage('pve1', 'local'),
     ],
     pbs: [PBS],
   }
@@ -109,7 +62,7 @@ function setup() {
     state: () => state,
     historyClient: (name) =>
       name === 'lab' || name === 'backup1'
-        ? { client, type: name === 'lab' ? 'pve' : 'pbs', status: 'connected' }
+        ? { client: rrd().client, type: name === 'lab' ? 'pve' : 'pbs', status: 'connected' }
         : undefined,
     recent: createEmptyRecentStore(),
     now: () => NOW_MS,
@@ -124,7 +77,9 @@ describe('forecast job', () => {
     await parts.forecasts.tick()
     await parts.forecasts.tick()
     await parts.forecasts.tick()
-    const paths = stub.requests.map((r) => r.path.split('?')[0]).sort()
+    const paths = rrd()
+      .stub.requests.map((r) => r.path.split('?')[0])
+      .sort()
     expect(paths).toEqual([
       '/api2/json/admin/datastore/main/rrd',
       '/api2/json/admin/datastore/main/rrd',
@@ -133,7 +88,7 @@ describe('forecast job', () => {
       '/api2/json/nodes/pve1/storage/shared-nfs/rrddata',
       '/api2/json/nodes/pve1/storage/shared-nfs/rrddata',
     ])
-    expect(stub.requests.every((r) => r.path.includes('timeframe=month'))).toBe(true)
+    expect(rrd().stub.requests.every((r) => r.path.includes('timeframe=month'))).toBe(true)
     const next = { ...state }
     parts.decorate(next)
     const [nfs1, nfs2, local] = next.storage
@@ -145,7 +100,7 @@ describe('forecast job', () => {
     expect(next.pbs[0]!.datastores[0]!.forecast?.fullInDays).toBe(39)
     // Nothing is read again within the refresh time.
     await parts.forecasts.tick()
-    expect(stub.requests).toHaveLength(6)
+    expect(rrd().stub.requests).toHaveLength(6)
   })
 
   it('keeps the decorated objects when nothing changed', async () => {

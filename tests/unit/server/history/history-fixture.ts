@@ -3,6 +3,15 @@
 // (src/server/history/recent-store.ts) is built on another branch (i25-store).
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
+import type { Storage } from '../../../../src/shared/model/state.ts'
+import {
+  createTestCert,
+  startStubPve,
+  type StubHandler,
+  type StubPve,
+} from '../collect/stub-pve.ts'
 import type { HistoryMetric, HistorySeries } from '../../../../src/shared/model/history.ts'
 import type { ResolvedResource } from '../../../../src/server/history/resolve.ts'
 import type { RecentStore } from '../../../../src/server/history/types.ts'
@@ -75,4 +84,60 @@ export function minutes(
   const time = Array.from({ length: count }, (_, i) => lastSec - (count - 1 - i) * 60)
   const avg = time.map((_, i) => value(i))
   return { time, avg, max: avg.map((v) => (v === null ? null : v + 1)) }
+}
+
+/**
+ * A real HTTPS stub of Proxmox on 127.0.0.1 (collect/stub-pve.ts) and a client of it for the
+ * calling file: started before its tests, its requests emptied after each, closed after them.
+ */
+export function useRrdStub(handler: StubHandler): () => { stub: StubPve; client: PveClient } {
+  let stub: StubPve | undefined
+  let client: PveClient | undefined
+  beforeAll(async () => {
+    stub = await startStubPve(await createTestCert(), handler)
+    client = createPveClient({
+      host: stub.url,
+      auth: { kind: 'token', tokenId: 'pulse@pve!history', secret: 'secret' },
+      verifySSL: false,
+      maxConcurrency: 8,
+    })
+  })
+  afterEach(() => {
+    stub!.requests.length = 0
+  })
+  afterAll(async () => {
+    await client?.close()
+    await stub?.close()
+  })
+  return () => ({ stub: stub!, client: client! })
+}
+
+export const TB = 1e12
+
+/** An available 1 TB storage of instance `lab`, 605 GB used. */
+export function makeStorage(node: string, name: string, shared = false): Storage {
+  return {
+    id: `lab-${node}-${name}`,
+    name,
+    node,
+    instance: 'lab',
+    type: shared ? 'nfs' : 'dir',
+    content: 'images',
+    status: 'available',
+    shared,
+    enabled: true,
+    active: true,
+    total: TB,
+    used: 605e9,
+    free: TB - 605e9,
+    usage: 60.5,
+  }
+}
+
+/** 30 days of month RRD rows (30 min steps) ending at `nowS`, `used` from `at(days before now)`. */
+export function monthRows(nowS: number, at: (day: number) => number) {
+  return Array.from({ length: 1440 }, (_, i) => {
+    const time = nowS - (1439 - i) * 1800
+    return { time, total: TB, used: at((time - nowS) / 86_400) }
+  })
 }

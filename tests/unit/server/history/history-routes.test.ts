@@ -1,8 +1,8 @@
 // GET /api/history/:resourceId and GET /api/history over real HTTP on 127.0.0.1, with
 // authentication on: a session is required, bad input is a 400 naming the parameter, an unknown
 // resource a 404 naming resourceId. The app's own poller reads the RRD through its client for the
-// endpoint; Proxmox is a real HTTPS stub on 127.0.0.1 standing in for the simulator, whose RRD
-// endpoints are being built on another branch (i25-sim).
+// endpoint; Proxmox is a real HTTPS stub on 127.0.0.1 scripted per test
+// (history-sim.test.ts runs against the simulator).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HistoryAnswer, HistoryBatchAnswer } from '../../../../src/shared/model/history.ts'
 import { HISTORY_BATCH_MAX } from '../../../../src/shared/model/history.ts'
@@ -15,34 +15,14 @@ import {
 } from '../auth/auth-helpers.ts'
 import { makeCollected } from '../collected-fixture.ts'
 import { createTestCert, startStubPve, type StubPve } from '../collect/stub-pve.ts'
-import { NODE_HOUR, recorded } from './history-fixture.ts'
+import { makeStorage, monthRows, NODE_HOUR, recorded } from './history-fixture.ts'
 
 // The recorded node hour ends at 1785169080; the app's clock is a minute later.
 const NOW_MS = 1_785_169_140_000
 
-const TB = 1e12
-/** A month of a storage filling 10 GB a day, 605 GB used now of 1 TB: full in 39 days. */
-const fillingMonth = () =>
-  Array.from({ length: 1440 }, (_, i) => {
-    const time = NOW_MS / 1000 - (1439 - i) * 1800
-    return { time, total: TB, used: 605e9 + ((time - NOW_MS / 1000) / 86_400) * 10e9 }
-  })
-const LOCAL: Storage = {
-  id: 'lab-pve1-local',
-  name: 'local',
-  node: 'pve1',
-  instance: 'lab',
-  type: 'dir',
-  content: 'images',
-  status: 'available',
-  shared: false,
-  enabled: true,
-  active: true,
-  total: TB,
-  used: 605e9,
-  free: TB - 605e9,
-  usage: 60.5,
-}
+/** A storage filling 10 GB a day, 605 GB used now of 1 TB: full in 39 days. */
+const fillingMonth = () => monthRows(NOW_MS / 1000, (day) => 605e9 + day * 10e9)
+const LOCAL = makeStorage('pve1', 'local')
 
 let stub: StubPve
 let server: AuthTestServer
@@ -151,7 +131,7 @@ describe('GET /api/history (batch)', () => {
 describe('storage forecast on the published state', () => {
   it('puts "full in N days" on the storage the clients receive', async () => {
     const { app } = server.ctx
-    await app.history.forecasts.tick()
+    await app.historySource.forecasts.tick()
     const publication = await app.live.republish()
     const [local] = publication.state.storage
     expect(local?.forecast).toMatchObject({ fullInDays: 39, computedAt: NOW_MS })

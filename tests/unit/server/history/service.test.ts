@@ -2,13 +2,13 @@
 // ('mixed'); our store alone when the source cannot answer ('pulse'); a 502 naming the endpoint
 // problem when neither can; an offline node's minutes stay gaps; the batch answers from our
 // store where it covers the range and otherwise makes at most a few source reads. Proxmox is a
-// real HTTPS stub on 127.0.0.1 (the simulator's RRD endpoints are being built on branch i25-sim);
+// real HTTPS stub on 127.0.0.1 (each test scripts its answers;
+// history-sim.test.ts runs against the simulator);
 // the recent store is a fake implementing the RecentStore interface (the real one is built on
 // branch i25-store).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { AppError } from '../../../../src/shared/model/errors.ts'
 import { createEmptyState, type State } from '../../../../src/shared/model/state.ts'
-import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
 import type { HistoryClient } from '../../../../src/server/collect/poller.ts'
 import { createHistoryBudget } from '../../../../src/server/history/budget.ts'
 import { createRrdCache } from '../../../../src/server/history/rrd-cache.ts'
@@ -16,8 +16,7 @@ import { BATCH_SOURCE_READS, createHistoryService } from '../../../../src/server
 import { createSourceReader } from '../../../../src/server/history/source-reader.ts'
 import type { RecentStore } from '../../../../src/server/history/types.ts'
 import { makeCollected } from '../collected-fixture.ts'
-import { createTestCert, startStubPve, type StubPve } from '../collect/stub-pve.ts'
-import { fakeRecentStore, minutes } from './history-fixture.ts'
+import { fakeRecentStore, minutes, useRrdStub } from './history-fixture.ts'
 
 // The source's newest row is 10 minutes old; rows every minute for the hour before.
 const NOW_S = 1_785_200_000
@@ -31,27 +30,12 @@ const rrdRows = (cf: string) =>
     memtotal: 100,
   }))
 
-let stub: StubPve
-let client: PveClient
 let status: HistoryClient['status'] = 'connected'
-
-beforeAll(async () => {
-  stub = await startStubPve(await createTestCert(), (req) => {
-    const cf = new URL(req.path, 'https://x').searchParams.get('cf') ?? 'AVERAGE'
-    return { body: { data: rrdRows(cf) } }
-  })
-  client = createPveClient({
-    host: stub.url,
-    auth: { kind: 'token', tokenId: 'pulse@pve!history', secret: 'secret' },
-    verifySSL: false,
-  })
-})
-afterAll(async () => {
-  await client.close()
-  await stub.close()
+const rrd = useRrdStub((req) => {
+  const cf = new URL(req.path, 'https://x').searchParams.get('cf') ?? 'AVERAGE'
+  return { body: { data: rrdRows(cf) } }
 })
 afterEach(() => {
-  stub.requests.length = 0
   status = 'connected'
 })
 
@@ -65,7 +49,7 @@ function service(recent: RecentStore, state = stateWith()) {
   const now = () => NOW_S * 1000
   const budget = createHistoryBudget(undefined, now)
   const endpoint = (): HistoryClient => ({
-    client,
+    client: rrd().client,
     type: 'pve',
     status,
     error: 'Cannot reach lab: connection refused.',
@@ -75,7 +59,9 @@ function service(recent: RecentStore, state = stateWith()) {
     budget,
     cache: createRrdCache(now),
   })
-  return createHistoryService({ state: () => state, reader, recent, now })
+  return Object.assign(createHistoryService({ state: () => state, reader, recent, now }), {
+    budget,
+  })
 }
 
 describe('history answers', () => {
@@ -96,7 +82,7 @@ describe('history answers', () => {
     expect(cpu.avg.at(-1)).toBe(40)
     // Memory came from the source only.
     expect(answer.series.memory!.avg.every((v) => v === 50)).toBe(true)
-    expect(stub.requests).toHaveLength(2)
+    expect(rrd().stub.requests).toHaveLength(2)
   })
 
   it('answers from our store alone when the endpoint is down, and 502 when we have nothing', async () => {
@@ -110,7 +96,7 @@ describe('history answers', () => {
       .catch((e: unknown) => e)) as AppError
     expect(err.status).toBe(502)
     expect(err.message).toContain('Cannot reach lab: connection refused.')
-    expect(stub.requests).toHaveLength(0)
+    expect(rrd().stub.requests).toHaveLength(0)
   })
 
   it('keeps an offline node a gap: no line through it, no zero', async () => {
@@ -128,7 +114,7 @@ describe('history answers', () => {
     expect(cpu.max!.slice(10, 20)).toEqual(Array(10).fill(null))
     expect(cpu.avg.filter((v) => v === 0)).toEqual([])
     // The source was not asked: an offline node's API cannot answer for it.
-    expect(stub.requests).toHaveLength(0)
+    expect(rrd().stub.requests).toHaveLength(0)
   })
 
   it('marks a void between the source and our minutes with a gap', async () => {
@@ -173,7 +159,7 @@ describe('history answers', () => {
       ['lab-pve1', 'pulse'],
     ])
     expect(batch.items[0]!.series.cpu!.avg[0]).toBe(1)
-    expect(stub.requests).toHaveLength(0)
+    expect(rrd().stub.requests).toHaveLength(0)
   })
 
   it('reads the source for at most a few ids of a batch our store does not cover', async () => {
@@ -184,9 +170,23 @@ describe('history answers', () => {
     const batch = await history.batch(ids, '1h', ['cpu'])
     expect(batch.items).toHaveLength(BATCH_SOURCE_READS)
     expect(batch.items.every((i) => i.source === 'proxmox')).toBe(true)
-    expect(stub.requests).toHaveLength(2 * BATCH_SOURCE_READS)
+    expect(rrd().stub.requests).toHaveLength(2 * BATCH_SOURCE_READS)
     // Those now cached are free: the next batch adds a few more.
     const again = await history.batch(ids, '1h', ['cpu'])
     expect(again.items).toHaveLength(2 * BATCH_SOURCE_READS)
+  })
+
+  it('leaves ids out of a batch rather than wait when the endpoint has no calls left', async () => {
+    const history = service(fakeRecentStore({}, 30))
+    const { vms, containers } = makeCollected(40, 0)
+    const ids = [...vms, ...containers].map((g) => g.id)
+    // Spend the minute's allowance (60 calls: 30 reads of 2) with single answers.
+    for (const id of ids.slice(0, 30)) await history.answer(id, '24h', ['cpu'])
+    expect(rrd().stub.requests).toHaveLength(60)
+    const batch = await history.batch(ids.slice(30, 36), '24h', ['cpu'])
+    expect(batch.items).toEqual([])
+    expect(rrd().stub.requests).toHaveLength(60)
+    // Nothing was queued for the allowance and refused: the batch did not wait for it.
+    expect(history.budget.stats().lab).toMatchObject({ queued: 0, refused: 0 })
   })
 })

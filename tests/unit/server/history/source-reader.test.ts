@@ -2,48 +2,29 @@
 // identical reads in flight coalesced, frames cached until their timeframe's TTL, the
 // per-endpoint allowance (2 in flight, a number a minute, then a 503 naming the endpoint), and
 // an endpoint that is down named in the error. Proxmox is a real HTTPS stub on 127.0.0.1
-// (tests/unit/server/collect/stub-pve.ts); the simulator's RRD endpoints are being built on
-// another branch (i25-sim).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+// (tests/unit/server/collect/stub-pve.ts); each test scripts its answers; history-sim.test.ts runs
+// against the simulator.
+import { afterEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../../../src/shared/model/errors.ts'
-import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
 import type { HistoryClient } from '../../../../src/server/collect/poller.ts'
 import { createHistoryBudget, HISTORY_BUDGET } from '../../../../src/server/history/budget.ts'
 import { CACHE_TTL_MS, createRrdCache } from '../../../../src/server/history/rrd-cache.ts'
 import { createSourceReader } from '../../../../src/server/history/source-reader.ts'
-import { createTestCert, startStubPve, type StubPve, type TestCert } from '../collect/stub-pve.ts'
-import { LXC, NODE, NODE_HOUR, recorded } from './history-fixture.ts'
+import { LXC, NODE, NODE_HOUR, recorded, useRrdStub } from './history-fixture.ts'
 
-let cert: TestCert
-let stub: StubPve
-let client: PveClient
 let inFlight = 0
 let peak = 0
 const release: (() => void)[] = []
 let hold = false
 
-beforeAll(async () => {
-  cert = await createTestCert()
-  stub = await startStubPve(cert, async () => {
-    inFlight++
-    peak = Math.max(peak, inFlight)
-    if (hold) await new Promise<void>((resolve) => release.push(resolve))
-    inFlight--
-    return { body: { data: recorded(NODE_HOUR) } }
-  })
-  client = createPveClient({
-    host: stub.url,
-    auth: { kind: 'token', tokenId: 'pulse@pve!history', secret: 'secret' },
-    verifySSL: false,
-    maxConcurrency: 8,
-  })
-})
-afterAll(async () => {
-  await client.close()
-  await stub.close()
+const rrd = useRrdStub(async () => {
+  inFlight++
+  peak = Math.max(peak, inFlight)
+  if (hold) await new Promise<void>((resolve) => release.push(resolve))
+  inFlight--
+  return { body: { data: recorded(NODE_HOUR) } }
 })
 afterEach(() => {
-  stub.requests.length = 0
   peak = 0
   hold = false
   release.splice(0).forEach((go) => go())
@@ -55,7 +36,7 @@ function setup(status: HistoryClient['status'] = 'connected', limits = HISTORY_B
   const budget = createHistoryBudget(limits, now)
   const cache = createRrdCache(now)
   const endpoint: HistoryClient = {
-    client,
+    client: rrd().client,
     type: 'pve',
     status,
     error: 'Cannot reach lab: refused.',
@@ -70,14 +51,16 @@ function setup(status: HistoryClient['status'] = 'connected', limits = HISTORY_B
 
 /** Waits until the stub has seen `count` requests. */
 async function seen(count: number): Promise<void> {
-  while (stub.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 5))
+  while (rrd().stub.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 5))
 }
 
 describe('source reader', () => {
   it('asks the RRD path of the resource for AVERAGE and MAX of the timeframe', async () => {
     const { reader } = setup()
     await reader.read(LXC, 'day')
-    const paths = stub.requests.map((r) => r.path).sort()
+    const paths = rrd()
+      .stub.requests.map((r) => r.path)
+      .sort()
     expect(paths).toEqual([
       '/api2/json/nodes/pve1/lxc/101/rrddata?timeframe=day&cf=AVERAGE',
       '/api2/json/nodes/pve1/lxc/101/rrddata?timeframe=day&cf=MAX',
@@ -92,7 +75,7 @@ describe('source reader', () => {
     hold = false
     release.splice(0).forEach((go) => go())
     const frames = await Promise.all(reads)
-    expect(stub.requests).toHaveLength(2)
+    expect(rrd().stub.requests).toHaveLength(2)
     expect(frames[1]).toBe(frames[0])
   })
 
@@ -100,12 +83,12 @@ describe('source reader', () => {
     const { reader, cache, advance } = setup()
     await reader.read(NODE, 'hour')
     await reader.read(NODE, 'hour')
-    expect(stub.requests).toHaveLength(2)
+    expect(rrd().stub.requests).toHaveLength(2)
     expect(reader.cached(NODE, 'hour')).toBe(true)
     advance(CACHE_TTL_MS.hour)
     expect(reader.cached(NODE, 'hour')).toBe(false)
     await reader.read(NODE, 'hour')
-    expect(stub.requests).toHaveLength(4)
+    expect(rrd().stub.requests).toHaveLength(4)
     expect(cache.stats().entries).toBe(1)
     expect(cache.stats().bytes).toBeGreaterThan(0)
   })
@@ -135,7 +118,7 @@ describe('source reader', () => {
     expect((err as AppError).status).toBe(503)
     expect((err as AppError).message).toMatch(/^History reads from lab are at their limit/)
     expect(budget.stats().lab!.refused).toBeGreaterThan(0)
-    expect(stub.requests).toHaveLength(2)
+    expect(rrd().stub.requests).toHaveLength(2)
     advance(60_000)
     expect(budget.remaining('lab')).toBe(2)
   })
@@ -150,6 +133,6 @@ describe('source reader', () => {
       .read({ ...NODE, nodeDown: true }, 'hour')
       .catch((e: unknown) => e as AppError)
     expect(offline).toBeInstanceOf(AppError)
-    expect(stub.requests).toHaveLength(0)
+    expect(rrd().stub.requests).toHaveLength(0)
   })
 })
