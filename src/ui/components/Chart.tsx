@@ -150,6 +150,7 @@ export function Chart(props: ChartProps) {
         role="img"
         aria-label={props.ariaLabel}
         data-testid={props.testId}
+        data-bands={bands?.length ?? 0}
         className="w-full min-w-0"
       />
     )
