@@ -108,7 +108,8 @@ export function GuestDetailPanel({ id, resourceId, name, detail, active }: Props
           <p className="text-amber-700 dark:text-amber-300">{diskReason}</p>
         </Section>
       )}
-      <div className="min-w-0 sm:col-span-2 xl:col-span-4">
+      {/* The table scrolls sideways on a phone: the charts stay in view, as wide as the screen. */}
+      <div className="sticky left-3 min-w-0 max-sm:max-w-[calc(100vw-2.5rem)] sm:col-span-2 xl:col-span-4">
         <HistoryPanel resourceId={resourceId} kind="guest" title={name} compact />
       </div>
     </div>

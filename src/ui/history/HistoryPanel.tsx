@@ -157,7 +157,8 @@ function Body({ state, groups, range, size, atSec, bands, resourceId }: BodyProp
   }
   if (shown.length === 0) return message('No history for this range', 'status')
   return (
-    <div className={GRID}>
+    // A lone chart takes the whole width.
+    <div className={shown.length === 1 ? 'grid grid-cols-1' : GRID}>
       {shown.map(({ group, lines }) => (
         <MetricChart
           key={group.id}
