@@ -1,10 +1,9 @@
 // Alert context (issue 25): the chart of the metric an alert history occurrence was about, for
 // its resource around its time, with its occurrences shaded as bands and its start marked.
-import { X } from 'lucide-react'
 import { useMemo } from 'react'
 import { alertBands, alertChartTarget } from '../../shared/views/alert-history-chart.ts'
 import type { HistoryAlertRow, HistoryViewRow } from '../../shared/views/alert-history-types.ts'
-import { FOCUS_RING } from '../components/button-classes.ts'
+import { HistoryBox } from '../history/HistoryBox.tsx'
 import { HistoryPanel } from '../history/HistoryPanel.tsx'
 
 interface Props {
@@ -19,24 +18,18 @@ export function AlertContextChart({ row, rows, onClose }: Props) {
   const target = alertChartTarget(row)
   const bands = useMemo(() => alertBands(rows, row, Math.floor(Date.now() / 1000)), [rows, row])
   return (
-    <div className="shrink-0 space-y-2 rounded-md border border-gray-200 bg-white p-2 sm:p-3 dark:border-gray-800 dark:bg-gray-900">
-      <div className="flex items-center gap-2">
-        <h2 className="min-w-0 truncate text-sm font-semibold text-gray-900 dark:text-gray-100">
+    <HistoryBox
+      heading={
+        <>
           {row.resource}{' '}
           <span className="font-normal text-gray-500 dark:text-gray-400">
             {row.message} · {row.timestampTitle}
           </span>
-        </h2>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close the alert’s chart"
-          title="Close"
-          className={`ml-auto shrink-0 rounded p-1 text-gray-500 hover:bg-gray-100 dark:text-gray-400 dark:hover:bg-gray-800 ${FOCUS_RING}`}
-        >
-          <X className="size-4" aria-hidden />
-        </button>
-      </div>
+        </>
+      }
+      closeLabel="Close the alert’s chart"
+      onClose={onClose}
+    >
       {target ? (
         <HistoryPanel
           key={`${row.key}:${target.metric}`}
@@ -52,6 +45,6 @@ export function AlertContextChart({ row, rows, onClose }: Props) {
           No metrics history for this kind of resource.
         </p>
       )}
-    </div>
+    </HistoryBox>
   )
 }

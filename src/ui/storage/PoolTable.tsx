@@ -1,11 +1,11 @@
-import { ChartLine, ChevronDown, ChevronRight } from 'lucide-react'
+import { ChevronDown, ChevronRight } from 'lucide-react'
 import { Fragment, useState, type KeyboardEvent } from 'react'
 import type { StoragePoolRow, StorageViewModel } from '../../shared/views/storage-types.ts'
 import { BADGE, PILL } from '../components/colours.ts'
 import { CephPanel, cephHealthColour } from './CephPanel.tsx'
 import { UsageBar } from '../components/UsageBar.tsx'
-import { FOCUS_RING } from '../components/button-classes.ts'
 import { HistoryPanel } from '../history/HistoryPanel.tsx'
+import { HistoryToggle } from '../history/HistoryToggle.tsx'
 
 const TH =
   'h-8 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400'
@@ -160,24 +160,11 @@ function PoolRow({ row, byNode, open, onToggle, historyOpen, onHistory }: RowPro
         <div className="flex items-center gap-1.5">
           {expandable && <Chevron className="size-3.5 shrink-0 text-gray-400" aria-hidden />}
           <span className="font-medium">{row.name}</span>
-          <button
-            type="button"
-            onClick={(event) => {
-              // Not the row's own toggle (the Ceph panel).
-              event.stopPropagation()
-              onHistory(row.key)
-            }}
-            aria-expanded={historyOpen}
-            aria-label={`History of ${poolTitle(row)}`}
-            title="History"
-            className={`shrink-0 rounded p-0.5 ${
-              historyOpen
-                ? 'text-blue-700 dark:text-blue-300'
-                : 'text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300'
-            } ${FOCUS_RING}`}
-          >
-            <ChartLine className="size-3.5" aria-hidden />
-          </button>
+          <HistoryToggle
+            name={poolTitle(row)}
+            open={historyOpen}
+            onToggle={() => onHistory(row.key)}
+          />
           {row.zfsErrors && (
             <span
               className={`${PILL} ${BADGE.red}`}

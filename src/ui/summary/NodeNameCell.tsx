@@ -1,8 +1,9 @@
 // A node summary row's name cell (spec 000 §2.1): status, name, web UI link, history button and
 // badges.
-import { ChartLine, ExternalLink } from 'lucide-react'
+import { ExternalLink } from 'lucide-react'
 import type { NodeSummaryRow } from '../../shared/views/node-summary-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
+import { HistoryToggle } from '../history/HistoryToggle.tsx'
 
 const PILL =
   'inline-flex shrink-0 items-center rounded px-1.5 py-px text-[10px] leading-4 font-medium'
@@ -50,20 +51,7 @@ export function NameCell({
       >
         <ExternalLink className="size-3.5" aria-hidden />
       </a>
-      <button
-        type="button"
-        onClick={() => onHistory(row.id)}
-        aria-expanded={historyOpen}
-        aria-label={`History of ${row.name}`}
-        title={`History of ${row.name}`}
-        className={`shrink-0 rounded p-0.5 ${
-          historyOpen
-            ? 'text-blue-700 dark:text-blue-300'
-            : 'text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300'
-        } ${FOCUS_RING}`}
-      >
-        <ChartLine className="size-3.5" aria-hidden />
-      </button>
+      <HistoryToggle name={row.name} open={historyOpen} onToggle={() => onHistory(row.id)} />
       <span
         className={`${PILL} max-sm:hidden ${
           badges.type === 'PVE'

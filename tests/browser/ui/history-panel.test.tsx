@@ -85,14 +85,8 @@ test('empty and failed answers say so in a box of the chart’s height', async (
   const worker = new FakeWorker()
   show({}, worker)
   await expect.element(page.getByTestId('history-plot-cpu')).toBeVisible()
-  worker.historyAnswer = (request) =>
-    Promise.resolve({
-      resourceId: request.resourceId,
-      range: request.range,
-      stepSeconds: 60,
-      source: 'proxmox',
-      series: {},
-    })
+  // The fake's own default answer: no series.
+  worker.historyAnswer = new FakeWorker().historyAnswer
   await page.getByRole('button', { name: '6h' }).click()
   await expect.element(page.getByText('No history for this range')).toBeVisible()
   // As tall as a chart card: the page does not jump when the answer lands.
