@@ -1,7 +1,7 @@
 // A resource's history panel (issue 25) in real Chromium over the fake worker, whose
 // `historyAnswer` serves typed arrays as the real worker does (its fetch is tested in
 // tests/unit/worker/history-fetch.test.ts).
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import '../../../src/ui/styles.css'
 import { HistoryPanel, type HistoryPanelProps } from '../../../src/ui/history/HistoryPanel.tsx'
@@ -122,4 +122,22 @@ test('two columns at 1600 px, one at 390 px', async () => {
   const d = page.getByTestId('history-chart-memory').element().getBoundingClientRect()
   expect(d.top).toBeGreaterThan(c.bottom - 1)
   expect(c.width).toBeLessThanOrEqual(390)
+})
+
+test('1h and 6h are fetched again every minute; longer ranges are not', async () => {
+  // Only the panel's interval is faked; everything else runs on real time.
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+  try {
+    const worker = show()
+    await expect.poll(() => worker.chartRequests.length).toBe(1)
+    vi.advanceTimersByTime(60_000)
+    await expect.poll(() => worker.chartRequests.length).toBe(2)
+    expect(worker.chartRequests[1]).toMatchObject({ range: '1h' })
+    await page.getByRole('button', { name: '7d' }).click()
+    await expect.poll(() => worker.chartRequests.length).toBe(3)
+    vi.advanceTimersByTime(5 * 60_000)
+    expect(worker.chartRequests).toHaveLength(3)
+  } finally {
+    vi.useRealTimers()
+  }
 })
