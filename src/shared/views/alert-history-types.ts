@@ -57,6 +57,12 @@ export interface HistoryAlertRow {
   kind: 'alert'
   key: string
   alertId: string
+  /** The resource's id, for its metrics history (issue 25). */
+  resourceId: string
+  /** Unix seconds the occurrence began, or null when the row's time is unreadable. */
+  startSec: number | null
+  /** Unix seconds it ended; null while active. */
+  endSec: number | null
   /** Time of day ('14:05:09'); the day is the group's. */
   timestampText: string
   /** Full local date and time, for a tooltip. */

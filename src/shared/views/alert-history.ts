@@ -227,6 +227,9 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
     kind: 'alert',
     key: `alert:${row.historyId}`,
     alertId: row.id,
+    resourceId: row.resourceId,
+    startSec: valid ? Math.floor(ms / 1000) : null,
+    endSec: toSeconds(row.endTime),
     timestampText: valid ? formatter(zone, 'time').format(ms) : '-',
     timestampTitle: valid ? formatter(zone, 'full').format(ms) : row.startTime,
     resource: row.resourceName || row.resourceId || '-',
@@ -246,6 +249,11 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
         : statusLabel(status),
     node: row.node || '-',
   }
+}
+
+function toSeconds(iso: string | undefined): number | null {
+  const ms = iso ? Date.parse(iso) : NaN
+  return Number.isNaN(ms) ? null : Math.floor(ms / 1000)
 }
 
 /** Axis label of a bucket starting at `ms`: the time for hour buckets, the day for day buckets. */

@@ -3,7 +3,7 @@ import type {
   HistoryBucketFilter,
   HistoryChartBucket,
 } from '../../shared/views/alert-history-types.ts'
-import { BarChart, ChartLegend, type BarSeries } from '../components/BarChart.tsx'
+import { Chart, ChartLegend, type BarSeries } from '../components/Chart.tsx'
 import { BUTTON } from '../components/button-classes.ts'
 
 const CHART_HEIGHT = 120
@@ -68,7 +68,8 @@ function Plot({ buckets, selected, onSelect }: Props) {
   const at = selected ? buckets.findIndex((b) => b.start === selected.start) : -1
   const peak = Math.max(0, ...buckets.map((bucket) => bucket.count))
   return (
-    <BarChart
+    <Chart
+      mode="bar"
       stacks={stacks}
       series={SERIES}
       height={CHART_HEIGHT}

@@ -6,11 +6,11 @@ import {
   type BackupChartData,
   type BackupChartRange,
 } from '../../shared/views/backups-types.ts'
-import { BarChart, ChartLegend, type BarSeries } from '../components/BarChart.tsx'
+import { Chart, ChartLegend, type BarSeries } from '../components/Chart.tsx'
 import { BUTTON } from '../components/button-classes.ts'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 
-/** Spec 000 §9: chart height 128 px (up to 5 grid intervals: BarChart). */
+/** Spec 000 §9: chart height 128 px (up to 5 grid intervals: Chart, bar mode). */
 const CHART_HEIGHT = 128
 /** Segment colours (spec 000 §9): snapshots yellow, PVE orange, PBS violet. */
 const SEGMENT = { snapshot: '#eab308', pve: '#f97316', pbs: '#8b5cf6' } as const
@@ -99,7 +99,8 @@ function Plot({ chart, selectedDay, onSelectDay }: PlotProps) {
   }, [chart])
   const at = selectedDay === null ? -1 : chart.days.indexOf(selectedDay)
   return (
-    <BarChart
+    <Chart
+      mode="bar"
       stacks={stacks}
       series={SERIES}
       height={CHART_HEIGHT}

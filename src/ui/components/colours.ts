@@ -52,3 +52,18 @@ export function ioClass(bytesPerSecond: number): string {
 export function uptimeClass(short: boolean): string {
   return short ? TEXT.orange : ''
 }
+
+/**
+ * Canvas colours of the line charts (uPlot draws on a canvas, not with classes): mid tones that
+ * read on the light and the dark background. Series take them in order.
+ */
+export const CHART_COLOURS = ['#3b82f6', '#10b981', '#f59e0b', '#8b5cf6', '#ef4444'] as const
+
+/** Shaded regions of alert occurrences on a chart, by level (amber and red, translucent). */
+export const CHART_BAND_FILL = {
+  warning: 'rgba(245, 158, 11, 0.18)',
+  critical: 'rgba(239, 68, 68, 0.18)',
+} as const
+
+/** A marked moment (an alert's start) on a chart. */
+export const CHART_MARKER_STROKE = '#ef4444'

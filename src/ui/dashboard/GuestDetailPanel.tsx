@@ -1,9 +1,12 @@
 import type { ReactNode } from 'react'
 import type { GuestDetail } from '../../shared/views/guest-detail.ts'
 import { barClass } from '../components/colours.ts'
+import { HistoryPanel } from '../history/HistoryPanel.tsx'
 
 interface Props {
   id: string
+  /** The guest's id for its metrics history (issue 25). */
+  resourceId: string
   name: string
   detail: GuestDetail
   /** Inactive guests get a dimmed panel (spec 000 §4). */
@@ -11,7 +14,7 @@ interface Props {
 }
 
 /** The expanded detail of a guest row (spec 000 §2.2); every text comes formatted from the worker. */
-export function GuestDetailPanel({ id, name, detail, active }: Props) {
+export function GuestDetailPanel({ id, resourceId, name, detail, active }: Props) {
   const { os, ipAddresses, memory, filesystems, interfaces, diskReason } = detail
   return (
     <div
@@ -105,6 +108,10 @@ export function GuestDetailPanel({ id, name, detail, active }: Props) {
           <p className="text-amber-700 dark:text-amber-300">{diskReason}</p>
         </Section>
       )}
+      {/* The table scrolls sideways on a phone: the charts stay in view, as wide as the screen. */}
+      <div className="sticky left-3 min-w-0 max-sm:max-w-[calc(100vw-2.5rem)] sm:col-span-2 xl:col-span-4">
+        <HistoryPanel resourceId={resourceId} kind="guest" title={name} compact />
+      </div>
     </div>
   )
 }

@@ -204,7 +204,13 @@ export const GuestRowView = memo(function GuestRowView({
           className="border-b border-gray-200 bg-gray-50 dark:border-gray-800 dark:bg-gray-950/60"
         >
           <div role="cell" aria-colspan={11}>
-            <GuestDetailPanel id={panelId} name={row.name} detail={row.detail} active={on} />
+            <GuestDetailPanel
+              id={panelId}
+              resourceId={row.id}
+              name={row.name}
+              detail={row.detail}
+              active={on}
+            />
           </div>
         </div>
       )}

@@ -1,9 +1,11 @@
 import { ChevronDown, ChevronRight } from 'lucide-react'
-import { Fragment, type KeyboardEvent } from 'react'
+import { Fragment, useState, type KeyboardEvent } from 'react'
 import type { StoragePoolRow, StorageViewModel } from '../../shared/views/storage-types.ts'
 import { BADGE, PILL } from '../components/colours.ts'
 import { CephPanel, cephHealthColour } from './CephPanel.tsx'
 import { UsageBar } from '../components/UsageBar.tsx'
+import { HistoryPanel } from '../history/HistoryPanel.tsx'
+import { HistoryToggle } from '../history/HistoryToggle.tsx'
 
 const TH =
   'h-8 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400'
@@ -23,6 +25,14 @@ interface Props {
 export function PoolTable({ model, expanded, onToggle }: Props) {
   const byNode = model.viewMode === 'node'
   const columns = byNode ? 8 : 7
+  // Rows whose history is open (issue 25), by row key; not saved, unlike the Ceph panels.
+  const [history, setHistory] = useState<ReadonlySet<string>>(new Set())
+  const onHistory = (key: string) =>
+    setHistory((open) => {
+      const next = new Set(open)
+      if (!next.delete(key)) next.add(key)
+      return next
+    })
   return (
     <div className="min-h-60 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
       <table aria-label="Storage pools" className="w-full min-w-[760px] border-collapse text-sm">
@@ -78,11 +88,25 @@ export function PoolTable({ model, expanded, onToggle }: Props) {
                   byNode={byNode}
                   open={expanded.includes(row.key)}
                   onToggle={onToggle}
+                  historyOpen={history.has(row.key)}
+                  onHistory={onHistory}
                 />
                 {row.ceph && expanded.includes(row.key) && (
                   <tr data-kind="ceph-detail">
                     <td colSpan={columns} className="px-2 pb-2">
                       <CephPanel ceph={row.ceph} />
+                    </td>
+                  </tr>
+                )}
+                {history.has(row.key) && (
+                  <tr data-kind="storage-history">
+                    <td colSpan={columns} className="px-2 pb-2">
+                      <HistoryPanel
+                        resourceId={row.id}
+                        kind="storage"
+                        title={poolTitle(row)}
+                        compact
+                      />
                     </td>
                   </tr>
                 )}
@@ -100,10 +124,17 @@ interface RowProps {
   byNode: boolean
   open: boolean
   onToggle: (key: string) => void
+  historyOpen: boolean
+  onHistory: (key: string) => void
+}
+
+/** 'local on pve1': a pool's name with its node(s), for labels. */
+function poolTitle(row: StoragePoolRow): string {
+  return row.node ? `${row.name} on ${row.node}` : row.name
 }
 
 /** One pool; a Ceph row toggles its panel on click, Enter or Space. */
-function PoolRow({ row, byNode, open, onToggle }: RowProps) {
+function PoolRow({ row, byNode, open, onToggle, historyOpen, onHistory }: RowProps) {
   const expandable = row.ceph !== null
   const Chevron = open ? ChevronDown : ChevronRight
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
@@ -129,6 +160,11 @@ function PoolRow({ row, byNode, open, onToggle }: RowProps) {
         <div className="flex items-center gap-1.5">
           {expandable && <Chevron className="size-3.5 shrink-0 text-gray-400" aria-hidden />}
           <span className="font-medium">{row.name}</span>
+          <HistoryToggle
+            name={poolTitle(row)}
+            open={historyOpen}
+            onToggle={() => onHistory(row.key)}
+          />
           {row.zfsErrors && (
             <span
               className={`${PILL} ${BADGE.red}`}

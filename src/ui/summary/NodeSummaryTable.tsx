@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { ExternalLink } from 'lucide-react'
 import {
   memo,
+  useCallback,
   useRef,
   useState,
   useSyncExternalStore,
@@ -17,7 +17,6 @@ import type {
   NodeSummarySort,
   NodeSummarySortKey,
 } from '../../shared/views/node-summary-types.ts'
-import { FOCUS_RING } from '../components/button-classes.ts'
 import { SortableHeader } from '../components/SortableHeader.tsx'
 import { UsageBar } from '../components/UsageBar.tsx'
 import { useView } from '../hooks/useView.ts'
@@ -29,15 +28,17 @@ import {
   toggleNodeSelection,
   type SummaryTab,
 } from './selection.ts'
+import { NameCell } from './NodeNameCell.tsx'
+import { NodeHistory } from './NodeHistory.tsx'
 
 interface Props {
   tab: SummaryTab
   /** Extra content from the same model (the dashboard's hidden node table). */
   children?: (model: NodeSummaryModel) => ReactNode
+  /** More charts in a row's opened history (the Backups tab: a PBS's datastores). */
+  historyExtra?: (row: NodeSummaryRow) => ReactNode
 }
 
-const PILL =
-  'inline-flex shrink-0 items-center rounded px-1.5 py-px text-[10px] leading-4 font-medium'
 const NUM = 'px-1 text-right tabular-nums sm:px-2'
 // Table rows draw no box-shadow, so the row's focus ring is an inset outline.
 const ROW_FOCUS =
@@ -69,8 +70,14 @@ const PHONE_LABELS: Readonly<Record<string, string>> = {
  * off screen, and only the rows in view are in the DOM (spacer rows stand for the others): a
  * thousand-row table made every keystroke and scroll step repaint it.
  */
-export function NodeSummaryTable({ tab, children }: Props) {
+export function NodeSummaryTable({ tab, children, historyExtra }: Props) {
   const [sort, setSort] = useState<NodeSummarySort>(null)
+  // The node whose history is open below the box (one at a time), by id.
+  const [historyOf, setHistoryOf] = useState<string | null>(null)
+  const onHistory = useCallback(
+    (id: string) => setHistoryOf((current) => (current === id ? null : id)),
+    [],
+  )
   const model = useView({ kind: 'nodeSummary', tab, sort })
   const selected = getSelectedNode(useSnapshot(nodeSelection), tab)
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -84,6 +91,7 @@ export function NodeSummaryTable({ tab, children }: Props) {
     initialRect: { width: 1200, height: 400 },
   })
   if (!model) return null
+  const historyRow = historyOf ? model.rows.find((row) => row.id === historyOf) : undefined
   const items = virtualizer.getVirtualItems()
   const padTop = items[0]?.start ?? 0
   const padBottom = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0))
@@ -145,6 +153,8 @@ export function NodeSummaryTable({ tab, children }: Props) {
                     model={model}
                     selected={selected === row.id}
                     dimmed={selected !== null && selected !== row.id}
+                    historyOpen={historyOf === row.id}
+                    onHistory={onHistory}
                   />
                 )
               })}
@@ -152,6 +162,11 @@ export function NodeSummaryTable({ tab, children }: Props) {
             </tbody>
           </table>
         </div>
+      )}
+      {historyRow && (
+        <NodeHistory row={historyRow} onClose={() => setHistoryOf(null)}>
+          {historyExtra?.(historyRow)}
+        </NodeHistory>
       )}
       {children?.(model)}
     </>
@@ -202,10 +217,21 @@ interface RowProps {
   model: NodeSummaryModel
   selected: boolean
   dimmed: boolean
+  historyOpen: boolean
+  onHistory: (id: string) => void
 }
 
 /** One node; offline rows are dimmed and show '-' (spec 000 §4 node health). */
-const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dimmed }: RowProps) {
+const NodeRow = memo(function NodeRow({
+  tab,
+  row,
+  rowIndex,
+  model,
+  selected,
+  dimmed,
+  historyOpen,
+  onHistory,
+}: RowProps) {
   const toggle = () => toggleNodeSelection(tab, row.id)
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
     // The external-link icon opens the node's web UI; it must not select the row too.
@@ -237,7 +263,7 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
     >
       {/* On a phone the name takes what the numbers leave and truncates. */}
       <td className="px-2 max-sm:w-full max-sm:max-w-0">
-        <NameCell row={row} selected={selected} />
+        <NameCell row={row} selected={selected} historyOpen={historyOpen} onHistory={onHistory} />
       </td>
       <td className={`${NUM} whitespace-nowrap ${HIDE_ON_PHONE} ${uptimeClass(row.uptimeShort)}`}>
         {row.online ? row.uptimeText : DASH}
@@ -280,74 +306,6 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
     </tr>
   )
 })
-
-/**
- * Status dot, the name (part of the row: a click selects the node), an icon linking to the node's
- * web UI in a new tab, and the badges. On a phone the icon shows on the selected row only: the
- * width goes to the name.
- */
-function NameCell({ row, selected }: { row: NodeSummaryRow; selected: boolean }) {
-  const { badges } = row
-  return (
-    <div className="flex min-w-0 items-center gap-1.5">
-      <span
-        role="img"
-        aria-label={row.online ? 'online' : 'offline'}
-        className={`size-2 shrink-0 rounded-full ${row.online ? 'bg-emerald-500' : 'bg-red-500'}`}
-      />
-      {/* On a phone a long name wraps onto a second line (the row is tall enough) rather than
-          losing its end: the nodes of one cluster differ only there (alpha-pve1, alpha-pve2). */}
-      <span
-        className="truncate font-medium text-gray-900 max-sm:line-clamp-2 max-sm:leading-4 max-sm:break-words max-sm:whitespace-normal dark:text-gray-100"
-        title={row.name}
-        data-name=""
-      >
-        {row.name}
-      </span>
-      <a
-        href={row.href}
-        target="_blank"
-        rel="noopener noreferrer"
-        aria-label={`Open ${row.name} in the Proxmox web interface`}
-        title={`Open ${row.name} in the Proxmox web interface`}
-        className={`shrink-0 rounded p-0.5 ${selected ? '' : 'max-sm:hidden'} text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300 ${FOCUS_RING}`}
-      >
-        <ExternalLink className="size-3.5" aria-hidden />
-      </a>
-      <span
-        className={`${PILL} max-sm:hidden ${
-          badges.type === 'PVE'
-            ? 'bg-blue-100 text-blue-700 dark:bg-blue-500/15 dark:text-blue-300'
-            : 'bg-violet-100 text-violet-700 dark:bg-violet-500/15 dark:text-violet-300'
-        }`}
-      >
-        {badges.type}
-      </span>
-      {badges.version && (
-        <span
-          className={`${PILL} max-sm:hidden bg-gray-100 text-gray-600 dark:bg-gray-800 dark:text-gray-300`}
-        >
-          v{badges.version}
-        </span>
-      )}
-      {badges.cluster && (
-        <span
-          className={`${PILL} max-sm:hidden bg-indigo-50 text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300`}
-        >
-          {badges.cluster}
-        </span>
-      )}
-      {badges.displayName && (
-        <span
-          className={`${PILL} max-sm:hidden truncate bg-gray-100 text-gray-500 italic dark:bg-gray-800 dark:text-gray-400`}
-          title="Display name"
-        >
-          {badges.displayName}
-        </span>
-      )}
-    </div>
-  )
-}
 
 function MetricCell({
   kind,

@@ -1,10 +1,10 @@
-// The one uPlot chart wrapper (issue 24 #39) in real Chromium: created once per bar count, fed
+// The one uPlot chart wrapper's bar mode (issue 24 #39) in real Chromium: created once per bar count, fed
 // new data in place, keys and clicks pick a bar.
 import { afterEach, expect, test } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import { BarChart, chartSplits, type BarChartProps } from '../../../src/ui/components/BarChart.tsx'
+import { Chart, chartSplits, type BarChartProps } from '../../../src/ui/components/Chart.tsx'
 
 let root: Root | null = null
 let host: HTMLDivElement | null = null
@@ -16,6 +16,7 @@ afterEach(() => {
 
 function draw(props: Partial<BarChartProps> & { stacks: number[][] }, picks: number[]) {
   const full: BarChartProps = {
+    mode: 'bar',
     series: [
       { label: 'All', fill: '#f97316' },
       { label: 'Part', fill: '#8b5cf6' },
@@ -36,7 +37,7 @@ function draw(props: Partial<BarChartProps> & { stacks: number[][] }, picks: num
     document.body.append(host)
     root = createRoot(host)
   }
-  act(() => root!.render(<BarChart {...full} />))
+  act(() => root!.render(<Chart {...full} />))
 }
 
 test('one uPlot per bar count: new data of the same length reuses it, keys pick bars', async () => {
