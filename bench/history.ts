@@ -3,6 +3,7 @@
 // does. Sections: `recent` (record one poll, bytes held after a full retention, the trend
 // column's 40 series, one guest's chart). The route-level figures (warm and cold chart answers,
 // with a call to the simulator) are meant to be added as further sections of HISTORY_SECTIONS.
+import { benchHistoryServe } from './history-serve.ts'
 import { createRecentStore } from '../src/server/history/recent-store.ts'
 import type { CollectedState } from '../src/server/collect/collected-state.ts'
 import { HISTORY_METRICS } from '../src/shared/model/history.ts'
@@ -168,8 +169,17 @@ export const recentSection: HistorySection = {
   },
 }
 
-/** The sections of `npm run bench -- history`, in order; the lead appends the route-level ones. */
-export const HISTORY_SECTIONS: HistorySection[] = [recentSection]
+/**
+ * Answers through the history service against a simulator process of `size` guests: a 24 h chart
+ * cold (with its rrddata calls) and warm, and the trend column's batch from a filled recent store.
+ */
+export const serveSection: HistorySection = {
+  name: 'serve',
+  run: (size) => benchHistoryServe(size, { recent: createRecentStore() }),
+}
+
+/** The sections of `npm run bench -- history`, in order. */
+export const HISTORY_SECTIONS: HistorySection[] = [recentSection, serveSection]
 
 /** Run every section at each size. */
 export async function benchHistory(sizes: readonly number[]): Promise<HistorySectionResult> {
