@@ -1,8 +1,8 @@
 // Benchmark `history` (issue 25): the server's recent store at 1k, 10k and 100k guests (100 per
 // node, 4 storages per node). Each poll hands record() freshly parsed objects, as the collector
 // does. Sections: `recent` (record one poll, bytes held after a full retention, the trend
-// column's 40 series, one guest's chart). The route-level figures (warm and cold chart answers,
-// with a call to the simulator) are meant to be added as further sections of HISTORY_SECTIONS.
+// column's 40 series, one guest's chart) and `serve` (history-serve.ts: a chart answered cold,
+// with its calls to a simulator process, and warm; the batch from a filled store).
 import { benchHistoryServe } from './history-serve.ts'
 import { createRecentStore } from '../src/server/history/recent-store.ts'
 import type { CollectedState } from '../src/server/collect/collected-state.ts'
