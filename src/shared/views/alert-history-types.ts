@@ -30,6 +30,8 @@ export interface AlertHistoryRequest {
   window: ViewWindow
   /** Bumped by the UI after it changed the history (Clear All History): the worker refetches. */
   reload: number
+  /** Only this resource's occurrences (a resource page, issue 25). */
+  resourceId?: string
 }
 
 /** One bar of the frequency chart. */
@@ -61,6 +63,9 @@ export interface HistoryAlertRow {
   timestampText: string
   /** Full local date and time, for a tooltip. */
   timestampTitle: string
+  /** Epoch ms it started, NaN when unreadable; and ended, null while active (chart bands). */
+  startMs: number
+  endMs: number | null
   resource: string
   resourceType: HistoryResourceType
   /** The type as the rest of the UI writes it (VM, LXC, Node...). */

@@ -229,6 +229,8 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
     alertId: row.id,
     timestampText: valid ? formatter(zone, 'time').format(ms) : '-',
     timestampTitle: valid ? formatter(zone, 'full').format(ms) : row.startTime,
+    startMs: ms,
+    endMs: row.endTime ? Date.parse(row.endTime) : null,
     resource: row.resourceName || row.resourceId || '-',
     resourceType,
     resourceTypeText: RESOURCE_TYPE_LABELS[resourceType],

@@ -4,6 +4,14 @@ import type { StoragePoolRow, StorageViewModel } from '../../shared/views/storag
 import { BADGE, PILL } from '../components/colours.ts'
 import { CephPanel, cephHealthColour } from './CephPanel.tsx'
 import { UsageBar } from '../components/UsageBar.tsx'
+import { ForecastNote } from '../components/ForecastNote.tsx'
+import { resourcePagePath } from '../../shared/model/history.ts'
+import type { TrendData } from '../../shared/views/history-types.ts'
+import { TrendCell } from '../history/TrendCell.tsx'
+import { PageLink } from '../resource/PageLink.tsx'
+import { useSnapshot } from 'valtio'
+import { uiState } from '../state.ts'
+import { useTrends } from '../history/useTrends.ts'
 
 const TH =
   'h-8 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400'
@@ -21,8 +29,15 @@ interface Props {
 
 /** The Storage Pools table (spec 000 §2.3): grouped under node rows, or one row per storage. */
 export function PoolTable({ model, expanded, onToggle }: Props) {
+  // The trend column (issue 25): the table draws every pool, so every pool is on screen.
+  const trendsOn = useSnapshot(uiState).trends
+  let idsKey = ''
+  if (trendsOn)
+    idsKey = model.rows.flatMap((r) => (r.kind === 'pool' && r.id ? [r.id] : [])).join('\n')
+  const data = useTrends(idsKey, 'usage', trendsOn)
+  const trends = trendsOn ? data : null
   const byNode = model.viewMode === 'node'
-  const columns = byNode ? 8 : 7
+  const columns = (byNode ? 8 : 7) + (trends ? 1 : 0)
   return (
     <div className="min-h-60 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
       <table aria-label="Storage pools" className="w-full min-w-[760px] border-collapse text-sm">
@@ -54,6 +69,11 @@ export function PoolTable({ model, expanded, onToggle }: Props) {
             <th scope="col" className={`${TH} text-right`}>
               Total
             </th>
+            {trends && (
+              <th scope="col" className={`${TH} w-24`} title="Usage over the last hour">
+                Trend
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -78,6 +98,7 @@ export function PoolTable({ model, expanded, onToggle }: Props) {
                   byNode={byNode}
                   open={expanded.includes(row.key)}
                   onToggle={onToggle}
+                  trends={trends}
                 />
                 {row.ceph && expanded.includes(row.key) && (
                   <tr data-kind="ceph-detail">
@@ -100,10 +121,11 @@ interface RowProps {
   byNode: boolean
   open: boolean
   onToggle: (key: string) => void
+  trends: TrendData | null
 }
 
 /** One pool; a Ceph row toggles its panel on click, Enter or Space. */
-function PoolRow({ row, byNode, open, onToggle }: RowProps) {
+function PoolRow({ row, byNode, open, onToggle, trends }: RowProps) {
   const expandable = row.ceph !== null
   const Chevron = open ? ChevronDown : ChevronRight
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
@@ -129,6 +151,12 @@ function PoolRow({ row, byNode, open, onToggle }: RowProps) {
         <div className="flex items-center gap-1.5">
           {expandable && <Chevron className="size-3.5 shrink-0 text-gray-400" aria-hidden />}
           <span className="font-medium">{row.name}</span>
+          {row.id && (
+            <PageLink
+              href={resourcePagePath('storage', row.id)}
+              label={`Open the page of ${row.name}${row.node ? ` on ${row.node}` : ''}`}
+            />
+          )}
           {row.zfsErrors && (
             <span
               className={`${PILL} ${BADGE.red}`}
@@ -153,19 +181,27 @@ function PoolRow({ row, byNode, open, onToggle }: RowProps) {
       {byNode && <td className={`${TD} text-xs`}>{row.shared ? 'Yes' : 'No'}</td>}
       <td className={TD}>
         {row.total > 0 ? (
-          <UsageBar
-            label="Usage"
-            percent={row.usage}
-            colour={row.usageColour}
-            text={row.usageText}
-            title={row.usageDetail}
-          />
+          <div className="flex items-center gap-2">
+            <UsageBar
+              label="Usage"
+              percent={row.usage}
+              colour={row.usageColour}
+              text={row.usageText}
+              title={row.usageDetail}
+            />
+            <ForecastNote forecast={row.forecast} />
+          </div>
         ) : (
           <span className="text-gray-400">-</span>
         )}
       </td>
       <td className={NUM}>{row.freeText}</td>
       <td className={NUM}>{row.totalText}</td>
+      {trends && (
+        <td data-column="trend" className={`${TD} w-24`}>
+          <TrendCell id={row.id} name={row.name} series={trends[row.id]} metricLabel="Usage" />
+        </td>
+      )}
     </tr>
   )
 }

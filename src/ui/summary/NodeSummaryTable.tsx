@@ -1,5 +1,4 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { ExternalLink } from 'lucide-react'
 import {
   memo,
   useRef,
@@ -17,12 +16,16 @@ import type {
   NodeSummarySort,
   NodeSummarySortKey,
 } from '../../shared/views/node-summary-types.ts'
-import { FOCUS_RING } from '../components/button-classes.ts'
 import { SortableHeader } from '../components/SortableHeader.tsx'
 import { UsageBar } from '../components/UsageBar.tsx'
 import { useView } from '../hooks/useView.ts'
 import { usePhone } from '../hooks/usePageScroller.ts'
 import { TEXT, uptimeClass } from '../components/colours.ts'
+import { TrendCell } from '../history/TrendCell.tsx'
+import { useTrends } from '../history/useTrends.ts'
+import { uiState } from '../state.ts'
+import { NameCell } from './NodeNameCell.tsx'
+import type { ChartSeriesData } from '../../shared/views/history-types.ts'
 import {
   getSelectedNode,
   nodeSelection,
@@ -36,8 +39,6 @@ interface Props {
   children?: (model: NodeSummaryModel) => ReactNode
 }
 
-const PILL =
-  'inline-flex shrink-0 items-center rounded px-1.5 py-px text-[10px] leading-4 font-medium'
 const NUM = 'px-1 text-right tabular-nums sm:px-2'
 // Table rows draw no box-shadow, so the row's focus ring is an inset outline.
 const ROW_FOCUS =
@@ -83,11 +84,17 @@ export function NodeSummaryTable({ tab, children }: Props) {
     // Before the box is measured, render a screenful rather than nothing.
     initialRect: { width: 1200, height: 400 },
   })
-  if (!model) return null
+  const trendsOn = useSnapshot(uiState).trends
   const items = virtualizer.getVirtualItems()
+  // The trend column asks for the nodes on screen only.
+  const idsKey =
+    trendsOn && model ? items.map((item) => model.rows[item.index]?.id ?? '').join('\n') : ''
+  const trends = useTrends(idsKey, 'cpu', trendsOn)
+  if (!model) return null
   const padTop = items[0]?.start ?? 0
   const padBottom = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0))
-  const columnCount = 5 + (model.showTemperature ? 1 : 0) + model.countColumns.length
+  const columnCount =
+    5 + (model.showTemperature ? 1 : 0) + model.countColumns.length + (trendsOn ? 1 : 0)
   // Sized to its rows, up to a cap in whole rows: no row is cut in half at the bottom edge.
   const boxHeight = HEAD_HEIGHT + NODE_ROW_HEIGHT * Math.min(model.rows.length, maxRows)
   const onSort = (key: NodeSummarySortKey) =>
@@ -130,6 +137,15 @@ export function NodeSummaryTable({ tab, children }: Props) {
                 {header('disk', model.diskLabel)}
                 {model.showTemperature && header('temperature', 'Temp', 'right', HIDE_ON_PHONE)}
                 {model.countColumns.map((column) => header(column.key, column.label, 'right'))}
+                {trendsOn && (
+                  <th
+                    scope="col"
+                    title="CPU over the last hour"
+                    className={`sticky top-0 z-10 h-8 w-24 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400 ${HIDE_ON_PHONE}`}
+                  >
+                    Trend
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -145,6 +161,8 @@ export function NodeSummaryTable({ tab, children }: Props) {
                     model={model}
                     selected={selected === row.id}
                     dimmed={selected !== null && selected !== row.id}
+                    trends={trendsOn}
+                    trend={trends[row.id]}
                   />
                 )
               })}
@@ -202,10 +220,22 @@ interface RowProps {
   model: NodeSummaryModel
   selected: boolean
   dimmed: boolean
+  /** The trend column is on; `trend` is the node's last hour of CPU, when loaded. */
+  trends: boolean
+  trend: ChartSeriesData | undefined
 }
 
 /** One node; offline rows are dimmed and show '-' (spec 000 §4 node health). */
-const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dimmed }: RowProps) {
+const NodeRow = memo(function NodeRow({
+  tab,
+  row,
+  rowIndex,
+  model,
+  selected,
+  dimmed,
+  trends,
+  trend,
+}: RowProps) {
   const toggle = () => toggleNodeSelection(tab, row.id)
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
     // The external-link icon opens the node's web UI; it must not select the row too.
@@ -277,77 +307,19 @@ const NodeRow = memo(function NodeRow({ tab, row, rowIndex, model, selected, dim
           </td>
         ),
       )}
+      {trends && (
+        <td data-column="trend" className={`w-24 px-2 ${HIDE_ON_PHONE}`}>
+          <TrendCell
+            id={row.id}
+            name={row.name}
+            series={row.online ? trend : undefined}
+            metricLabel="CPU"
+          />
+        </td>
+      )}
     </tr>
   )
 })
-
-/**
- * Status dot, the name (part of the row: a click selects the node), an icon linking to the node's
- * web UI in a new tab, and the badges. On a phone the icon shows on the selected row only: the
- * width goes to the name.
- */
-function NameCell({ row, selected }: { row: NodeSummaryRow; selected: boolean }) {
-  const { badges } = row
-  return (
-    <div className="flex min-w-0 items-center gap-1.5">
-      <span
-        role="img"
-        aria-label={row.online ? 'online' : 'offline'}
-        className={`size-2 shrink-0 rounded-full ${row.online ? 'bg-emerald-500' : 'bg-red-500'}`}
-      />
-      {/* On a phone a long name wraps onto a second line (the row is tall enough) rather than
-          losing its end: the nodes of one cluster differ only there (alpha-pve1, alpha-pve2). */}
-      <span
-        className="truncate font-medium text-gray-900 max-sm:line-clamp-2 max-sm:leading-4 max-sm:break-words max-sm:whitespace-normal dark:text-gray-100"
-        title={row.name}
-        data-name=""
-      >
-        {row.name}
-      </span>
-      <a
-        href={row.href}
-        target="_blank"
-        rel="noopener noreferrer"
-        aria-label={`Open ${row.name} in the Proxmox web interface`}
-        title={`Open ${row.name} in the Proxmox web interface`}
-        className={`shrink-0 rounded p-0.5 ${selected ? '' : 'max-sm:hidden'} text-gray-400 hover:text-blue-700 dark:text-gray-500 dark:hover:text-blue-300 ${FOCUS_RING}`}
-      >
-        <ExternalLink className="size-3.5" aria-hidden />
-      </a>
-      <span
-        className={`${PILL} max-sm:hidden ${
-          badges.type === 'PVE'
-            ? 'bg-blue-100 text-blue-700 dark:bg-blue-500/15 dark:text-blue-300'
-            : 'bg-violet-100 text-violet-700 dark:bg-violet-500/15 dark:text-violet-300'
-        }`}
-      >
-        {badges.type}
-      </span>
-      {badges.version && (
-        <span
-          className={`${PILL} max-sm:hidden bg-gray-100 text-gray-600 dark:bg-gray-800 dark:text-gray-300`}
-        >
-          v{badges.version}
-        </span>
-      )}
-      {badges.cluster && (
-        <span
-          className={`${PILL} max-sm:hidden bg-indigo-50 text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300`}
-        >
-          {badges.cluster}
-        </span>
-      )}
-      {badges.displayName && (
-        <span
-          className={`${PILL} max-sm:hidden truncate bg-gray-100 text-gray-500 italic dark:bg-gray-800 dark:text-gray-400`}
-          title="Display name"
-        >
-          {badges.displayName}
-        </span>
-      )}
-    </div>
-  )
-}
 
 function MetricCell({
   kind,
