@@ -510,3 +510,30 @@ describe('keys and preferences', () => {
     }
   })
 })
+
+describe('storage forecast (issue 25)', () => {
+  test('"full in N days" beside the usage bar only where the server sends a forecast', async () => {
+    const forecast = {
+      fullInDays: 12,
+      fullAt: Date.UTC(2025, 0, 13),
+      bytesPerDay: 50 * 1024 ** 3,
+      r2: 0.97,
+      computedAt: Date.UTC(2025, 0, 1),
+    }
+    const { host } = open({
+      storage: asEntities([
+        storage('alpha-pve1', 'local', { forecast }),
+        storage('alpha-pve2', 'local'),
+        storage('alpha-pve2', 'fast', { forecast: { ...forecast, fullInDays: 0 } }),
+      ]),
+    })
+    await expect.element(poolTable()).toBeVisible()
+    const notes = () => [...host.querySelectorAll<HTMLElement>('[data-testid="forecast"]')]
+    await expect
+      .poll(() => notes().map((n) => n.textContent))
+      .toEqual(['full in 12 days', 'full in < 1 day'])
+    expect(notes()[0]!.title).toBe(
+      'Growing 50 GB per day: a straight-line fit of the last 30 days of usage.',
+    )
+  })
+})
