@@ -230,8 +230,8 @@ function open(
   api.setConnection(snapshot)
   api.nodeSummary = SUMMARY
   stopPrefs = startPrefs()
-  const { host } = renderApp(api, '/storage', size)
-  return { api, host }
+  const { host, location } = renderApp(api, '/storage', size)
+  return { api, host, location }
 }
 
 beforeEach(async () => {
@@ -535,5 +535,17 @@ describe('storage forecast (issue 25)', () => {
     expect(notes()[0]!.title).toBe(
       'Growing 50 GB per day: a straight-line fit of the last 30 days of usage.',
     )
+  })
+})
+
+describe('storage page links (issue 25)', () => {
+  test('a pool row links to its storage page; the click does not expand the row', async () => {
+    const { location } = open()
+    await expect.element(poolTable()).toBeVisible()
+    const link = page.getByRole('link', { name: 'Open the page of ceph-vm on bravo-pve1' })
+    await expect.element(link).toHaveAttribute('href', '/storage/bravo-bravo-pve1-ceph-vm')
+    await link.click()
+    await expect.poll(() => location.history?.at(-1)).toBe('/storage/bravo-bravo-pve1-ceph-vm')
+    expect(storageState.expanded).toEqual([])
   })
 })
