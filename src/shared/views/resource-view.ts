@@ -33,7 +33,8 @@ export interface ResourceViewInput {
 
 type Result = Omit<ResourceViewModel, 'version'>
 
-const EMPTY: Result = {
+/** The model with nothing found yet (the loading state). */
+export const EMPTY_RESOURCE: Result = Object.freeze({
   kind: 'resource',
   status: 'loading',
   header: null,
@@ -43,7 +44,8 @@ const EMPTY: Result = {
   datastore: null,
   datastores: [],
   alerts: [],
-}
+})
+const EMPTY = EMPTY_RESOURCE
 
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : value == null ? '' : String(value)

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'wouter'
 import { resourcePagePath } from '../../shared/model/history.ts'
 import type { DatastoreRow, ResourceViewModel } from '../../shared/views/resource-types.ts'
-import { ForecastNote } from '../components/ForecastNote.tsx'
+import { UsageWithForecast, type UsageWithForecastRow } from '../components/ForecastNote.tsx'
 import { UsageBar } from '../components/UsageBar.tsx'
 import { GuestDetailPanel } from '../dashboard/GuestDetailPanel.tsx'
 import { PageLink } from './PageLink.tsx'
@@ -21,31 +21,7 @@ export function ResourceDetails({ model }: { model: ResourceViewModel }) {
       {guest && (
         <>
           <Facts>
-            <Bar label="CPU">
-              <UsageBar kind="cpu" label="CPU" percent={guest.cpuPercent} text={guest.cpuText} />
-            </Bar>
-            <Bar label="Memory">
-              <UsageBar
-                kind="memory"
-                label="Memory"
-                percent={guest.memoryPercent}
-                text={guest.memoryText}
-                title={guest.memoryDetail}
-              />
-            </Bar>
-            <Bar label="Disk">
-              {guest.diskPercent >= 0 ? (
-                <UsageBar
-                  kind="disk"
-                  label="Disk"
-                  percent={guest.diskPercent}
-                  text={guest.diskText}
-                  title={guest.diskDetail}
-                />
-              ) : (
-                <span className="text-gray-500">{guest.diskReason ?? '-'}</span>
-              )}
-            </Bar>
+            <MetricBars row={guest} unavailable={guest.diskReason} />
             <Fact label="Uptime" value={guest.uptimeText} />
             <Fact
               label="Disk read / write"
@@ -66,25 +42,7 @@ export function ResourceDetails({ model }: { model: ResourceViewModel }) {
       )}
       {node && (
         <Facts>
-          {(['cpu', 'memory', 'disk'] as const).map((kind) => {
-            const percent = node[`${kind}Percent`]
-            const label = kind === 'cpu' ? 'CPU' : kind === 'memory' ? 'Memory' : 'Disk'
-            return (
-              <Bar key={kind} label={label}>
-                {percent >= 0 ? (
-                  <UsageBar
-                    kind={kind}
-                    label={label}
-                    percent={percent}
-                    text={node[`${kind}Text`]}
-                    title={kind === 'cpu' ? undefined : node[`${kind}Detail`]}
-                  />
-                ) : (
-                  '-'
-                )}
-              </Bar>
-            )
-          })}
+          <MetricBars row={node} />
           <Fact label="Uptime" value={node.uptimeText} />
           {node.badges.version && <Fact label="Version" value={node.badges.version} />}
           {node.temperature !== null && <Fact label="Temperature" value={node.temperatureText} />}
@@ -105,16 +63,7 @@ export function ResourceDetails({ model }: { model: ResourceViewModel }) {
       )}
       {storage && (
         <Facts>
-          <Bar label="Usage">
-            <UsageWithForecast
-              percent={storage.usage}
-              colour={storage.usageColour}
-              text={storage.usageText}
-              detail={storage.usageDetail}
-              forecast={storage.forecast}
-            />
-          </Bar>
-          <Fact label="Used / total" value={storage.usageDetail} />
+          <UsageFacts row={storage} />
           <Fact label="Free" value={storage.freeText} />
           <Fact label="Type" value={storage.type} />
           <Fact label="Content" value={storage.content || '-'} />
@@ -136,13 +85,7 @@ export function ResourceDetails({ model }: { model: ResourceViewModel }) {
                   label={`Open the page of datastore ${row.name}`}
                 />
                 <div className="min-w-48 flex-1">
-                  <UsageWithForecast
-                    percent={row.usage}
-                    colour={row.usageColour}
-                    text={row.usageText}
-                    detail={row.usageDetail}
-                    forecast={row.forecast}
-                  />
+                  <UsageWithForecast row={row} />
                 </div>
               </li>
             ))}
@@ -156,16 +99,7 @@ export function ResourceDetails({ model }: { model: ResourceViewModel }) {
 function DatastoreFacts({ row }: { row: DatastoreRow }) {
   return (
     <Facts>
-      <Bar label="Usage">
-        <UsageWithForecast
-          percent={row.usage}
-          colour={row.usageColour}
-          text={row.usageText}
-          detail={row.usageDetail}
-          forecast={row.forecast}
-        />
-      </Bar>
-      <Fact label="Used / total" value={row.usageDetail} />
+      <UsageFacts row={row} />
       <Fact
         label="Backup server"
         value={
@@ -181,24 +115,54 @@ function DatastoreFacts({ row }: { row: DatastoreRow }) {
   )
 }
 
-function UsageWithForecast(props: {
-  percent: number
-  colour: DatastoreRow['usageColour']
-  text: string
-  detail: string
-  forecast: DatastoreRow['forecast']
-}) {
+/** What a guest row and a node summary row carry for their three bars. */
+interface MetricRow {
+  cpuPercent: number
+  cpuText: string
+  memoryPercent: number
+  memoryText: string
+  memoryDetail?: string
+  diskPercent: number
+  diskText: string
+  diskDetail?: string
+}
+
+/** CPU, memory and disk bars as the tables draw them; '-' (or `unavailable`) below 0. */
+function MetricBars({ row, unavailable }: { row: MetricRow; unavailable?: string }) {
   return (
-    <div className="flex items-center gap-2">
-      <UsageBar
-        label="Usage"
-        percent={props.percent}
-        colour={props.colour}
-        text={props.text}
-        title={props.detail}
-      />
-      <ForecastNote forecast={props.forecast} />
-    </div>
+    <>
+      {(['cpu', 'memory', 'disk'] as const).map((kind) => {
+        const percent = row[`${kind}Percent`]
+        const label = kind === 'cpu' ? 'CPU' : kind === 'memory' ? 'Memory' : 'Disk'
+        return (
+          <Bar key={kind} label={label}>
+            {percent >= 0 ? (
+              <UsageBar
+                kind={kind}
+                label={label}
+                percent={percent}
+                text={row[`${kind}Text`]}
+                title={kind === 'cpu' ? undefined : row[`${kind}Detail`] || undefined}
+              />
+            ) : (
+              <span className="text-gray-500">{unavailable ?? '-'}</span>
+            )}
+          </Bar>
+        )
+      })}
+    </>
+  )
+}
+
+/** The usage bar (with its forecast) and 'used / total' of a storage or datastore. */
+function UsageFacts({ row }: { row: UsageWithForecastRow }) {
+  return (
+    <>
+      <Bar label="Usage">
+        <UsageWithForecast row={row} />
+      </Bar>
+      <Fact label="Used / total" value={row.usageDetail} />
+    </>
   )
 }
 

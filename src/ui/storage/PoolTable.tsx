@@ -3,8 +3,7 @@ import { Fragment, type KeyboardEvent } from 'react'
 import type { StoragePoolRow, StorageViewModel } from '../../shared/views/storage-types.ts'
 import { BADGE, PILL } from '../components/colours.ts'
 import { CephPanel, cephHealthColour } from './CephPanel.tsx'
-import { UsageBar } from '../components/UsageBar.tsx'
-import { ForecastNote } from '../components/ForecastNote.tsx'
+import { UsageWithForecast } from '../components/ForecastNote.tsx'
 import { resourcePagePath } from '../../shared/model/history.ts'
 import type { TrendData } from '../../shared/views/history-types.ts'
 import { TrendCell } from '../history/TrendCell.tsx'
@@ -180,20 +179,7 @@ function PoolRow({ row, byNode, open, onToggle, trends }: RowProps) {
       </td>
       {byNode && <td className={`${TD} text-xs`}>{row.shared ? 'Yes' : 'No'}</td>}
       <td className={TD}>
-        {row.total > 0 ? (
-          <div className="flex items-center gap-2">
-            <UsageBar
-              label="Usage"
-              percent={row.usage}
-              colour={row.usageColour}
-              text={row.usageText}
-              title={row.usageDetail}
-            />
-            <ForecastNote forecast={row.forecast} />
-          </div>
-        ) : (
-          <span className="text-gray-400">-</span>
-        )}
+        {row.total > 0 ? <UsageWithForecast row={row} /> : <span className="text-gray-400">-</span>}
       </td>
       <td className={NUM}>{row.freeText}</td>
       <td className={NUM}>{row.totalText}</td>

@@ -4,22 +4,12 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { page } from 'vitest/browser'
 import type { ResourceViewModel } from '../../../src/shared/views/resource-types.ts'
+import { EMPTY_RESOURCE } from '../../../src/shared/views/resource-view.ts'
 import { FakeWorker, groupRow, guestRow, viewModel } from './fake-worker.ts'
 import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
 
-const BASE: ResourceViewModel = {
-  kind: 'resource',
-  version: 1,
-  status: 'found',
-  header: null,
-  guest: null,
-  node: null,
-  storage: null,
-  datastore: null,
-  datastores: [],
-  alerts: [],
-}
+const BASE: ResourceViewModel = { ...EMPTY_RESOURCE, version: 1, status: 'found' }
 
 const GUEST_ID = 'lab-pve1-100'
 const guestModel = (): ResourceViewModel => ({
