@@ -2,7 +2,7 @@
 // occurrences of the last 30 days (the worker's alert history view, filtered by resource id on
 // the server), which the charts also draw as bands.
 import { useMemo } from 'react'
-import type { AlertHistoryModel } from '../../shared/views/alert-history-types.ts'
+import type { AlertHistoryModel, HistoryViewRow } from '../../shared/views/alert-history-types.ts'
 import type { AlertsOverviewRow } from '../../shared/views/alerts-overview-types.ts'
 import type { ChartBand } from '../components/Chart.tsx'
 import { BADGE, PILL } from '../components/colours.ts'
@@ -26,21 +26,24 @@ export function useResourceAlertHistory(resourceId: string): {
     reload: 0,
     resourceId,
   })
-  const bands = useMemo(() => {
-    const out: ChartBand[] = []
-    for (const row of model?.rows ?? []) {
-      if (row.kind !== 'alert' || !Number.isFinite(row.startMs)) continue
-      const end = row.endMs !== null && Number.isFinite(row.endMs) ? row.endMs : Date.now()
-      out.push({
-        start: Math.floor(row.startMs / 1000),
-        end: Math.ceil(end / 1000),
-        label: `${row.severityText}: ${row.message}`,
-        level: row.level,
-      })
-    }
-    return out
-  }, [model])
+  const bands = useMemo(() => alertBands(model?.rows ?? [], Date.now()), [model])
   return { model, bands }
+}
+
+/** Alert occurrences as chart bands (unix s); one still active ends at `nowMs`. */
+export function alertBands(rows: readonly HistoryViewRow[], nowMs: number): ChartBand[] {
+  const out: ChartBand[] = []
+  for (const row of rows) {
+    if (row.kind !== 'alert' || !Number.isFinite(row.startMs)) continue
+    const end = row.endMs !== null && Number.isFinite(row.endMs) ? row.endMs : nowMs
+    out.push({
+      start: Math.floor(row.startMs / 1000),
+      end: Math.ceil(end / 1000),
+      label: `${row.severityText}: ${row.message}`,
+      level: row.level,
+    })
+  }
+  return out
 }
 
 const LEVEL_BADGE = { critical: BADGE.red, warning: BADGE.yellow } as const

@@ -31,6 +31,7 @@ import type {
   AlertsOverviewModel,
   AlertsOverviewRequest,
 } from '../../../src/shared/views/alerts-overview-types.ts'
+import type { AlertHistoryModel } from '../../../src/shared/views/alert-history-types.ts'
 import type { AlertThresholdsViewRequest } from '../../../src/shared/views/alert-thresholds-types.ts'
 import type { AlertConfig } from '../../../src/shared/model/alerts.ts'
 import type { Guest } from '../../../src/shared/model/state.ts'
@@ -171,6 +172,10 @@ export class FakeWorker implements WorkerPort {
     const model =
       this.resources.get(`${request.resourceKind}:${request.id}`) ?? this.resourceFallback
     if (model) this.listeners.resource.get(id)?.(model)
+  }
+  /** Pushes an alert history model to every open alert history subscription. */
+  pushAlertHistory(model: AlertHistoryModel): void {
+    for (const onModel of this.listeners.alertHistory.values()) onModel(model)
   }
   /** Sends the current answer to every open resource subscription (after changing `resources`). */
   pushResources(): void {

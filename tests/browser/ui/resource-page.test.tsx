@@ -8,6 +8,7 @@ import { EMPTY_RESOURCE } from '../../../src/shared/views/resource-view.ts'
 import { FakeWorker, groupRow, guestRow, viewModel } from './fake-worker.ts'
 import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
+import { alertBands } from '../../../src/ui/resource/ResourceAlerts.tsx'
 
 const BASE: ResourceViewModel = { ...EMPTY_RESOURCE, version: 1, status: 'found' }
 
@@ -212,5 +213,59 @@ describe('links to the resource pages', () => {
     const { location } = renderApp(api, '/')
     await page.getByRole('link', { name: 'Open the page of pve1' }).click()
     await expect.poll(() => location.history?.at(-1)).toBe('/nodes/lab-pve1')
+  })
+})
+
+describe('alert history on a resource page', () => {
+  test('asks for the resource only, lists its occurrences and makes them chart bands', async () => {
+    const api = new FakeWorker()
+    api.resources.set(`guest:${GUEST_ID}`, guestModel())
+    renderApp(api, `/guests/${GUEST_ID}`)
+    await expect.element(heading('web-01')).toBeVisible()
+    const start = Date.UTC(2025, 0, 1, 10)
+    const row = {
+      kind: 'alert' as const,
+      key: 'alert:1',
+      alertId: 'a1',
+      timestampText: '10:00:00',
+      timestampTitle: 'Jan 1, 2025 10:00:00',
+      startMs: start,
+      endMs: start + 600_000,
+      resource: 'web-01',
+      resourceType: 'VM' as const,
+      resourceTypeText: 'VM',
+      level: 'critical' as const,
+      severityText: 'Critical',
+      message: 'CPU peaked at 99%',
+      alertType: 'cpu',
+      durationText: '10m',
+      status: 'resolved' as const,
+      statusText: 'Resolved',
+      node: 'pve1',
+    }
+    api.pushAlertHistory({
+      kind: 'alertHistory',
+      version: 1,
+      loading: false,
+      error: null,
+      total: 1,
+      shown: 1,
+      loaded: true,
+      bucketMs: 86_400_000,
+      buckets: [],
+      rowCount: 1,
+      start: 0,
+      rows: [row],
+    })
+    await expect.element(page.getByText('CPU peaked at 99%')).toBeVisible()
+    expect(alertBands([row], 0)).toEqual([
+      {
+        start: start / 1000,
+        end: start / 1000 + 600,
+        label: 'Critical: CPU peaked at 99%',
+        level: 'critical',
+      },
+    ])
+    expect(alertBands([{ ...row, endMs: null }], start + 60_000)[0]!.end).toBe(start / 1000 + 60)
   })
 })
