@@ -59,13 +59,16 @@ export interface HistoryAlertRow {
   kind: 'alert'
   key: string
   alertId: string
+  /** The resource's id, for its metrics history (issue 25). */
+  resourceId: string
+  /** Unix seconds the occurrence began, or null when the row's time is unreadable. */
+  startSec: number | null
+  /** Unix seconds it ended; null while active. */
+  endSec: number | null
   /** Time of day ('14:05:09'); the day is the group's. */
   timestampText: string
   /** Full local date and time, for a tooltip. */
   timestampTitle: string
-  /** Epoch ms it started, NaN when unreadable; and ended, null while active (chart bands). */
-  startMs: number
-  endMs: number | null
   resource: string
   resourceType: HistoryResourceType
   /** The type as the rest of the UI writes it (VM, LXC, Node...). */

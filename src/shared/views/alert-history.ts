@@ -227,10 +227,11 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
     kind: 'alert',
     key: `alert:${row.historyId}`,
     alertId: row.id,
+    resourceId: row.resourceId,
+    startSec: valid ? Math.floor(ms / 1000) : null,
+    endSec: toSeconds(row.endTime),
     timestampText: valid ? formatter(zone, 'time').format(ms) : '-',
     timestampTitle: valid ? formatter(zone, 'full').format(ms) : row.startTime,
-    startMs: ms,
-    endMs: row.endTime ? Date.parse(row.endTime) : null,
     resource: row.resourceName || row.resourceId || '-',
     resourceType,
     resourceTypeText: RESOURCE_TYPE_LABELS[resourceType],
@@ -248,6 +249,11 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
         : statusLabel(status),
     node: row.node || '-',
   }
+}
+
+function toSeconds(iso: string | undefined): number | null {
+  const ms = iso ? Date.parse(iso) : NaN
+  return Number.isNaN(ms) ? null : Math.floor(ms / 1000)
 }
 
 /** Axis label of a bucket starting at `ms`: the time for hour buckets, the day for day buckets. */

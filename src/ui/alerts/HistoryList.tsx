@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useRef } from 'react'
+import { memo, useEffect, useRef, type KeyboardEvent } from 'react'
 import type {
   AlertHistoryModel,
   HistoryAlertRow,
@@ -42,10 +42,21 @@ interface Props {
   onWindowChange: (window: ViewWindow) => void
   /** Changes with the filters; scrolls back to the top. */
   resetKey: string
+  /** The occurrence whose chart is shown (issue 25), by row key. */
+  selectedKey: string | null
+  /** A click, Enter or Space on an occurrence picks it (again: unpicks it). */
+  onSelect: (row: HistoryAlertRow) => void
 }
 
 /** The history grouped by day: a table on large screens, cards on phones; only sent rows render. */
-export function HistoryList({ model, viewWindow, onWindowChange, resetKey }: Props) {
+export function HistoryList({
+  model,
+  viewWindow,
+  onWindowChange,
+  resetKey,
+  selectedKey,
+  onSelect,
+}: Props) {
   const wide = useMediaQuery('(min-width: 1024px)')
   const scrollRef = useRef<HTMLDivElement>(null)
   const scroller = useListScroller(scrollRef, !wide)
@@ -102,10 +113,15 @@ export function HistoryList({ model, viewWindow, onWindowChange, resetKey }: Pro
               )
             }
             if (row.kind === 'day') return <DayRow key={row.key} row={row} style={style} />
-            return wide ? (
-              <TableRow key={row.key} row={row} style={style} />
-            ) : (
-              <CardRow key={row.key} row={row} style={style} />
+            const Row = wide ? TableRow : CardRow
+            return (
+              <Row
+                key={row.key}
+                row={row}
+                style={style}
+                selected={row.key === selectedKey}
+                onSelect={onSelect}
+              />
             )
           })}
         </div>
@@ -118,6 +134,29 @@ interface RowProps<R> {
   row: R
   style: { top: number; height: number }
 }
+
+interface AlertRowProps extends RowProps<HistoryAlertRow> {
+  selected: boolean
+  onSelect: (row: HistoryAlertRow) => void
+}
+
+/** An occurrence row picks itself on click, Enter or Space (its chart shows above the list). */
+function pickable({ row, selected, onSelect }: AlertRowProps) {
+  return {
+    tabIndex: 0,
+    'aria-selected': selected,
+    onClick: () => onSelect(row),
+    onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return
+      event.preventDefault()
+      onSelect(row)
+    },
+  }
+}
+
+const PICKED = 'bg-blue-50 dark:bg-blue-500/15'
+const ROW_FOCUS =
+  'cursor-pointer focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-500'
 
 const DayRow = memo(function DayRow({ row, style }: RowProps<HistoryDayRow>) {
   return (
@@ -144,13 +183,15 @@ function Severity({ row }: { row: HistoryAlertRow }) {
   )
 }
 
-const TableRow = memo(function TableRow({ row, style }: RowProps<HistoryAlertRow>) {
+const TableRow = memo(function TableRow(props: AlertRowProps) {
+  const { row, style, selected } = props
   const cell = 'shrink-0 truncate px-2'
   return (
     <div
       role="row"
       data-kind="alert"
-      className="absolute inset-x-0 flex items-center border-b border-gray-100 text-xs text-gray-800 hover:bg-gray-50 dark:border-gray-800 dark:text-gray-100 dark:hover:bg-gray-800/50"
+      {...pickable(props)}
+      className={`absolute inset-x-0 flex items-center border-b border-gray-100 text-xs text-gray-800 dark:border-gray-800 dark:text-gray-100 ${ROW_FOCUS} ${selected ? PICKED : 'hover:bg-gray-50 dark:hover:bg-gray-800/50'}`}
       style={style}
     >
       <span role="cell" className={`${cell} w-24 tabular-nums`} title={row.timestampTitle}>
@@ -185,12 +226,14 @@ const TableRow = memo(function TableRow({ row, style }: RowProps<HistoryAlertRow
   )
 })
 
-const CardRow = memo(function CardRow({ row, style }: RowProps<HistoryAlertRow>) {
+const CardRow = memo(function CardRow(props: AlertRowProps) {
+  const { row, style, selected } = props
   return (
     <div
       role="row"
       data-kind="alert"
-      className="absolute inset-x-0 flex flex-col gap-0.5 border-b border-gray-100 px-3 py-2 text-xs text-gray-800 dark:border-gray-800 dark:text-gray-100"
+      {...pickable(props)}
+      className={`absolute inset-x-0 flex flex-col gap-0.5 border-b border-gray-100 px-3 py-2 text-xs text-gray-800 dark:border-gray-800 dark:text-gray-100 ${ROW_FOCUS} ${selected ? PICKED : ''}`}
       style={style}
     >
       <div className="flex items-center gap-2">

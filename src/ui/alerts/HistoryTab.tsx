@@ -8,6 +8,7 @@ import {
   type HistorySeverity,
 } from '../../shared/views/alert-history-types.ts'
 import { RANGE_LABELS, SEVERITY_FILTER_LABELS } from '../../shared/views/alert-history.ts'
+import type { HistoryAlertRow } from '../../shared/views/alert-history-types.ts'
 import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
 import { EmptyState } from '../components/EmptyState.tsx'
@@ -17,6 +18,7 @@ import { useView } from '../hooks/useView.ts'
 import { ClearHistoryButton } from './ClearHistoryButton.tsx'
 import { HistoryChart } from './HistoryChart.tsx'
 import { HistoryList } from './HistoryList.tsx'
+import { AlertContextChart } from './AlertContextChart.tsx'
 import { historyState } from './history-state.ts'
 import { useHistoryKeys } from './useHistoryKeys.ts'
 
@@ -46,6 +48,13 @@ export function HistoryTab() {
     reload: state.reload,
   })
   const reload = useCallback(() => void historyState.reload++, [])
+  // The occurrence whose chart shows (issue 25); a new filter starts without one.
+  const [picked, setPicked] = useState<HistoryAlertRow | null>(null)
+  useEffect(() => setPicked(null), [resetKey])
+  const onPick = useCallback(
+    (row: HistoryAlertRow) => setPicked((current) => (current?.key === row.key ? null : row)),
+    [],
+  )
 
   let body
   if (!model || (!model.loaded && !model.error)) {
@@ -82,6 +91,9 @@ export function HistoryTab() {
             {model.error}
           </p>
         )}
+        {picked && (
+          <AlertContextChart row={picked} rows={model.rows} onClose={() => setPicked(null)} />
+        )}
         {model.total === 0 && !model.loading ? (
           <EmptyState
             icon={<History className="size-6" aria-hidden />}
@@ -98,6 +110,8 @@ export function HistoryTab() {
             viewWindow={viewWindow}
             onWindowChange={setViewWindow}
             resetKey={resetKey}
+            selectedKey={picked?.key ?? null}
+            onSelect={onPick}
           />
         )}
       </>

@@ -14,6 +14,7 @@ import type { ConnectionState } from '../hooks/connection-context.ts'
 import { useViewState } from '../hooks/useView.ts'
 import { useConnection } from '../hooks/useConnection.ts'
 import { NodeSummaryTable } from '../summary/NodeSummaryTable.tsx'
+import { DatastoreHistory } from './DatastoreHistory.tsx'
 import { getSelectedNode, nodeSelection } from '../summary/selection.ts'
 import { BackupsChart } from './BackupsChart.tsx'
 import { BackupsFilterBar } from './BackupsFilterBar.tsx'
@@ -95,7 +96,10 @@ export function BackupsPage() {
     // Below the table breakpoint the page grows and <main> scrolls it, cards and all; wide
     // screens keep the page in view and scroll the table.
     <div className="flex min-h-full flex-col gap-2 p-2 sm:p-3 lg:h-full lg:min-h-0">
-      <NodeSummaryTable tab="backups" />
+      <NodeSummaryTable
+        tab="backups"
+        historyExtra={(row) => <DatastoreHistory row={row} scopes={model.scopes} />}
+      />
       <div className="flex flex-wrap items-center gap-2">
         <SourceSelector scopes={model.scopes} />
         {model.dedupText && (

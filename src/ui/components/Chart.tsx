@@ -16,6 +16,7 @@ import {
 import {
   fullXRange,
   lineData,
+  showLatestWhenIdle,
   lineOptions,
   sparklineOptions,
   type LineChartProps,
@@ -109,6 +110,7 @@ export function Chart(props: ChartProps) {
     zoomed.current = false
     const u = new uPlot(options, dataOf(current), el)
     showFull(u)
+    if (current.mode === 'line') showLatestWhenIdle(u)
     plots.set(el, u)
     plot.current = u
     const unbind =
@@ -135,6 +137,7 @@ export function Chart(props: ChartProps) {
       u.setData(data)
       showFull(u)
     }
+    if (latest.current.mode === 'line') showLatestWhenIdle(u)
   }, [data])
 
   const bands = props.mode === 'line' ? props.bands : undefined
@@ -150,6 +153,7 @@ export function Chart(props: ChartProps) {
         role="img"
         aria-label={props.ariaLabel}
         data-testid={props.testId}
+        data-bands={bands?.length ?? 0}
         className="w-full min-w-0"
       />
     )

@@ -216,6 +216,7 @@ export function lineOptions(
       { font: AXIS_FONT, stroke: AXIS_STROKE, grid: { stroke: GRID_STROKE, width: 1 }, size: 28 },
       {
         values: (_u, splits) => splits.map((v) => formatChartValue(unit, v)),
+        space: 24,
         size: axisSize,
         font: AXIS_FONT,
         stroke: AXIS_STROKE,
@@ -226,8 +227,15 @@ export function lineOptions(
       { value: (_u, v) => (v === null ? '' : formatLocalDateTime(v * 1000, false)) },
       ...lineSeries(props.lines, unit),
     ],
-    hooks: overlayHooks(latest),
+    hooks: { ...overlayHooks(latest), setCursor: [showLatestWhenIdle] },
   }
+}
+
+/** Off the plot, the legend shows the latest point rather than dashes. */
+export function showLatestWhenIdle(u: uPlot): void {
+  if (u.cursor.idx !== null && u.cursor.idx !== undefined) return
+  const last = (u.data[0]?.length ?? 0) - 1
+  if (last >= 0) u.setLegend({ idx: last })
 }
 
 /** uPlot options for a sparkline: no axes, legend, cursor or zoom. */

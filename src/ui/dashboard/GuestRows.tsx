@@ -224,6 +224,7 @@ export const GuestRowView = memo(function GuestRowView({
           <div role="cell" aria-colspan={11}>
             <GuestDetailPanel
               id={panelId}
+              resourceId={row.id}
               name={row.name}
               detail={row.detail}
               active={on}

@@ -24,6 +24,8 @@ import { useHistory } from './useHistory.ts'
 
 export interface HistoryPanelProps {
   resourceId: string
+  /** What to call the resource (the panel's accessible name); default the id. */
+  title?: string
   kind: HistoryResourceKind
   /** Only these metrics' charts; default every metric of the kind. */
   metrics?: HistoryMetric[]
@@ -49,7 +51,7 @@ const CARD_HEIGHT = { normal: 206, compact: 166 } as const
 
 /** Charts of one resource over a chosen range. */
 export function HistoryPanel(props: HistoryPanelProps) {
-  const { resourceId, kind, metrics, atSec, bands, compact = false } = props
+  const { resourceId, title = resourceId, kind, metrics, atSec, bands, compact = false } = props
   const [range, setRange] = useState<HistoryRange>(
     () =>
       props.initialRange ??
@@ -79,7 +81,7 @@ export function HistoryPanel(props: HistoryPanelProps) {
   return (
     <section
       ref={box}
-      aria-label={`History of ${resourceId}`}
+      aria-label={`History of ${title}`}
       data-testid="history-panel"
       className="@container min-w-0 space-y-2"
     >
@@ -102,7 +104,7 @@ export function HistoryPanel(props: HistoryPanelProps) {
         size={size}
         atSec={atSec}
         bands={bands}
-        resourceId={resourceId}
+        resourceId={title}
       />
     </section>
   )
@@ -155,7 +157,8 @@ function Body({ state, groups, range, size, atSec, bands, resourceId }: BodyProp
   }
   if (shown.length === 0) return message('No history for this range', 'status')
   return (
-    <div className={GRID}>
+    // A lone chart takes the whole width.
+    <div className={shown.length === 1 ? 'grid grid-cols-1' : GRID}>
       {shown.map(({ group, lines }) => (
         <MetricChart
           key={group.id}

@@ -26,19 +26,21 @@ export function useResourceAlertHistory(resourceId: string): {
     reload: 0,
     resourceId,
   })
-  const bands = useMemo(() => alertBands(model?.rows ?? [], Date.now()), [model])
+  const bands = useMemo(
+    () => resourceAlertBands(model?.rows ?? [], Math.floor(Date.now() / 1000)),
+    [model],
+  )
   return { model, bands }
 }
 
-/** Alert occurrences as chart bands (unix s); one still active ends at `nowMs`. */
-export function alertBands(rows: readonly HistoryViewRow[], nowMs: number): ChartBand[] {
+/** Every occurrence among `rows` as a chart band (unix s); one still active ends at `nowSec`. */
+export function resourceAlertBands(rows: readonly HistoryViewRow[], nowSec: number): ChartBand[] {
   const out: ChartBand[] = []
   for (const row of rows) {
-    if (row.kind !== 'alert' || !Number.isFinite(row.startMs)) continue
-    const end = row.endMs !== null && Number.isFinite(row.endMs) ? row.endMs : nowMs
+    if (row.kind !== 'alert' || row.startSec === null) continue
     out.push({
-      start: Math.floor(row.startMs / 1000),
-      end: Math.ceil(end / 1000),
+      start: row.startSec,
+      end: row.endSec ?? nowSec,
       label: `${row.severityText}: ${row.message}`,
       level: row.level,
     })

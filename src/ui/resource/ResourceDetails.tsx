@@ -33,6 +33,8 @@ export function ResourceDetails({ model }: { model: ResourceViewModel }) {
           {guest.detail && (
             <GuestDetailPanel
               id="resource-guest-detail"
+              resourceId={guest.id}
+              history={false}
               name={guest.name}
               detail={guest.detail}
               active={guest.active}

@@ -1,5 +1,5 @@
 import { ChevronDown, ChevronRight } from 'lucide-react'
-import { Fragment, type KeyboardEvent } from 'react'
+import { Fragment, useState, type KeyboardEvent } from 'react'
 import type { StoragePoolRow, StorageViewModel } from '../../shared/views/storage-types.ts'
 import { BADGE, PILL } from '../components/colours.ts'
 import { CephPanel, cephHealthColour } from './CephPanel.tsx'
@@ -11,6 +11,8 @@ import { PageLink } from '../resource/PageLink.tsx'
 import { useSnapshot } from 'valtio'
 import { uiState } from '../state.ts'
 import { useTrends } from '../history/useTrends.ts'
+import { HistoryPanel } from '../history/HistoryPanel.tsx'
+import { HistoryToggle } from '../history/HistoryToggle.tsx'
 
 const TH =
   'h-8 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold whitespace-nowrap text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400'
@@ -37,6 +39,14 @@ export function PoolTable({ model, expanded, onToggle }: Props) {
   const trends = trendsOn ? data : null
   const byNode = model.viewMode === 'node'
   const columns = (byNode ? 8 : 7) + (trends ? 1 : 0)
+  // Rows whose history is open (issue 25), by row key; not saved, unlike the Ceph panels.
+  const [history, setHistory] = useState<ReadonlySet<string>>(new Set())
+  const onHistory = (key: string) =>
+    setHistory((open) => {
+      const next = new Set(open)
+      if (!next.delete(key)) next.add(key)
+      return next
+    })
   return (
     <div className="min-h-60 overflow-auto rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900">
       <table aria-label="Storage pools" className="w-full min-w-[760px] border-collapse text-sm">
@@ -98,11 +108,25 @@ export function PoolTable({ model, expanded, onToggle }: Props) {
                   open={expanded.includes(row.key)}
                   onToggle={onToggle}
                   trends={trends}
+                  historyOpen={history.has(row.key)}
+                  onHistory={onHistory}
                 />
                 {row.ceph && expanded.includes(row.key) && (
                   <tr data-kind="ceph-detail">
                     <td colSpan={columns} className="px-2 pb-2">
                       <CephPanel ceph={row.ceph} />
+                    </td>
+                  </tr>
+                )}
+                {history.has(row.key) && (
+                  <tr data-kind="storage-history">
+                    <td colSpan={columns} className="px-2 pb-2">
+                      <HistoryPanel
+                        resourceId={row.id}
+                        kind="storage"
+                        title={poolTitle(row)}
+                        compact
+                      />
                     </td>
                   </tr>
                 )}
@@ -121,10 +145,17 @@ interface RowProps {
   open: boolean
   onToggle: (key: string) => void
   trends: TrendData | null
+  historyOpen: boolean
+  onHistory: (key: string) => void
+}
+
+/** 'local on pve1': a pool's name with its node(s), for labels. */
+function poolTitle(row: StoragePoolRow): string {
+  return row.node ? `${row.name} on ${row.node}` : row.name
 }
 
 /** One pool; a Ceph row toggles its panel on click, Enter or Space. */
-function PoolRow({ row, byNode, open, onToggle, trends }: RowProps) {
+function PoolRow({ row, byNode, open, onToggle, trends, historyOpen, onHistory }: RowProps) {
   const expandable = row.ceph !== null
   const Chevron = open ? ChevronDown : ChevronRight
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
@@ -150,10 +181,15 @@ function PoolRow({ row, byNode, open, onToggle, trends }: RowProps) {
         <div className="flex items-center gap-1.5">
           {expandable && <Chevron className="size-3.5 shrink-0 text-gray-400" aria-hidden />}
           <span className="font-medium">{row.name}</span>
+          <HistoryToggle
+            name={poolTitle(row)}
+            open={historyOpen}
+            onToggle={() => onHistory(row.key)}
+          />
           {row.id && (
             <PageLink
               href={resourcePagePath('storage', row.id)}
-              label={`Open the page of ${row.name}${row.node ? ` on ${row.node}` : ''}`}
+              label={`Open the page of ${poolTitle(row)}`}
             />
           )}
           {row.zfsErrors && (

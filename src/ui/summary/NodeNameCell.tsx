@@ -1,9 +1,10 @@
-// The name cell of a node summary row: status dot, name, links (the node's own web interface and
-// its page here) and badges.
+// A node summary row's name cell (spec 000 §2.1): status, name, web UI link, history button, a
+// link to its page (issue 25) and badges.
 import { ExternalLink } from 'lucide-react'
 import { resourcePagePath } from '../../shared/model/history.ts'
 import type { NodeSummaryRow } from '../../shared/views/node-summary-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
+import { HistoryToggle } from '../history/HistoryToggle.tsx'
 import { PageLink } from '../resource/PageLink.tsx'
 
 const PILL =
@@ -11,10 +12,20 @@ const PILL =
 
 /**
  * Status dot, the name (part of the row: a click selects the node), an icon linking to the node's
- * web UI in a new tab, and the badges. On a phone the icon shows on the selected row only: the
- * width goes to the name.
+ * web UI in a new tab, a button opening the node's history (issue 25), and the badges. On a phone
+ * the link icon shows on the selected row only: the width goes to the name.
  */
-export function NameCell({ row, selected }: { row: NodeSummaryRow; selected: boolean }) {
+export function NameCell({
+  row,
+  selected,
+  historyOpen,
+  onHistory,
+}: {
+  row: NodeSummaryRow
+  selected: boolean
+  historyOpen: boolean
+  onHistory: (id: string) => void
+}) {
   const { badges } = row
   return (
     <div className="flex min-w-0 items-center gap-1.5">
@@ -42,6 +53,7 @@ export function NameCell({ row, selected }: { row: NodeSummaryRow; selected: boo
       >
         <ExternalLink className="size-3.5" aria-hidden />
       </a>
+      <HistoryToggle name={row.name} open={historyOpen} onToggle={() => onHistory(row.id)} />
       <span className={`shrink-0 ${selected ? '' : 'max-sm:hidden'}`}>
         <PageLink
           href={resourcePagePath(row.kind === 'pbs' ? 'pbs' : 'node', row.id)}

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import {
   memo,
+  useCallback,
   useRef,
   useState,
   useSyncExternalStore,
@@ -24,7 +25,6 @@ import { TEXT, uptimeClass } from '../components/colours.ts'
 import { TrendCell } from '../history/TrendCell.tsx'
 import { useTrends } from '../history/useTrends.ts'
 import { uiState } from '../state.ts'
-import { NameCell } from './NodeNameCell.tsx'
 import type { ChartSeriesData } from '../../shared/views/history-types.ts'
 import {
   getSelectedNode,
@@ -32,11 +32,15 @@ import {
   toggleNodeSelection,
   type SummaryTab,
 } from './selection.ts'
+import { NameCell } from './NodeNameCell.tsx'
+import { NodeHistory } from './NodeHistory.tsx'
 
 interface Props {
   tab: SummaryTab
   /** Extra content from the same model (the dashboard's hidden node table). */
   children?: (model: NodeSummaryModel) => ReactNode
+  /** More charts in a row's opened history (the Backups tab: a PBS's datastores). */
+  historyExtra?: (row: NodeSummaryRow) => ReactNode
 }
 
 const NUM = 'px-1 text-right tabular-nums sm:px-2'
@@ -70,8 +74,14 @@ const PHONE_LABELS: Readonly<Record<string, string>> = {
  * off screen, and only the rows in view are in the DOM (spacer rows stand for the others): a
  * thousand-row table made every keystroke and scroll step repaint it.
  */
-export function NodeSummaryTable({ tab, children }: Props) {
+export function NodeSummaryTable({ tab, children, historyExtra }: Props) {
   const [sort, setSort] = useState<NodeSummarySort>(null)
+  // The node whose history is open below the box (one at a time), by id.
+  const [historyOf, setHistoryOf] = useState<string | null>(null)
+  const onHistory = useCallback(
+    (id: string) => setHistoryOf((current) => (current === id ? null : id)),
+    [],
+  )
   const model = useView({ kind: 'nodeSummary', tab, sort })
   const selected = getSelectedNode(useSnapshot(nodeSelection), tab)
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -91,6 +101,7 @@ export function NodeSummaryTable({ tab, children }: Props) {
     trendsOn && model ? items.map((item) => model.rows[item.index]?.id ?? '').join('\n') : ''
   const trends = useTrends(idsKey, 'cpu', trendsOn)
   if (!model) return null
+  const historyRow = historyOf ? model.rows.find((row) => row.id === historyOf) : undefined
   const padTop = items[0]?.start ?? 0
   const padBottom = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0))
   const columnCount =
@@ -163,6 +174,8 @@ export function NodeSummaryTable({ tab, children }: Props) {
                     dimmed={selected !== null && selected !== row.id}
                     trends={trendsOn}
                     trend={trends[row.id]}
+                    historyOpen={historyOf === row.id}
+                    onHistory={onHistory}
                   />
                 )
               })}
@@ -170,6 +183,11 @@ export function NodeSummaryTable({ tab, children }: Props) {
             </tbody>
           </table>
         </div>
+      )}
+      {historyRow && (
+        <NodeHistory row={historyRow} onClose={() => setHistoryOf(null)}>
+          {historyExtra?.(historyRow)}
+        </NodeHistory>
       )}
       {children?.(model)}
     </>
@@ -223,6 +241,8 @@ interface RowProps {
   /** The trend column is on; `trend` is the node's last hour of CPU, when loaded. */
   trends: boolean
   trend: ChartSeriesData | undefined
+  historyOpen: boolean
+  onHistory: (id: string) => void
 }
 
 /** One node; offline rows are dimmed and show '-' (spec 000 §4 node health). */
@@ -235,6 +255,8 @@ const NodeRow = memo(function NodeRow({
   dimmed,
   trends,
   trend,
+  historyOpen,
+  onHistory,
 }: RowProps) {
   const toggle = () => toggleNodeSelection(tab, row.id)
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
@@ -267,7 +289,7 @@ const NodeRow = memo(function NodeRow({
     >
       {/* On a phone the name takes what the numbers leave and truncates. */}
       <td className="px-2 max-sm:w-full max-sm:max-w-0">
-        <NameCell row={row} selected={selected} />
+        <NameCell row={row} selected={selected} historyOpen={historyOpen} onHistory={onHistory} />
       </td>
       <td className={`${NUM} whitespace-nowrap ${HIDE_ON_PHONE} ${uptimeClass(row.uptimeShort)}`}>
         {row.online ? row.uptimeText : DASH}

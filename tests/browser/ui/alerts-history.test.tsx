@@ -20,6 +20,7 @@ import { PREFS_KEY, startPrefs } from '../../../src/ui/prefs.ts'
 import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-types.ts'
 import { HOUR, historyRow } from '../../unit/shared/views/alert-history-fixtures.ts'
 import { FakeWorker } from './fake-worker.ts'
+import { fixtureAnswer } from './history-fixtures.ts'
 import { cleanup, renderApp, stubServer, type StubRoute } from './render.tsx'
 import { expectOneClearButton } from './search-box-assert.ts'
 
@@ -300,5 +301,52 @@ describe('alerts history tab', () => {
       .poll(() => toastState.toasts.map((toast) => toast.message))
       .toEqual(['Error clearing alert history. Please check your connection and try again.'])
     await expect.element(page.getByText('CPU peak 93.0%, last 91.3%')).toBeVisible()
+  })
+})
+
+describe('alert context on the history tab (issue 25)', () => {
+  test('selecting an occurrence charts its metric around its time with the occurrences as bands', async () => {
+    const { api, host } = open()
+    api.rows = [
+      ...ROWS,
+      historyRow({
+        historyId: 3,
+        message: 'VM cpu at 95%',
+        level: 'critical',
+        startTime: new Date(NOW - 3 * HOUR).toISOString(),
+        endTime: new Date(NOW - 2.5 * HOUR).toISOString(),
+        status: 'resolved',
+      }),
+    ]
+    api.historyAnswer = fixtureAnswer('guest')
+    await expect.poll(() => host.querySelectorAll('[data-kind="alert"]').length).toBe(3)
+    const find = (match: (text: string) => boolean) =>
+      page.elementLocator(
+        [...host.querySelectorAll('[data-kind="alert"]')].find((el) =>
+          match(el.textContent ?? ''),
+        )!,
+      )
+    const row = find((text) => text.includes('VM') && text.includes('Warning'))
+    await row.click()
+    await expect.element(row).toHaveAttribute('aria-selected', 'true')
+    const region = page.getByRole('region', { name: 'History of web' })
+    const plot = region.getByTestId('history-plot-cpu')
+    await expect.element(plot).toBeVisible()
+    expect(api.chartRequests.at(-1)).toMatchObject({
+      resourceId: 'lab-pve1-101',
+      metrics: ['cpu'],
+      range: '6h',
+    })
+    // Both cpu occurrences of this guest are bands; the storage one is not.
+    await expect.element(plot).toHaveAttribute('data-bands', '2')
+    expect(region.getByTestId('history-plot-memory').query()).toBeNull()
+    // Keyboard: Enter on another row picks it; the close button closes the chart.
+    const storage = find((text) => text.includes('Storage'))
+    ;(storage.element() as HTMLElement).focus()
+    await userEvent.keyboard('{Enter}')
+    await expect.element(storage).toHaveAttribute('aria-selected', 'true')
+    await expect.poll(() => api.chartRequests.at(-1)?.metrics).toEqual(['usage'])
+    await page.getByRole('button', { name: 'Close the alert’s chart' }).click()
+    await expect.element(storage).toHaveAttribute('aria-selected', 'false')
   })
 })

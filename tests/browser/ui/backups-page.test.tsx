@@ -18,6 +18,7 @@ import {
   toggle,
 } from './backups-harness.ts'
 import { cleanup } from './render.tsx'
+import { fixtureAnswer } from './history-fixtures.ts'
 
 beforeEach(async () => {
   await page.viewport(1400, 900)
@@ -204,5 +205,23 @@ describe('backups chart', () => {
     await expect
       .element(page.getByText('Adjust filters or expand the time range to see activity.'))
       .toBeVisible()
+  })
+})
+
+describe('PBS history (issue 25)', () => {
+  test('a PBS row’s History button shows its CPU and memory and each datastore’s usage', async () => {
+    const { api } = open()
+    api.historyAnswer = (request) =>
+      fixtureAnswer(request.resourceId.includes(':') ? 'datastore' : 'pbs')(request)
+    await page.getByRole('button', { name: 'History of pbs1', exact: true }).click()
+    const region = page.getByRole('region', { name: 'History of pbs1' })
+    await expect.element(region.getByTestId('history-plot-cpu')).toBeVisible()
+    await expect.element(region.getByTestId('history-plot-memory')).toBeVisible()
+    const stores = page.getByRole('region', { name: /^History of datastore/ })
+    await expect.poll(() => stores.elements().length).toBe(2)
+    await expect
+      .poll(() => api.chartRequests.map((r) => r.resourceId).sort())
+      .toEqual(['pbs-pbs1', 'pbs-pbs1:ds0', 'pbs-pbs1:ds1'])
+    await expect.element(stores.first().getByTestId('history-plot-usage')).toBeVisible()
   })
 })

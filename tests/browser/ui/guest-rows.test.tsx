@@ -8,6 +8,7 @@ import type { GuestRow } from '../../../src/shared/views/guest-view-types.ts'
 import { uiState } from '../../../src/ui/state.ts'
 import { FakeWorker, guestRow, viewModel } from './fake-worker.ts'
 import { cleanup, renderApp, stubServer } from './render.tsx'
+import { fixtureAnswer } from './history-fixtures.ts'
 
 beforeEach(async () => {
   await page.viewport(1280, 800)
@@ -264,4 +265,16 @@ test('an active guest without disk stats shows - with the reason as the title', 
   expect(disk.title).toBe(reason)
   const stopped = rowOf(host, 'db-01').querySelector<HTMLElement>('[data-column="disk"]')!
   expect(stopped.title).toBe('')
+})
+
+test('the expanded guest shows its CPU and memory history (issue 25)', async () => {
+  const { api, host } = show([guestRow(100, 'web-01', { detail: DETAIL })])
+  api.historyAnswer = fixtureAnswer('guest')
+  await expect.element(page.getByText('web-01')).toBeVisible()
+  await userEvent.click(rowOf(host, 'web-01').querySelector('[role="cell"]:nth-child(3)')!)
+  const panel = page.getByRole('region', { name: 'Details of web-01' })
+  await expect.element(panel.getByTestId('history-plot-cpu')).toBeVisible()
+  await expect.element(panel.getByTestId('history-plot-memory')).toBeVisible()
+  await expect.element(panel.getByTestId('history-plot-net')).toBeVisible()
+  expect(api.chartRequests[0]).toMatchObject({ resourceId: 'lab-pve1-100', range: '1h' })
 })

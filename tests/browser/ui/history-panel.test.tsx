@@ -1,7 +1,7 @@
 // A resource's history panel (issue 25) in real Chromium over the fake worker, whose
 // `historyAnswer` serves typed arrays as the real worker does (its fetch is tested in
 // tests/unit/worker/history-fetch.test.ts).
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, test, vi } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import '../../../src/ui/styles.css'
 import { HistoryPanel, type HistoryPanelProps } from '../../../src/ui/history/HistoryPanel.tsx'
@@ -85,14 +85,8 @@ test('empty and failed answers say so in a box of the chart’s height', async (
   const worker = new FakeWorker()
   show({}, worker)
   await expect.element(page.getByTestId('history-plot-cpu')).toBeVisible()
-  worker.historyAnswer = (request) =>
-    Promise.resolve({
-      resourceId: request.resourceId,
-      range: request.range,
-      stepSeconds: 60,
-      source: 'proxmox',
-      series: {},
-    })
+  // The fake's own default answer: no series.
+  worker.historyAnswer = new FakeWorker().historyAnswer
   await page.getByRole('button', { name: '6h' }).click()
   await expect.element(page.getByText('No history for this range')).toBeVisible()
   // As tall as a chart card: the page does not jump when the answer lands.
@@ -128,4 +122,22 @@ test('two columns at 1600 px, one at 390 px', async () => {
   const d = page.getByTestId('history-chart-memory').element().getBoundingClientRect()
   expect(d.top).toBeGreaterThan(c.bottom - 1)
   expect(c.width).toBeLessThanOrEqual(390)
+})
+
+test('1h and 6h are fetched again every minute; longer ranges are not', async () => {
+  // Only the panel's interval is faked; everything else runs on real time.
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+  try {
+    const worker = show()
+    await expect.poll(() => worker.chartRequests.length).toBe(1)
+    vi.advanceTimersByTime(60_000)
+    await expect.poll(() => worker.chartRequests.length).toBe(2)
+    expect(worker.chartRequests[1]).toMatchObject({ range: '1h' })
+    await page.getByRole('button', { name: '7d' }).click()
+    await expect.poll(() => worker.chartRequests.length).toBe(3)
+    vi.advanceTimersByTime(5 * 60_000)
+    expect(worker.chartRequests).toHaveLength(3)
+  } finally {
+    vi.useRealTimers()
+  }
 })

@@ -10,6 +10,7 @@ import { uiState } from '../../../src/ui/state.ts'
 import { clearNodeSelection, nodeSelection } from '../../../src/ui/summary/selection.ts'
 import { FakeWorker, guestRow, viewModel } from './fake-worker.ts'
 import { cleanup, renderApp } from './render.tsx'
+import { fixtureAnswer } from './history-fixtures.ts'
 
 beforeEach(async () => {
   await page.viewport(1280, 800)
@@ -314,4 +315,21 @@ describe('size', () => {
       .element(table.getByRole('button', { name: 'Containers' }))
       .toHaveTextContent('LXCs')
   })
+})
+
+test('a node row’s History button opens its charts below the summary without selecting it', async () => {
+  const { api, row } = setup()
+  api.historyAnswer = fixtureAnswer('node')
+  const button = page.getByRole('button', { name: 'History of pve1', exact: true })
+  await expect.element(button).toHaveAttribute('aria-expanded', 'false')
+  await button.click()
+  await expect.element(button).toHaveAttribute('aria-expanded', 'true')
+  const region = page.getByRole('region', { name: 'History of pve1' })
+  await expect.element(region.getByTestId('history-plot-cpu')).toBeVisible()
+  await expect.element(region.getByTestId('history-plot-load')).toBeVisible()
+  expect(api.chartRequests.at(-1)).toMatchObject({ resourceId: 'lab-pve1', range: '1h' })
+  expect(row('pve1').getAttribute('aria-selected')).toBe('false')
+  await page.getByRole('button', { name: 'Close history of pve1' }).click()
+  await expect.element(region).not.toBeInTheDocument()
+  await expect.element(button).toHaveAttribute('aria-expanded', 'false')
 })

@@ -8,7 +8,7 @@ import { EMPTY_RESOURCE } from '../../../src/shared/views/resource-view.ts'
 import { FakeWorker, groupRow, guestRow, viewModel } from './fake-worker.ts'
 import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
-import { alertBands } from '../../../src/ui/resource/ResourceAlerts.tsx'
+import { resourceAlertBands } from '../../../src/ui/resource/ResourceAlerts.tsx'
 
 const BASE: ResourceViewModel = { ...EMPTY_RESOURCE, version: 1, status: 'found' }
 
@@ -229,8 +229,9 @@ describe('alert history on a resource page', () => {
       alertId: 'a1',
       timestampText: '10:00:00',
       timestampTitle: 'Jan 1, 2025 10:00:00',
-      startMs: start,
-      endMs: start + 600_000,
+      resourceId: GUEST_ID,
+      startSec: start / 1000,
+      endSec: start / 1000 + 600,
       resource: 'web-01',
       resourceType: 'VM' as const,
       resourceTypeText: 'VM',
@@ -258,7 +259,7 @@ describe('alert history on a resource page', () => {
       rows: [row],
     })
     await expect.element(page.getByText('CPU peaked at 99%')).toBeVisible()
-    expect(alertBands([row], 0)).toEqual([
+    expect(resourceAlertBands([row], 0)).toEqual([
       {
         start: start / 1000,
         end: start / 1000 + 600,
@@ -266,6 +267,8 @@ describe('alert history on a resource page', () => {
         level: 'critical',
       },
     ])
-    expect(alertBands([{ ...row, endMs: null }], start + 60_000)[0]!.end).toBe(start / 1000 + 60)
+    expect(resourceAlertBands([{ ...row, endSec: null }], start / 1000 + 60)[0]!.end).toBe(
+      start / 1000 + 60,
+    )
   })
 })

@@ -26,6 +26,7 @@ import type { ViewKind, ViewModel, ViewRequest } from '../../../src/worker/api-t
 import { FakeWorker } from './fake-worker.ts'
 import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
+import { fixtureAnswer } from './history-fixtures.ts'
 
 const TB = 1024 ** 4
 
@@ -382,6 +383,21 @@ describe('storage pools', () => {
     const panel = page.getByRole('region', { name: 'Ceph cluster' })
     await expect.element(panel.getByText('No pool data available')).toBeVisible()
     expect(panel.getByText(/Derived from/).query()).toBeNull()
+  })
+
+  test('a pool’s History button expands its usage over time under the row', async () => {
+    const { api } = open()
+    api.historyAnswer = fixtureAnswer('storage')
+    const button = poolTable().getByRole('button', { name: 'History of local on alpha-pve1' })
+    await expect.element(button).toHaveAttribute('aria-expanded', 'false')
+    await button.click()
+    await expect.element(button).toHaveAttribute('aria-expanded', 'true')
+    const region = page.getByRole('region', { name: 'History of local on alpha-pve1' })
+    await expect.element(region.getByTestId('history-plot-usage')).toBeVisible()
+    await expect.element(region.getByTestId('history-plot-used')).toBeVisible()
+    expect(api.chartRequests.at(-1)).toMatchObject({ resourceId: 'alpha-alpha-pve1-local' })
+    await button.click()
+    await expect.element(region).not.toBeInTheDocument()
   })
 
   test('clicking a node in the summary filters pools and disks to it', async () => {
