@@ -1,6 +1,6 @@
 // The link from a table row to a resource's page (issue 25): an icon (with text where there is
 // room) that names its target for assistive technology and never toggles the row it sits in.
-import { ChartLine } from 'lucide-react'
+import { CircleArrowRight } from 'lucide-react'
 import { Link } from 'wouter'
 import { FOCUS_RING } from '../components/button-classes.ts'
 
@@ -23,7 +23,7 @@ export function PageLink({ href, label, text }: Props) {
       onClick={(event) => event.stopPropagation()}
       className={`inline-flex shrink-0 items-center gap-1 rounded text-blue-700 hover:underline dark:text-blue-300 ${FOCUS_RING}`}
     >
-      <ChartLine aria-hidden className="size-3.5" />
+      <CircleArrowRight aria-hidden className="size-3.5" />
       {text && <span>{text}</span>}
     </Link>
   )
