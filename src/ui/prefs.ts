@@ -23,6 +23,7 @@ function prefsFromState(base: Prefs): Prefs {
     dashboardStatusMode: dashboard.statusMode,
     dashboardGroupingMode: dashboard.grouping,
     dashboardShowFilters: dashboard.showFilters,
+    tableTrends: uiState.trends,
     dashboardSortKey: dashboard.sort.key,
     dashboardSortDirection: dashboard.sort.direction,
     dashboardSearchHistory: [...dashboard.searchHistory],
@@ -47,6 +48,7 @@ export function applyPrefs(prefs: Prefs): void {
   dashboard.statusMode = prefs.dashboardStatusMode
   dashboard.grouping = prefs.dashboardGroupingMode
   dashboard.showFilters = prefs.dashboardShowFilters
+  uiState.trends = prefs.tableTrends
   dashboard.sort = { key: prefs.dashboardSortKey, direction: prefs.dashboardSortDirection }
   dashboard.searchHistory = prefs.dashboardSearchHistory
   storageState.viewMode = prefs.storageViewMode

@@ -30,6 +30,8 @@ export interface DashboardState extends DashboardFilters {
 export interface UiState {
   dark: boolean
   dashboard: DashboardState
+  /** The trend column of the guest, node and storage tables (issue 25); a saved preference. */
+  trends: boolean
 }
 
 /** Default dashboard filters (spec 000 §2.2 Reset): vmid ascending, all, grouped. */
@@ -72,6 +74,7 @@ export function initialDark(): boolean {
 export const uiState = proxy<UiState>({
   dark: initialDark(),
   dashboard: defaultDashboardState(),
+  trends: false,
 })
 
 /** Puts the `dark` class on <html> to match the state. */

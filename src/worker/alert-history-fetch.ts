@@ -21,7 +21,7 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
 
 /** The two URLs (relative to `baseUrl`) for `request` at `now`. */
 export function historyUrls(
-  request: Pick<AlertHistoryRequest, 'range' | 'severity' | 'search' | 'bucket'>,
+  request: Pick<AlertHistoryRequest, 'range' | 'severity' | 'search' | 'bucket' | 'resourceId'>,
   now: number,
   baseUrl = '',
 ): { list: string; summary: string; plan: HistoryBucketPlan } {
@@ -30,6 +30,7 @@ export function historyUrls(
   if (request.severity !== 'all') filters.push(['severity', request.severity])
   const q = request.search.trim()
   if (q) filters.push(['q', q])
+  if (request.resourceId) filters.push(['resourceId', request.resourceId])
   // The chart keeps the whole range; a chosen bar narrows only the list.
   const summary = new URLSearchParams({ since: String(plan.since), until: String(plan.until) })
   for (const [key, value] of filters) summary.set(key, value)

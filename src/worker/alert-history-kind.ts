@@ -44,8 +44,16 @@ interface Loaded {
 
 /** The filters that need a fetch (the window does not). */
 function queryKey(request: AlertHistoryRequest): string {
-  const { range, severity, search, bucket, reload } = request
-  return JSON.stringify([range, severity, search.trim(), bucket?.start, bucket?.end, reload])
+  const { range, severity, search, bucket, reload, resourceId } = request
+  return JSON.stringify([
+    range,
+    severity,
+    search.trim(),
+    bucket?.start,
+    bucket?.end,
+    reload,
+    resourceId ?? '',
+  ])
 }
 
 /** Create the kind; VIEW_KINDS holds the browser's, tests build their own. */
@@ -181,7 +189,8 @@ export function createAlertHistoryKind(
             next.severity === request.severity &&
             next.bucket?.start === request.bucket?.start &&
             next.bucket?.end === request.bucket?.end &&
-            next.reload === request.reload
+            next.reload === request.reload &&
+            next.resourceId === request.resourceId
           const reload = next.reload !== request.reload
           request = next
           if (nextKey !== key) {

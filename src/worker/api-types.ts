@@ -9,6 +9,7 @@ import type {
   AlertThresholdsViewModel,
   AlertThresholdsViewRequest,
 } from '../shared/views/alert-thresholds-types.ts'
+import type { ResourceViewModel, ResourceViewRequest } from '../shared/views/resource-types.ts'
 import type { AlertHistoryModel, AlertHistoryRequest } from '../shared/views/alert-history-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
@@ -35,6 +36,7 @@ export interface ViewKinds {
   alertThresholds: { request: AlertThresholdsViewRequest; model: AlertThresholdsViewModel }
   alertHistory: { request: AlertHistoryRequest; model: AlertHistoryModel }
   guestUrls: { request: GuestUrlsViewRequest; model: GuestUrlsViewModel }
+  resource: { request: ResourceViewRequest; model: ResourceViewModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds

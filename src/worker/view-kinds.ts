@@ -13,6 +13,7 @@ import { createGuestUrlsView } from '../shared/views/guest-urls-view.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
+import { createResourceView } from '../shared/views/resource-view.ts'
 import { readAlerts, readPendingAcks } from './alert-acks.ts'
 import { readAlertConfigSource } from './alert-config-source.ts'
 import { createAlertHistoryKind } from './alert-history-kind.ts'
@@ -136,5 +137,21 @@ export const VIEW_KINDS: ViewRegistry = {
     'guestUrls',
     ({ store }) => ({ guests: store.getGuests(), stamp: store.getGuestStamp() }),
     createGuestUrlsView,
+  ),
+  // Issue 25: a resource page. Not found only once the live data (and a chunked first load's
+  // guests) have arrived; until then loading.
+  resource: defineViewKind(
+    'resource',
+    ({ store, now }) => ({
+      guests: store.getGuests(),
+      nodes: store.getNodes(),
+      storage: store.getCollection('storage'),
+      pbs: store.getCollection('pbs'),
+      alerts: readAlerts(store),
+      pending: readPendingAcks(store),
+      now: now(),
+      ready: store.hasReceived('nodes') && !isLoadingGuests(store),
+    }),
+    createResourceView,
   ),
 }

@@ -105,6 +105,8 @@ export const PREF_FIELDS = {
   dashboardStatusMode: oneOf(DASHBOARD_STATUS_MODES, 'all'),
   dashboardGroupingMode: oneOf(DASHBOARD_GROUPING_MODES, 'grouped'),
   dashboardShowFilters: flag(true),
+  /** The trend column (issue 25): last hour's sparkline in the guest, node and storage tables. */
+  tableTrends: flag(false),
   dashboardSortKey: oneOf(DASHBOARD_SORT_KEYS, 'vmid'),
   dashboardSortDirection: oneOf(SORT_DIRECTIONS, 'asc'),
   dashboardSearchHistory: history(),

@@ -30,6 +30,8 @@ export interface AlertHistoryRequest {
   window: ViewWindow
   /** Bumped by the UI after it changed the history (Clear All History): the worker refetches. */
   reload: number
+  /** Only this resource's occurrences (a resource page, issue 25). */
+  resourceId?: string
 }
 
 /** One bar of the frequency chart. */

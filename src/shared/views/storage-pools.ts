@@ -1,6 +1,7 @@
 // Storage pool rows (spec 000 §2.3 Storage Pools, §3 Storage, §5 Storage search, §9 storage sort
 // and usage colours): per node, merged by storage, searched and sorted. Pure.
 import { formatBytes } from '../format/bytes.ts'
+import { formatForecast } from './storage-forecast.ts'
 import { formatPercent } from '../format/percent.ts'
 import { getStorageUsageColour } from '../format/thresholds.ts'
 import type { Storage } from '../model/state.ts'
@@ -72,6 +73,7 @@ function toPoolRow(
     totalText: formatBytes(sizes.total),
     zfsErrors: summarizeZfsErrors(entry.zfsPool),
     ceph: null,
+    forecast: formatForecast(entry.forecast),
   }
 }
 

@@ -1,5 +1,6 @@
 // The storage tab protocol between the worker and the UI (spec 000 §2.3, §3 Storage / Ceph cluster
 // / Physical disk, §4 Storage, §8 storage texts, §9 storage colours).
+import type { ForecastText } from './storage-forecast.ts'
 import type { Colour } from '../format/thresholds.ts'
 import type { SortDirection } from './guest-view-types.ts'
 
@@ -145,6 +146,8 @@ export interface StoragePoolRow {
   zfsErrors: ZfsErrorSummary | null
   /** Set for Ceph types (rbd, cephfs, ceph). */
   ceph: CephDetail | null
+  /** "Full in N days" beside the usage bar (issue 25), null when the server sends no forecast. */
+  forecast: ForecastText | null
 }
 
 export type StorageListRow = StorageGroupRow | StoragePoolRow

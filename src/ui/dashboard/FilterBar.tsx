@@ -5,6 +5,7 @@ import type { SearchHistoryStore } from '../components/SearchField.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 import { resetDashboardFilters, uiState } from '../state.ts'
 import { SearchTips } from './SearchTips.tsx'
+import { TrendsToggle } from '../history/TrendsToggle.tsx'
 
 const TYPES = [
   { value: 'all', label: 'All' },
@@ -75,6 +76,7 @@ export function FilterBar({ searchRef, id }: FilterBarProps) {
           state.grouping = value
         }}
       />
+      <TrendsToggle />
     </Bar>
   )
 }

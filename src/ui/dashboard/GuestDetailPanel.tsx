@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { GuestDetail } from '../../shared/views/guest-detail.ts'
 import { barClass } from '../components/colours.ts'
 import { HistoryPanel } from '../history/HistoryPanel.tsx'
+import { PageLink } from '../resource/PageLink.tsx'
 
 interface Props {
   id: string
@@ -11,10 +12,15 @@ interface Props {
   detail: GuestDetail
   /** Inactive guests get a dimmed panel (spec 000 §4). */
   active: boolean
+  /** The guest's own page (issue 25); the panel links to it. */
+  pageHref?: string
+  /** Draw the history charts (default); the guest's page draws its own, full size. */
+  history?: boolean
 }
 
 /** The expanded detail of a guest row (spec 000 §2.2); every text comes formatted from the worker. */
-export function GuestDetailPanel({ id, resourceId, name, detail, active }: Props) {
+export function GuestDetailPanel(props: Props) {
+  const { id, resourceId, name, detail, active, pageHref, history = true } = props
   const { os, ipAddresses, memory, filesystems, interfaces, diskReason } = detail
   return (
     <div
@@ -109,9 +115,20 @@ export function GuestDetailPanel({ id, resourceId, name, detail, active }: Props
         </Section>
       )}
       {/* The table scrolls sideways on a phone: the charts stay in view, as wide as the screen. */}
-      <div className="sticky left-3 min-w-0 max-sm:max-w-[calc(100vw-2.5rem)] sm:col-span-2 xl:col-span-4">
-        <HistoryPanel resourceId={resourceId} kind="guest" title={name} compact />
-      </div>
+      {history && (
+        <div className="sticky left-3 min-w-0 max-sm:max-w-[calc(100vw-2.5rem)] sm:col-span-2 xl:col-span-4">
+          {pageHref && (
+            <div className="mb-1 flex justify-end">
+              <PageLink
+                href={pageHref}
+                label={`Open the page of ${name}`}
+                text="Page with history, alerts and backups"
+              />
+            </div>
+          )}
+          <HistoryPanel resourceId={resourceId} kind="guest" title={name} compact />
+        </div>
+      )}
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import { ChevronRight } from 'lucide-react'
 import { memo } from 'react'
+import { resourcePagePath } from '../../shared/model/history.ts'
 import type { GuestGroupRow, GuestRow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { UsageBar } from '../components/UsageBar.tsx'
@@ -7,6 +8,8 @@ import { ioClass, uptimeClass } from '../components/colours.ts'
 import { GRID_CLASS, PHONE_ORDER } from './columns.ts'
 import { GuestDetailPanel } from './GuestDetailPanel.tsx'
 import { TagDots } from './TagDots.tsx'
+import type { ChartSeriesData } from '../../shared/views/history-types.ts'
+import { TrendCell } from '../history/TrendCell.tsx'
 
 const ROW = `absolute top-0 left-0 ${GRID_CLASS} grid h-9 w-full items-center gap-x-2 px-3 text-sm`
 
@@ -79,6 +82,9 @@ export interface GuestRowProps {
   onTag: (tag: string) => void
   /** The virtualiser's measuring ref; attached only while expanded, collapsed rows use the estimate. */
   measure: (element: HTMLElement | null) => void
+  /** The trend column is on (issue 25); `trend` is the row's last hour of CPU, when loaded. */
+  trends?: boolean
+  trend?: ChartSeriesData
 }
 
 /** One guest; inactive guests are dimmed with '-' in place of live values (spec 000 §4). */
@@ -92,6 +98,8 @@ export const GuestRowView = memo(function GuestRowView({
   onToggle,
   onTag,
   measure,
+  trends = false,
+  trend,
 }: GuestRowProps) {
   const on = row.active
   const expandable = row.detail !== null
@@ -196,6 +204,16 @@ export const GuestRowView = memo(function GuestRowView({
           text={row.networkOutText}
           order={PHONE_ORDER.networkOut}
         />
+        {trends && (
+          <div role="cell" data-column="trend" className={`min-w-0 ${PHONE_ORDER.disk}`}>
+            <TrendCell
+              id={row.id}
+              name={row.name}
+              series={on ? trend : undefined}
+              metricLabel="CPU"
+            />
+          </div>
+        )}
       </div>
       {open && row.detail && (
         <div
@@ -210,6 +228,7 @@ export const GuestRowView = memo(function GuestRowView({
               name={row.name}
               detail={row.detail}
               active={on}
+              pageHref={resourcePagePath('guest', row.id)}
             />
           </div>
         </div>

@@ -14,6 +14,8 @@ import { GroupRowView, GuestRowView, PendingRow } from './GuestRows.tsx'
 import { GuestTableHeader } from './GuestTableHeader.tsx'
 import { useListScroller, usePhone } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
+import { useSnapshot } from 'valtio'
+import { useTrends } from '../history/useTrends.ts'
 
 /** sessionStorage key of the expanded guests (spec 000 §2.2: remembered for the session). */
 export const EXPANDED_GUESTS_KEY = 'pulse.expandedGuests'
@@ -63,6 +65,19 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
 
   useViewWindow(first, last, viewWindow, onWindowChange)
 
+  // The trend column asks for the guests on screen only (not the worker's overscan).
+  const trendsOn = useSnapshot(uiState).trends
+  let idsKey = ''
+  if (trendsOn) {
+    const ids: string[] = []
+    for (const item of items) {
+      const row = model.rows[item.index - model.start]
+      if (row?.kind === 'guest' && row.active) ids.push(row.id)
+    }
+    idsKey = ids.join('\n')
+  }
+  const trends = useTrends(idsKey, 'cpu', trendsOn)
+
   useEffect(() => {
     // On a phone the page keeps its place: the filters the user just touched stay in view.
     if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
@@ -74,14 +89,14 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
       role="table"
       aria-label="Guests"
       aria-rowcount={model.rowCount + 1}
-      aria-colcount={11}
+      aria-colcount={trendsOn ? 12 : 11}
       tabIndex={0}
       className={`${
         scroller.paged ? 'shrink-0 overflow-x-auto' : 'min-h-0 flex-1 overflow-auto'
       } rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
     >
-      <div className="min-w-[900px]">
-        <GuestTableHeader sort={sort} onSort={onSort} />
+      <div className={trendsOn ? 'with-trends min-w-[990px]' : 'min-w-[900px]'}>
+        <GuestTableHeader sort={sort} onSort={onSort} trends={trendsOn} />
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = model.rows[item.index - model.start]
@@ -103,6 +118,8 @@ export function GuestTable({ model, sort, onSort, viewWindow, onWindowChange, re
                 onToggle={onToggle}
                 onTag={addTagTerm}
                 measure={virtualizer.measureElement}
+                trends={trendsOn}
+                trend={trends[row.id]}
               />
             )
           })}

@@ -6,10 +6,12 @@ import { GRID_CLASS, GUEST_COLUMNS, PHONE_ORDER } from './columns.ts'
 interface Props {
   sort: { key: GuestSortKey; direction: SortDirection }
   onSort: (key: GuestSortKey) => void
+  /** The trend column is on (issue 25): a last header, not sortable. */
+  trends?: boolean
 }
 
 /** Sticky header row; each header is a button (click, Enter or Space sorts). */
-export function GuestTableHeader({ sort, onSort }: Props) {
+export function GuestTableHeader({ sort, onSort, trends = false }: Props) {
   const phone = usePhone()
   return (
     <div role="rowgroup" className="sticky top-0 z-10">
@@ -30,6 +32,15 @@ export function GuestTableHeader({ sort, onSort }: Props) {
             className={`flex items-center tracking-wide ${column.numeric ? 'justify-end' : ''} ${PHONE_ORDER[column.key]}`}
           />
         ))}
+        {trends && (
+          <div
+            role="columnheader"
+            title="CPU over the last hour"
+            className={`flex items-center tracking-wide ${PHONE_ORDER.disk}`}
+          >
+            Trend
+          </div>
+        )}
       </div>
     </div>
   )

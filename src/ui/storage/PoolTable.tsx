@@ -3,7 +3,14 @@ import { Fragment, useState, type KeyboardEvent } from 'react'
 import type { StoragePoolRow, StorageViewModel } from '../../shared/views/storage-types.ts'
 import { BADGE, PILL } from '../components/colours.ts'
 import { CephPanel, cephHealthColour } from './CephPanel.tsx'
-import { UsageBar } from '../components/UsageBar.tsx'
+import { UsageWithForecast } from '../components/ForecastNote.tsx'
+import { resourcePagePath } from '../../shared/model/history.ts'
+import type { TrendData } from '../../shared/views/history-types.ts'
+import { TrendCell } from '../history/TrendCell.tsx'
+import { PageLink } from '../resource/PageLink.tsx'
+import { useSnapshot } from 'valtio'
+import { uiState } from '../state.ts'
+import { useTrends } from '../history/useTrends.ts'
 import { HistoryPanel } from '../history/HistoryPanel.tsx'
 import { HistoryToggle } from '../history/HistoryToggle.tsx'
 
@@ -23,8 +30,15 @@ interface Props {
 
 /** The Storage Pools table (spec 000 §2.3): grouped under node rows, or one row per storage. */
 export function PoolTable({ model, expanded, onToggle }: Props) {
+  // The trend column (issue 25): the table draws every pool, so every pool is on screen.
+  const trendsOn = useSnapshot(uiState).trends
+  let idsKey = ''
+  if (trendsOn)
+    idsKey = model.rows.flatMap((r) => (r.kind === 'pool' && r.id ? [r.id] : [])).join('\n')
+  const data = useTrends(idsKey, 'usage', trendsOn)
+  const trends = trendsOn ? data : null
   const byNode = model.viewMode === 'node'
-  const columns = byNode ? 8 : 7
+  const columns = (byNode ? 8 : 7) + (trends ? 1 : 0)
   // Rows whose history is open (issue 25), by row key; not saved, unlike the Ceph panels.
   const [history, setHistory] = useState<ReadonlySet<string>>(new Set())
   const onHistory = (key: string) =>
@@ -64,6 +78,11 @@ export function PoolTable({ model, expanded, onToggle }: Props) {
             <th scope="col" className={`${TH} text-right`}>
               Total
             </th>
+            {trends && (
+              <th scope="col" className={`${TH} w-24`} title="Usage over the last hour">
+                Trend
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -88,6 +107,7 @@ export function PoolTable({ model, expanded, onToggle }: Props) {
                   byNode={byNode}
                   open={expanded.includes(row.key)}
                   onToggle={onToggle}
+                  trends={trends}
                   historyOpen={history.has(row.key)}
                   onHistory={onHistory}
                 />
@@ -124,6 +144,7 @@ interface RowProps {
   byNode: boolean
   open: boolean
   onToggle: (key: string) => void
+  trends: TrendData | null
   historyOpen: boolean
   onHistory: (key: string) => void
 }
@@ -134,7 +155,7 @@ function poolTitle(row: StoragePoolRow): string {
 }
 
 /** One pool; a Ceph row toggles its panel on click, Enter or Space. */
-function PoolRow({ row, byNode, open, onToggle, historyOpen, onHistory }: RowProps) {
+function PoolRow({ row, byNode, open, onToggle, trends, historyOpen, onHistory }: RowProps) {
   const expandable = row.ceph !== null
   const Chevron = open ? ChevronDown : ChevronRight
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
@@ -165,6 +186,12 @@ function PoolRow({ row, byNode, open, onToggle, historyOpen, onHistory }: RowPro
             open={historyOpen}
             onToggle={() => onHistory(row.key)}
           />
+          {row.id && (
+            <PageLink
+              href={resourcePagePath('storage', row.id)}
+              label={`Open the page of ${poolTitle(row)}`}
+            />
+          )}
           {row.zfsErrors && (
             <span
               className={`${PILL} ${BADGE.red}`}
@@ -188,20 +215,15 @@ function PoolRow({ row, byNode, open, onToggle, historyOpen, onHistory }: RowPro
       </td>
       {byNode && <td className={`${TD} text-xs`}>{row.shared ? 'Yes' : 'No'}</td>}
       <td className={TD}>
-        {row.total > 0 ? (
-          <UsageBar
-            label="Usage"
-            percent={row.usage}
-            colour={row.usageColour}
-            text={row.usageText}
-            title={row.usageDetail}
-          />
-        ) : (
-          <span className="text-gray-400">-</span>
-        )}
+        {row.total > 0 ? <UsageWithForecast row={row} /> : <span className="text-gray-400">-</span>}
       </td>
       <td className={NUM}>{row.freeText}</td>
       <td className={NUM}>{row.totalText}</td>
+      {trends && (
+        <td data-column="trend" className={`${TD} w-24`}>
+          <TrendCell id={row.id} name={row.name} series={trends[row.id]} metricLabel="Usage" />
+        </td>
+      )}
     </tr>
   )
 }

@@ -4,6 +4,7 @@ import { STORAGE_SORT_KEYS, type StorageSortKey } from '../../shared/views/stora
 import { FilterBar } from '../components/FilterBar.tsx'
 import { SortControl } from '../components/SortControl.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
+import { TrendsToggle } from '../history/TrendsToggle.tsx'
 import { resetStorageFilters, STORAGE_HISTORY, storageState } from './storage-state.ts'
 
 const LAYOUTS = [
@@ -61,6 +62,7 @@ export function StorageFilterBar({ searchRef }: { searchRef: RefObject<HTMLInput
           storageState.sort.direction = storageState.sort.direction === 'asc' ? 'desc' : 'asc'
         }}
       />
+      <TrendsToggle />
     </FilterBar>
   )
 }

@@ -1,9 +1,11 @@
-// A node summary row's name cell (spec 000 §2.1): status, name, web UI link, history button and
-// badges.
+// A node summary row's name cell (spec 000 §2.1): status, name, web UI link, history button, a
+// link to its page (issue 25) and badges.
 import { ExternalLink } from 'lucide-react'
+import { resourcePagePath } from '../../shared/model/history.ts'
 import type { NodeSummaryRow } from '../../shared/views/node-summary-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { HistoryToggle } from '../history/HistoryToggle.tsx'
+import { PageLink } from '../resource/PageLink.tsx'
 
 const PILL =
   'inline-flex shrink-0 items-center rounded px-1.5 py-px text-[10px] leading-4 font-medium'
@@ -52,6 +54,12 @@ export function NameCell({
         <ExternalLink className="size-3.5" aria-hidden />
       </a>
       <HistoryToggle name={row.name} open={historyOpen} onToggle={() => onHistory(row.id)} />
+      <span className={`shrink-0 ${selected ? '' : 'max-sm:hidden'}`}>
+        <PageLink
+          href={resourcePagePath(row.kind === 'pbs' ? 'pbs' : 'node', row.id)}
+          label={`Open the page of ${row.name}`}
+        />
+      </span>
       <span
         className={`${PILL} max-sm:hidden ${
           badges.type === 'PVE'

@@ -22,6 +22,10 @@ import { UsageBar } from '../components/UsageBar.tsx'
 import { useView } from '../hooks/useView.ts'
 import { usePhone } from '../hooks/usePageScroller.ts'
 import { TEXT, uptimeClass } from '../components/colours.ts'
+import { TrendCell } from '../history/TrendCell.tsx'
+import { useTrends } from '../history/useTrends.ts'
+import { uiState } from '../state.ts'
+import type { ChartSeriesData } from '../../shared/views/history-types.ts'
 import {
   getSelectedNode,
   nodeSelection,
@@ -90,12 +94,18 @@ export function NodeSummaryTable({ tab, children, historyExtra }: Props) {
     // Before the box is measured, render a screenful rather than nothing.
     initialRect: { width: 1200, height: 400 },
   })
+  const trendsOn = useSnapshot(uiState).trends
+  const items = virtualizer.getVirtualItems()
+  // The trend column asks for the nodes on screen only.
+  const idsKey =
+    trendsOn && model ? items.map((item) => model.rows[item.index]?.id ?? '').join('\n') : ''
+  const trends = useTrends(idsKey, 'cpu', trendsOn)
   if (!model) return null
   const historyRow = historyOf ? model.rows.find((row) => row.id === historyOf) : undefined
-  const items = virtualizer.getVirtualItems()
   const padTop = items[0]?.start ?? 0
   const padBottom = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0))
-  const columnCount = 5 + (model.showTemperature ? 1 : 0) + model.countColumns.length
+  const columnCount =
+    5 + (model.showTemperature ? 1 : 0) + model.countColumns.length + (trendsOn ? 1 : 0)
   // Sized to its rows, up to a cap in whole rows: no row is cut in half at the bottom edge.
   const boxHeight = HEAD_HEIGHT + NODE_ROW_HEIGHT * Math.min(model.rows.length, maxRows)
   const onSort = (key: NodeSummarySortKey) =>
@@ -138,6 +148,15 @@ export function NodeSummaryTable({ tab, children, historyExtra }: Props) {
                 {header('disk', model.diskLabel)}
                 {model.showTemperature && header('temperature', 'Temp', 'right', HIDE_ON_PHONE)}
                 {model.countColumns.map((column) => header(column.key, column.label, 'right'))}
+                {trendsOn && (
+                  <th
+                    scope="col"
+                    title="CPU over the last hour"
+                    className={`sticky top-0 z-10 h-8 w-24 border-b border-gray-200 bg-gray-50 px-2 text-left text-xs font-semibold text-gray-600 uppercase dark:border-gray-700 dark:bg-gray-900 dark:text-gray-400 ${HIDE_ON_PHONE}`}
+                  >
+                    Trend
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -153,6 +172,8 @@ export function NodeSummaryTable({ tab, children, historyExtra }: Props) {
                     model={model}
                     selected={selected === row.id}
                     dimmed={selected !== null && selected !== row.id}
+                    trends={trendsOn}
+                    trend={trends[row.id]}
                     historyOpen={historyOf === row.id}
                     onHistory={onHistory}
                   />
@@ -217,6 +238,9 @@ interface RowProps {
   model: NodeSummaryModel
   selected: boolean
   dimmed: boolean
+  /** The trend column is on; `trend` is the node's last hour of CPU, when loaded. */
+  trends: boolean
+  trend: ChartSeriesData | undefined
   historyOpen: boolean
   onHistory: (id: string) => void
 }
@@ -229,6 +253,8 @@ const NodeRow = memo(function NodeRow({
   model,
   selected,
   dimmed,
+  trends,
+  trend,
   historyOpen,
   onHistory,
 }: RowProps) {
@@ -302,6 +328,16 @@ const NodeRow = memo(function NodeRow({
             {row.counts[column.key] ?? 0}
           </td>
         ),
+      )}
+      {trends && (
+        <td data-column="trend" className={`w-24 px-2 ${HIDE_ON_PHONE}`}>
+          <TrendCell
+            id={row.id}
+            name={row.name}
+            series={row.online ? trend : undefined}
+            metricLabel="CPU"
+          />
+        </td>
       )}
     </tr>
   )

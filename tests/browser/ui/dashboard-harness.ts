@@ -51,6 +51,7 @@ export function reload(api = worker()) {
   stopPrefs?.()
   unmountAll()
   uiState.dashboard = defaultDashboardState()
+  uiState.trends = false
   return mount(api)
 }
 

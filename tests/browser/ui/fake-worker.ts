@@ -31,6 +31,7 @@ import type {
   AlertsOverviewModel,
   AlertsOverviewRequest,
 } from '../../../src/shared/views/alerts-overview-types.ts'
+import type { AlertHistoryModel } from '../../../src/shared/views/alert-history-types.ts'
 import type { AlertThresholdsViewRequest } from '../../../src/shared/views/alert-thresholds-types.ts'
 import type { AlertConfig } from '../../../src/shared/model/alerts.ts'
 import type { Guest } from '../../../src/shared/model/state.ts'
@@ -38,6 +39,10 @@ import type { GuestUrlsViewRequest } from '../../../src/shared/views/guest-urls-
 import { createGuestUrlsView } from '../../../src/shared/views/guest-urls-view.ts'
 import type { LiveEvent } from '../../../src/shared/model/live-events.ts'
 import type { WorkerPort } from '../../../src/ui/worker-port.ts'
+import type {
+  ResourceViewModel,
+  ResourceViewRequest,
+} from '../../../src/shared/views/resource-types.ts'
 import type {
   HistoryChartData,
   HistoryChartRequest,
@@ -114,6 +119,7 @@ export class FakeWorker implements WorkerPort {
     alertThresholds: new Map(),
     alertHistory: new Map(),
     guestUrls: new Map(),
+    resource: new Map(),
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -146,6 +152,7 @@ export class FakeWorker implements WorkerPort {
     if (this.backups) this.listeners.backups.get(id)?.(this.backups)
     if (this.alertsOverview) this.listeners.alertsOverview.get(id)?.(this.alertsOverview)
     if (request.kind === 'guestUrls') this.answerGuestUrls(id, request as GuestUrlsViewRequest)
+    if (request.kind === 'resource') this.answerResource(id, request as ResourceViewRequest)
     return id
   }
   private answerGuestUrls(id: number, request: GuestUrlsViewRequest): void {
@@ -153,12 +160,37 @@ export class FakeWorker implements WorkerPort {
     const result = this.guestUrlsView.compute({ guests: this.guestUrlGuests }, request)
     this.listeners.guestUrls.get(id)?.({ ...result, version: ++this.guestUrlsVersion })
   }
+  /**
+   * Answers resource requests (the resource page): a model per `${resourceKind}:${id}`, else
+   * `resourceFallback` (null: no model yet, the page's loading state).
+   */
+  resources = new Map<string, ResourceViewModel>()
+  resourceFallback: ResourceViewModel | null = null
+  /** Every resource request the UI sent, in order. */
+  resourceRequests: ResourceViewRequest[] = []
+  private answerResource(id: number, request: ResourceViewRequest): void {
+    const model =
+      this.resources.get(`${request.resourceKind}:${request.id}`) ?? this.resourceFallback
+    if (model) this.listeners.resource.get(id)?.(model)
+  }
+  /** Pushes an alert history model to every open alert history subscription. */
+  pushAlertHistory(model: AlertHistoryModel): void {
+    for (const onModel of this.listeners.alertHistory.values()) onModel(model)
+  }
+  /** Sends the current answer to every open resource subscription (after changing `resources`). */
+  pushResources(): void {
+    for (const [id] of this.listeners.resource) {
+      const request = this.resourceRequests.at(-1)
+      if (request) this.answerResource(id, request)
+    }
+  }
   setAlertConfig(config: AlertConfig, version: number): void {
     this.alertConfigs.push({ config, version })
   }
   update(id: number, request: ViewRequest): void {
     this.record(request)
     if (request.kind === 'guestUrls') this.answerGuestUrls(id, request)
+    if (request.kind === 'resource') this.answerResource(id, request)
   }
   setAlertAck(alertId: string, acknowledged: boolean): void {
     this.acks.push({ alertId, acknowledged })
@@ -223,6 +255,7 @@ export class FakeWorker implements WorkerPort {
     else if (request.kind === 'alertThresholds') this.thresholdRequests.push(request)
     else if (request.kind === 'backups') this.backupsRequests.push(request)
     else if (request.kind === 'guestUrls') this.guestUrlsRequests.push(request)
+    else if (request.kind === 'resource') this.resourceRequests.push(request)
   }
 
   /** Sends a new connection snapshot to every watcher. */

@@ -107,6 +107,7 @@ export function cleanup(): void {
   unmountAll()
   vi.unstubAllGlobals()
   uiState.dashboard = defaultDashboardState()
+  uiState.trends = false
   localStorage.clear()
   sessionStorage.removeItem(JUST_LOGGED_OUT_KEY)
   sessionStorage.removeItem(AUTH_BANNER_DISMISSED_KEY)

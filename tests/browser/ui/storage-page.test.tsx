@@ -231,8 +231,8 @@ function open(
   api.setConnection(snapshot)
   api.nodeSummary = SUMMARY
   stopPrefs = startPrefs()
-  const { host } = renderApp(api, '/storage', size)
-  return { api, host }
+  const { host, location } = renderApp(api, '/storage', size)
+  return { api, host, location }
 }
 
 beforeEach(async () => {
@@ -524,5 +524,44 @@ describe('keys and preferences', () => {
     } finally {
       document.documentElement.classList.remove('dark')
     }
+  })
+})
+
+describe('storage forecast (issue 25)', () => {
+  test('"full in N days" beside the usage bar only where the server sends a forecast', async () => {
+    const forecast = {
+      fullInDays: 12,
+      fullAt: Date.UTC(2025, 0, 13),
+      bytesPerDay: 50 * 1024 ** 3,
+      r2: 0.97,
+      computedAt: Date.UTC(2025, 0, 1),
+    }
+    const { host } = open({
+      storage: asEntities([
+        storage('alpha-pve1', 'local', { forecast }),
+        storage('alpha-pve2', 'local'),
+        storage('alpha-pve2', 'fast', { forecast: { ...forecast, fullInDays: 0 } }),
+      ]),
+    })
+    await expect.element(poolTable()).toBeVisible()
+    const notes = () => [...host.querySelectorAll<HTMLElement>('[data-testid="forecast"]')]
+    await expect
+      .poll(() => notes().map((n) => n.textContent))
+      .toEqual(['full in 12 days', 'full in < 1 day'])
+    expect(notes()[0]!.title).toBe(
+      'Growing 50 GB per day: a straight-line fit of the last 30 days of usage.',
+    )
+  })
+})
+
+describe('storage page links (issue 25)', () => {
+  test('a pool row links to its storage page; the click does not expand the row', async () => {
+    const { location } = open()
+    await expect.element(poolTable()).toBeVisible()
+    const link = page.getByRole('link', { name: 'Open the page of ceph-vm on bravo-pve1' })
+    await expect.element(link).toHaveAttribute('href', '/storage/bravo-bravo-pve1-ceph-vm')
+    await link.click()
+    await expect.poll(() => location.history?.at(-1)).toBe('/storage/bravo-bravo-pve1-ceph-vm')
+    expect(storageState.expanded).toEqual([])
   })
 })

@@ -38,6 +38,7 @@ const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
     reload: 0,
   },
   guestUrls: { kind: 'guestUrls', search: '', window: { start: 0, count: 50 } },
+  resource: { kind: 'resource', resourceKind: 'node', id: 'lab-pve1' },
 }
 /** A second request of each kind that changes what the view shows. */
 const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
@@ -49,6 +50,7 @@ const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
   alertThresholds: { ...REQUESTS.alertThresholds, search: 'no-such-guest' },
   alertHistory: { ...REQUESTS.alertHistory, severity: 'critical' },
   guestUrls: { ...REQUESTS.guestUrls, search: 'no-such-guest' },
+  resource: { kind: 'resource', resourceKind: 'guest', id: 'no-such-guest' },
 }
 const KINDS = Object.keys(REQUESTS) as ViewKind[]
 

@@ -38,6 +38,7 @@ const DEFAULTS: Prefs = {
   dashboardStatusMode: 'all',
   dashboardGroupingMode: 'grouped',
   dashboardShowFilters: true,
+  tableTrends: false,
   dashboardSortKey: 'vmid',
   dashboardSortDirection: 'asc',
   dashboardSearchHistory: [],
@@ -59,6 +60,7 @@ const CUSTOM: Prefs = {
   dashboardStatusMode: 'stopped',
   dashboardGroupingMode: 'flat',
   dashboardShowFilters: false,
+  tableTrends: true,
   dashboardSortKey: 'networkOut',
   dashboardSortDirection: 'desc',
   dashboardSearchHistory: ['cpu>80', 'tags:prod'],
@@ -80,6 +82,7 @@ const INVALID: Record<PrefKey, unknown[]> = {
   dashboardStatusMode: ['paused', 'Running', 0, null, false],
   dashboardGroupingMode: ['list', 'node', 2, null],
   dashboardShowFilters: ['true', 'false', 1, 0, null, {}],
+  tableTrends: ['yes', 1, null, []],
   dashboardSortKey: ['ctime', 'CPU', 'toString', 3, null],
   dashboardSortDirection: ['up', 'ASC', -1, null],
   dashboardSearchHistory: [
