@@ -18,6 +18,11 @@ export const FORECAST_JOB = {
   refreshMs: 30 * 60_000,
   /** One read (AVERAGE + MAX: 2 calls) per endpoint per tick: 4 reads, 8 calls a minute. */
   tickMs: 15_000,
+  /**
+   * While some storage has never been read (a start, a new storage), ticks come this often, so
+   * the forecasts show within a minute or two of a start; the reserve below still applies.
+   */
+  firstPassTickMs: 3_000,
   /** Calls of the minute's allowance left to the charts: the job waits below this. */
   reserveCalls: 20,
 } as const
@@ -96,6 +101,9 @@ export function createForecastJob(deps: ForecastJobDeps): ForecastJob {
   let version = 0
   let timer: ReturnType<typeof setInterval> | undefined
   let running: Promise<void> | undefined
+  let lastTickAt = -Infinity
+  /** Some storage or datastore has not been read yet (as of the last tick). */
+  let unread = true
 
   function keep(key: string, next: StorageForecast | undefined): void {
     const prev = forecasts.get(key)
@@ -121,9 +129,12 @@ export function createForecastJob(deps: ForecastJobDeps): ForecastJob {
     const now = deps.now()
     const due = new Map<string, Target>()
     const live = new Set<string>()
+    lastTickAt = now
+    unread = false
     for (const target of targetsOf(deps.state())) {
       live.add(target.key)
       const at = readAt.get(target.key) ?? -Infinity
+      if (at === -Infinity) unread = true
       if (now - at < FORECAST_JOB.refreshMs) continue
       const endpoint = target.resource.instance
       const first = due.get(endpoint)
@@ -147,6 +158,7 @@ export function createForecastJob(deps: ForecastJobDeps): ForecastJob {
 
   const launch = (): void => {
     if (running) return
+    if (!unread && deps.now() - lastTickAt < FORECAST_JOB.tickMs) return
     running = tick()
       .catch((err: unknown) => deps.log?.warn({ err }, 'storage forecast tick failed'))
       .finally(() => {
@@ -158,7 +170,7 @@ export function createForecastJob(deps: ForecastJobDeps): ForecastJob {
     start() {
       if (timer) return
       launch()
-      timer = setInterval(launch, FORECAST_JOB.tickMs)
+      timer = setInterval(launch, FORECAST_JOB.firstPassTickMs)
       timer.unref?.()
     },
     async stop() {
