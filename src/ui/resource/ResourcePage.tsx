@@ -126,6 +126,7 @@ function Found({ model, kind, id, atSec, back }: FoundProps) {
         <HistoryPanel
           key={`${kind}:${id}`}
           resourceId={id}
+          title={header.name}
           kind={kind}
           atSec={atSec}
           bands={history.bands}
