@@ -23,6 +23,8 @@ export const FORECAST_JOB = {
    * the forecasts show within a minute or two of a start; the reserve below still applies.
    */
   firstPassTickMs: 3_000,
+  /** A read that failed (endpoint busy or down, an error) is tried again after this long. */
+  retryMs: 2 * 60_000,
   /** Calls of the minute's allowance left to the charts: the job waits below this. */
   reserveCalls: 20,
 } as const
@@ -150,6 +152,8 @@ export function createForecastJob(deps: ForecastJobDeps): ForecastJob {
       .filter((t) => deps.budget.remaining(t.resource.instance) > FORECAST_JOB.reserveCalls)
       .map((t) =>
         refresh(t).catch((err: unknown) => {
+          // Due again after retryMs instead of the whole refresh time.
+          readAt.set(t.key, deps.now() - FORECAST_JOB.refreshMs + FORECAST_JOB.retryMs)
           deps.log?.warn({ err, resource: t.resource.id }, 'storage forecast read failed')
         }),
       )

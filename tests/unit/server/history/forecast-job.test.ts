@@ -10,17 +10,27 @@ import {
   createEmptyRecentStore,
   createHistoryParts,
 } from '../../../../src/server/history/history-parts.ts'
+import { FORECAST_JOB } from '../../../../src/server/history/forecast-job.ts'
 import { makeStorage, monthRows, TB, useRrdStub } from './history-fixture.ts'
 
 const NOW_MS = 1_785_000_000_000
 const NOW_S = NOW_MS / 1000
+let clock = NOW_MS
+/** Reads of the PBS datastore answer 500 while set. */
+let pbsFails = false
 
 /** `used` rising 10 GB a day to 605 GB now (full in 39 days); flat on the `local` storages. */
-const rrd = useRrdStub((req) => ({
-  body: {
-    data: monthRows(NOW_S, (day) => (req.path.includes('/local/') ? 4e11 : 605e9 + day * 10e9)),
-  },
-}))
+const rrd = useRrdStub((req) =>
+  pbsFails && req.path.includes('/admin/datastore/')
+    ? { status: 500, reason: 'datastore busy' }
+    : {
+        body: {
+          data: monthRows(NOW_S, (day) =>
+            req.path.includes('/local/') ? 4e11 : 605e9 + day * 10e9,
+          ),
+        },
+      },
+)
 
 const PBS: PbsInstance = {
   id: 'pbs-backup1',
@@ -65,7 +75,7 @@ function setup() {
         ? { client: rrd().client, type: name === 'lab' ? 'pve' : 'pbs', status: 'connected' }
         : undefined,
     recent: createEmptyRecentStore(),
-    now: () => NOW_MS,
+    now: () => clock,
   })
   return { state, parts }
 }
@@ -117,5 +127,31 @@ describe('forecast job', () => {
     parts.decorate(c)
     expect(c.storage[0]).toBe(a.storage[0])
     expect(c.pbs[0]).toBe(a.pbs[0])
+  })
+
+  it('tries a failed read again after a few minutes, not after the whole refresh time', async () => {
+    clock = NOW_MS
+    pbsFails = true
+    const { state, parts } = setup()
+    const datastoreReads = () =>
+      rrd().stub.requests.filter((r) => r.path.includes('/admin/datastore/')).length
+    try {
+      for (let i = 0; i < 3; i++) await parts.forecasts.tick()
+      const failed = datastoreReads()
+      expect(failed).toBeGreaterThan(0)
+      pbsFails = false
+      clock = NOW_MS + FORECAST_JOB.retryMs - 1_000
+      await parts.forecasts.tick()
+      expect(datastoreReads()).toBe(failed)
+      clock = NOW_MS + FORECAST_JOB.retryMs + 1_000
+      await parts.forecasts.tick()
+      expect(datastoreReads()).toBe(failed + 2)
+      const next = { ...state }
+      parts.decorate(next)
+      expect(next.pbs[0]!.datastores[0]!.forecast?.fullInDays).toBe(39)
+    } finally {
+      pbsFails = false
+      clock = NOW_MS
+    }
   })
 })
