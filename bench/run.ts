@@ -1,6 +1,7 @@
 // Worker pipeline and server fan-out benchmarks: `npm run bench` (all) or `npm run bench -- dashboard` (or backups).
 // many-clients starts the real server (1k and 10k guests, about a minute each). The browser
-// benchmark runs only when named: `npm run bench -- browser-100k` (builds, takes minutes).
+// benchmarks run only when named: `npm run bench -- browser-100k` or `browser-history` (build,
+// take minutes).
 // Prints a table per benchmark and writes every figure to bench/results/latest.json.
 import os from 'node:os'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -14,7 +15,7 @@ import { benchAlertHistory } from './alert-history.ts'
 import { benchNotify } from './notify.ts'
 import { benchTemplateRender, printHostile } from './template-render.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
-import { benchBrowser100k } from './browser-100k.ts'
+import { benchBrowser100k, benchBrowserHistory } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchServerLoop, printServerLoop, type ServerLoopResult } from './server-loop.ts'
 import { benchStoreMerge } from './store-merge.ts'
@@ -175,6 +176,7 @@ if (wanted('web-fanout')) {
 }
 
 if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()
+if (only.includes('browser-history')) results.browserHistory = benchBrowserHistory()
 
 const cpus = os.cpus()
 const path = fileURLToPath(new URL('./results/latest.json', import.meta.url))

@@ -13,21 +13,31 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Browser, type CDPSession, type Page } from '@playwright/test'
 import { attachWorker } from './live-metrics.ts'
-import { createServerProcess, type ServerProcess } from '../../tests/e2e/server-process.ts'
-
-const CLUSTERS = 10
-const NODES_PER_CLUSTER = 100
-const GUESTS_PER_NODE = 100
-const NODES = CLUSTERS * NODES_PER_CLUSTER
-const GUESTS = NODES * GUESTS_PER_NODE
-
-/** Measurements per bench run; each figure is reported as the median over them. */
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3))
-/**
- * One poll at start, the next after every measurement: on a 2-core machine a 100,000-guest poll
- * in the server would compete with the browser for CPU and blur the client figures.
- */
-const POLL_MS = 150_000 * RUNS
+import type { ServerProcess } from '../../tests/e2e/server-process.ts'
+import {
+  CLUSTERS,
+  estateServer,
+  firstRowIndex,
+  GUEST_ROWS,
+  GUESTS,
+  longTasksBetween,
+  medianOf,
+  NODES,
+  parseFooter,
+  footerText,
+  POLL_MS,
+  round,
+  RUNS,
+  scrollTable,
+  settle,
+  startFrames,
+  stopFrames,
+  summariseFrames,
+  threadDelta,
+  threadTimes,
+  installObservers,
+  type PerfWindow,
+} from './perf-observers.ts'
 
 const SEARCH_TEXT = 'web-1 AND cpu>5'
 const KEY_DELAY_MS = 80
@@ -36,23 +46,17 @@ const KEY_DELAY_MS = 80
 const MAX_TYPING_LONG_TASK_MS = 50
 const MAX_HEAP_MB = 300
 
+const MB = 1024 * 1024
+
 const RESULTS_FILE = fileURLToPath(
   new URL('../../bench/results/browser-100k.json', import.meta.url),
 )
-
-const GUEST_ROWS = '[role="row"][data-kind="guest"]'
 
 let server: ServerProcess
 
 test.beforeAll(async () => {
   test.setTimeout(120_000)
-  server = await createServerProcess({
-    DEMO_CLUSTERS: String(CLUSTERS),
-    DEMO_NODES_PER_CLUSTER: String(NODES_PER_CLUSTER),
-    DEMO_GUESTS_PER_NODE: String(GUESTS_PER_NODE),
-    DEMO_TICK_MS: String(POLL_MS),
-    PULSE_POLL_INTERVAL_MS: String(POLL_MS),
-  })
+  server = await estateServer()
   await server.start()
 })
 
@@ -60,148 +64,6 @@ test.afterAll(async () => {
   await server?.stop()
   server?.cleanup()
 })
-
-interface LongTask {
-  start: number
-  duration: number
-}
-
-interface PerfWindow {
-  __perf: { longTasks: LongTask[]; frames: number[] | null; footer: number[] }
-}
-
-/** Collects main-thread long tasks from the first moment of the page. */
-function installObservers() {
-  const w = window as unknown as PerfWindow
-  w.__perf = { longTasks: [], frames: null, footer: [] }
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        w.__perf.longTasks.push({ start: e.startTime, duration: e.duration })
-      }
-    }).observe({ type: 'longtask', buffered: true })
-  } catch {
-    // No longtask support: the figures stay empty and the test says so.
-  }
-}
-
-function footerText(page: Page) {
-  return page
-    .locator('p[aria-live="polite"]')
-    .filter({ hasText: 'running' })
-    .innerText({ timeout: 1000 })
-    .catch(() => '')
-}
-
-function parseFooter(text: string) {
-  const match = /(\d+) running · (\d+) stopped(?: · (\d+) of (\d+) shown)?/.exec(text)
-  if (!match) return null
-  return {
-    running: Number(match[1]),
-    stopped: Number(match[2]),
-    shown: match[3] === undefined ? null : Number(match[3]),
-    total: match[4] === undefined ? null : Number(match[4]),
-  }
-}
-
-/**
- * Waits until the footer and the pending rows have not changed and no long task ran for
- * `quietMs`; returns the page clock at that point.
- */
-async function settle(page: Page, quietMs = 1000, timeoutMs = 60_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs
-  let last = ''
-  let since = Date.now()
-  while (Date.now() < deadline) {
-    const s = await page.evaluate(() => {
-      const tasks = (window as unknown as PerfWindow).__perf.longTasks
-      const lastTask = tasks[tasks.length - 1]
-      const footer = [...document.querySelectorAll('p[aria-live="polite"]')]
-        .map((p) => p.textContent ?? '')
-        .join('|')
-      return {
-        key: `${footer}#${document.querySelectorAll('[aria-busy="true"]').length}`,
-        busy: document.querySelectorAll('[aria-busy="true"]').length,
-        now: performance.now(),
-        lastTaskEnd: lastTask ? lastTask.start + lastTask.duration : 0,
-      }
-    })
-    if (s.key !== last) {
-      last = s.key
-      since = Date.now()
-    }
-    if (s.busy === 0 && Date.now() - since >= quietMs && s.now - s.lastTaskEnd >= quietMs) {
-      return s.now - quietMs
-    }
-    await page.waitForTimeout(100)
-  }
-  throw new Error(`page did not settle within ${timeoutMs} ms (last state ${last})`)
-}
-
-async function longTasksBetween(page: Page, from: number, to: number) {
-  const tasks = await page.evaluate(() => (window as unknown as PerfWindow).__perf.longTasks)
-  return summariseTasks(tasks.filter((t) => t.start + t.duration >= from && t.start <= to))
-}
-
-function summariseTasks(tasks: readonly LongTask[]) {
-  const durations = tasks.map((t) => t.duration)
-  return {
-    count: tasks.length,
-    over50ms: durations.filter((d) => d > 50).length,
-    maxMs: round(Math.max(0, ...durations)),
-    totalMs: round(durations.reduce((a, b) => a + b, 0)),
-  }
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
-}
-
-function summariseFrames(deltas: readonly number[]) {
-  const sorted = [...deltas].sort((a, b) => a - b)
-  return {
-    count: sorted.length,
-    medianMs: round(quantile(sorted, 0.5)),
-    p95Ms: round(quantile(sorted, 0.95)),
-    maxMs: round(sorted[sorted.length - 1] ?? 0),
-    over50ms: sorted.filter((d) => d > 50).length,
-  }
-}
-
-function round(n: number, digits = 1): number {
-  const f = 10 ** digits
-  return Math.round(n * f) / f
-}
-
-const MB = 1024 * 1024
-
-/** Starts recording requestAnimationFrame deltas. */
-async function startFrames(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const perf = (window as unknown as PerfWindow).__perf
-    const frames: number[] = []
-    perf.frames = frames
-    let prev = performance.now()
-    const tick = (now: number) => {
-      if (perf.frames !== frames) return
-      frames.push(now - prev)
-      prev = now
-      requestAnimationFrame(tick)
-    }
-    requestAnimationFrame(tick)
-  })
-}
-
-async function stopFrames(page: Page): Promise<number[]> {
-  return page.evaluate(() => {
-    const perf = (window as unknown as PerfWindow).__perf
-    const frames = perf.frames ?? []
-    perf.frames = null
-    // The first delta spans the time before recording started.
-    return frames.slice(1)
-  })
-}
 
 interface HeapFigures {
   pageUsedMB: number
@@ -253,34 +115,6 @@ async function heapFigures(browser: Browser, cdp: CDPSession): Promise<HeapFigur
     workerUsedAfterGcMB: 'used' in worker ? round(worker.usedAfterGc / MB) : null,
     ...('note' in worker ? { workerNote: worker.note } : {}),
   }
-}
-
-/** Main-thread time counters of the page (seconds since the page started). */
-async function threadTimes(cdp: CDPSession): Promise<Record<string, number>> {
-  const { metrics } = await cdp.send('Performance.getMetrics')
-  return Object.fromEntries(metrics.map((m) => [m.name, m.value]))
-}
-
-/** Main-thread time between two samples, split into script, style, layout and the rest. */
-function threadDelta(before: Record<string, number>, after: Record<string, number>) {
-  const ms = (name: string) => round(((after[name] ?? 0) - (before[name] ?? 0)) * 1000)
-  const taskMs = ms('TaskDuration')
-  const scriptMs = ms('ScriptDuration')
-  const styleMs = ms('RecalcStyleDuration')
-  const layoutMs = ms('LayoutDuration')
-  // Mostly paint, pre-paint and compositing inputs (the renderer's lifecycle outside style/layout).
-  return {
-    taskMs,
-    scriptMs,
-    styleMs,
-    layoutMs,
-    otherMs: round(taskMs - scriptMs - styleMs - layoutMs),
-  }
-}
-
-/** aria-rowindex of the first guest row rendered with data. */
-async function firstRowIndex(page: Page): Promise<number> {
-  return Number(await page.locator(GUEST_ROWS).first().getAttribute('aria-rowindex'))
 }
 
 /** One measurement in a fresh page: load, type a search, scroll; returns every figure. */
@@ -376,22 +210,7 @@ async function measureOnce(page: Page, browser: Browser) {
   const scrollTimes = await threadTimes(cdp)
   const scrollStart = await page.evaluate(() => performance.now())
   await startFrames(page)
-  const scroll = await table.evaluate(async (el) => {
-    const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve))
-    // 40 wheel steps of 800 px, one every other frame (a fast flick of the wheel).
-    for (let i = 0; i < 40; i++) {
-      el.scrollTop += 800
-      await frame()
-      await frame()
-    }
-    const afterWheel = el.scrollTop
-    // Then ten jumps down the scrollbar to the bottom, one every ~100 ms.
-    for (let i = 1; i <= 10; i++) {
-      el.scrollTop = ((el.scrollHeight - el.clientHeight) * i) / 10
-      for (let f = 0; f < 6; f++) await frame()
-    }
-    return { afterWheel, end: el.scrollTop, height: el.scrollHeight }
-  })
+  const scroll = await scrollTable(table)
   const scrollEnd = await page.evaluate(() => performance.now())
   const scrollThread = threadDelta(scrollTimes, await threadTimes(cdp))
   const scrollFrames = summariseFrames(await stopFrames(page))
@@ -474,25 +293,6 @@ async function measureOnce(page: Page, browser: Browser) {
 }
 
 type Figures = Awaited<ReturnType<typeof measureOnce>>
-
-/** The median of every numeric figure over the runs; other values are taken from the first run. */
-function medianOf(values: readonly unknown[]): unknown {
-  const first = values[0]
-  if (typeof first === 'number') {
-    const sorted = (values as number[]).slice().sort((a, b) => a - b)
-    const mid = sorted.length >> 1
-    return sorted.length % 2 ? sorted[mid]! : round((sorted[mid - 1]! + sorted[mid]!) / 2)
-  }
-  if (first && typeof first === 'object' && !Array.isArray(first)) {
-    return Object.fromEntries(
-      Object.keys(first).map((key) => [
-        key,
-        medianOf(values.map((v) => (v as Record<string, unknown>)[key])),
-      ]),
-    )
-  }
-  return first
-}
 
 test('100,000 guests: long tasks while typing and scrolling, frame times, heap', async ({
   browser,
