@@ -21,7 +21,7 @@ import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerStateRoute } from './http/state.ts'
 import { registerHistoryRoutes } from './http/history.ts'
-import { createHistoryParts, type HistoryParts } from './history/history-parts.ts'
+import type { HistoryParts } from './history/history-parts.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
 import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
@@ -61,7 +61,7 @@ import { createNodesRepo } from './store/nodes-repo.ts'
 import { createSecretBox, loadOrCreateKey } from './store/secret-box.ts'
 import type { KdfCost } from './backup/config-crypto.ts'
 import type { ServerConfig } from './config.ts'
-import { createHistory, type HistoryServices } from './history/wiring.ts'
+import { createMetricsHistory, type HistoryServices } from './history/wiring.ts'
 
 export interface App {
   http: FastifyInstance
@@ -180,10 +180,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     log: http.log,
   })
-  // Metrics history (issue 25): our recent minutes, fed from every poll.
+  // Metrics history (issue 25): our recent minutes fed from every poll, RRD read through the
+  // poller's clients, forecasts on the state.
   const systemSettings = createSystemSettingsRepo(db)
-  const envMinutes = config.historyRetentionMinutes
-  const history = createHistory({ settings: systemSettings, now, envMinutes, log: http.log })
+  const { history, source: historySource } = createMetricsHistory({
+    settings: systemSettings,
+    now,
+    envMinutes: config.historyRetentionMinutes,
+    log: http.log,
+    state: () => live.current().state,
+    historyClient: (instance) => poller.historyClient(instance),
+  })
   const live = createLiveState({
     now,
     version: config.version,
@@ -194,14 +201,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   })
   liveRef.current = live
-  // Metrics history (issue 25): RRD read through the poller's clients, forecasts on the state.
-  const historySource = createHistoryParts({
-    state: () => live.current().state,
-    historyClient: (instance) => poller.historyClient(instance),
-    recent: history.recent,
-    now,
-    log: http.log,
-  })
   const poller = createPoller({
     intervalMs: config.pollIntervalMs,
     now,

@@ -4,6 +4,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { CollectedState } from '../collect/collected-state.ts'
 import { runSliced } from '../live/run-sliced.ts'
 import type { SystemSettingsRepo } from '../store/system-settings-repo.ts'
+import type { State } from '../../shared/model/state.ts'
+import type { HistoryClient } from '../collect/poller.ts'
+import { createHistoryParts, type HistoryParts } from './history-parts.ts'
 import { createRecentStore } from './recent-store.ts'
 import { createHistoryRetention, type HistoryRetention } from './retention.ts'
 import type { RecentStore } from './types.ts'
@@ -52,4 +55,31 @@ export function createHistory(deps: HistoryDeps): HistoryServices {
       return queue
     },
   }
+}
+
+export interface MetricsHistoryDeps extends HistoryDeps {
+  /** The published state (resource ids are looked up in it). */
+  state: () => State
+  /** The poller's client of an endpoint, so history shares its connections and limit. */
+  historyClient(instance: string): HistoryClient | undefined
+}
+
+/**
+ * Everything app.ts needs of metrics history: our recent store fed from every poll (`history`)
+ * and the service behind /api/history reading Proxmox RRD and that store, with the forecast job
+ * (`source`).
+ */
+export function createMetricsHistory(deps: MetricsHistoryDeps): {
+  history: HistoryServices
+  source: HistoryParts
+} {
+  const history = createHistory(deps)
+  const source = createHistoryParts({
+    state: deps.state,
+    historyClient: deps.historyClient,
+    recent: history.recent,
+    now: deps.now,
+    log: deps.log,
+  })
+  return { history, source }
 }
