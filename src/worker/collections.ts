@@ -36,6 +36,10 @@ export function createArrays(): CollectionArrays {
     storageBackups: { array: null },
     guestSnapshots: { array: null },
     backupTasks: { array: null },
+    backupJobs: { array: null },
+    backupCoverage: { array: null },
+    pbsJobs: { array: null },
+    guestBackups: { array: null },
     activeAlerts: { array: null },
     recentlyResolved: { array: null },
   }
@@ -55,6 +59,10 @@ export function createIndex(): CollectionIndex {
     storageBackups: new Map(),
     guestSnapshots: new Map(),
     backupTasks: new Map(),
+    backupJobs: new Map(),
+    backupCoverage: new Map(),
+    pbsJobs: new Map(),
+    guestBackups: new Map(),
     activeAlerts: new Map(),
     recentlyResolved: new Map(),
   }

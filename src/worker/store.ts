@@ -340,6 +340,10 @@ export function createStateStore(): StateStore {
         storageBackups: copy('storageBackups'),
         guestSnapshots: copy('guestSnapshots'),
         backupTasks: copy('backupTasks'),
+        backupJobs: copy('backupJobs'),
+        backupCoverage: copy('backupCoverage'),
+        pbsJobs: copy('pbsJobs'),
+        guestBackups: copy('guestBackups'),
         activeAlerts: copy('activeAlerts'),
         recentlyResolved: copy('recentlyResolved'),
       }

@@ -48,6 +48,18 @@ export const DEFAULT_ALERT_CONFIG: AlertConfig = {
   disableAllNodesOffline: false,
   disableAllGuestsOffline: false,
   disableAllPBSOffline: false,
+  // Issue 26. Age levels follow spec 000 §9's backup age colours (yellow from 3 days, red-ish from 7).
+  backups: {
+    enabled: true,
+    ageWarningDays: 3,
+    ageCriticalDays: 7,
+    notBackedUp: false,
+    failedJobs: true,
+    pbsJobs: true,
+    overdueGraceMinutes: 60,
+    verification: true,
+    orphaned: false,
+  },
   history: { retentionDays: 90, maxRows: 1_000_000 },
 }
 

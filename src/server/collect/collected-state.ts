@@ -2,12 +2,15 @@
 // built from every endpoint's memory. Samples of the slower collectors are joined so that an
 // unchanged part keeps its array identity (merge-collected.ts): the hub's diff stays cheap.
 import type {
+  BackupCoverage,
+  BackupJob,
   CephCluster,
   BackupTask,
   Guest,
   GuestSnapshot,
   PbsBackup,
   PbsInstance,
+  PbsJob,
   Performance,
   PhysicalDisk,
   PveNode,
@@ -42,8 +45,11 @@ export interface CollectedState {
   storageBackups: StorageBackup[]
   guestSnapshots: GuestSnapshot[]
   backupTasks: BackupTask[]
+  backupJobs: BackupJob[]
+  backupCoverage: BackupCoverage[]
   pbs: PbsInstance[]
   pbsBackups: PbsBackup[]
+  pbsJobs: PbsJob[]
   performance: Performance
   connectionHealth: Record<string, boolean>
   connectionErrors: Record<string, string>
@@ -73,6 +79,9 @@ export function createStateBuilder(
   const joinStorageBackups = createListJoiner<StorageBackup>()
   const joinSnapshots = createListJoiner<GuestSnapshot>()
   const joinTasks = createListJoiner<BackupTask>()
+  const joinJobs = createListJoiner<BackupJob>()
+  const joinCoverage = createListJoiner<BackupCoverage>()
+  const joinPbsJobs = createListJoiner<PbsJob>()
 
   // Built from the slots present now: an endpoint removed mid-cycle disappears here.
   return (slots, figures) => {
@@ -86,8 +95,11 @@ export function createStateBuilder(
       storageBackups: [],
       guestSnapshots: [],
       backupTasks: [],
+      backupJobs: [],
+      backupCoverage: [],
       pbs: [],
       pbsBackups: [],
+      pbsJobs: [],
       performance: {
         apiCallDuration: stats.medians(),
         lastPollDuration: figures.lastPollDuration,
@@ -110,6 +122,9 @@ export function createStateBuilder(
     const snapshots: GuestSnapshot[][] = []
     const tasks: BackupTask[][] = []
     const pbsBackups: PbsBackup[][] = []
+    const jobs: BackupJob[][] = []
+    const coverage: BackupCoverage[][] = []
+    const pbsJobs: PbsJob[][] = []
     for (const slot of slots) {
       if (slot.status === 'pending') continue
       const name = slot.endpoint.name
@@ -122,6 +137,7 @@ export function createStateBuilder(
         if (slot.pbs.result) {
           state.pbs.push(slot.pbs.result.instance)
           pbsBackups.push(slot.pbs.result.backups)
+          pbsJobs.push(slot.pbs.result.jobs)
         }
         continue
       }
@@ -136,6 +152,8 @@ export function createStateBuilder(
         storageBackups.push(slow.storageBackups)
         snapshots.push(slow.guestSnapshots)
         tasks.push(slow.backupTasks)
+        jobs.push(slow.backupJobs)
+        coverage.push(slow.backupCoverage)
       }
     }
     state.storage = joinStorage(storage)
@@ -145,6 +163,9 @@ export function createStateBuilder(
     state.guestSnapshots = joinSnapshots(snapshots)
     state.backupTasks = joinTasks(tasks)
     state.pbsBackups = joinPbsBackups(pbsBackups)
+    state.backupJobs = joinJobs(jobs)
+    state.backupCoverage = joinCoverage(coverage)
+    state.pbsJobs = joinPbsJobs(pbsJobs)
     return state
   }
 }

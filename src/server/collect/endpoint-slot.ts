@@ -224,7 +224,9 @@ export function createSlotRunner(deps: SlotDeps): SlotRunner {
       slot.status = 'error'
       slot.error = appError.userMessage
       const down = markPbsDown(pbs.memory, appError)
-      pbs.result = down ? { instance: down, backups: pbs.result?.backups ?? [] } : undefined
+      pbs.result = down
+        ? { instance: down, backups: pbs.result?.backups ?? [], jobs: pbs.result?.jobs ?? [] }
+        : undefined
       warn({ endpoint: slot.endpoint.name, code: appError.code }, 'PBS poll failed')
     }
   }

@@ -9,6 +9,7 @@ import type {
   PbsBackup,
   PbsDatastore,
   PbsInstance,
+  PbsJob,
   PbsNamespace,
 } from '../../shared/model/state.ts'
 import { CADENCE_MS, DEFAULT_POLL_INTERVAL_MS, isDue as isCadenceDue } from './cadence.ts'
@@ -85,6 +86,8 @@ export interface PbsPollContext {
 export interface PbsPollResult {
   instance: PbsInstance
   backups: PbsBackup[]
+  /** Issue 26: sync, verify, prune and GC jobs (those the node's monitor flags ask for). */
+  jobs: PbsJob[]
 }
 
 /** Polls one PBS and updates its memory; throws an AppError only when the server is down. */
@@ -134,7 +137,7 @@ export async function pollPbs(ctx: PbsPollContext): Promise<PbsPollResult> {
   }
   const instance = toInstance(ctx, toPbsVersion(version.value), datastores, healthy)
   const backups = datastores.flatMap((d) => memory.stores.get(d.name)?.backups ?? [])
-  memory.last = { instance, backups }
+  memory.last = { instance, backups, jobs: memory.last?.jobs ?? [] }
   return memory.last
 }
 
@@ -151,7 +154,7 @@ export function markPbsDown(memory: PbsMemory, error: unknown): PbsInstance | un
     status: 'offline',
     connectionHealth: 'error',
   }
-  memory.last = { instance, backups: memory.last?.backups ?? [] }
+  memory.last = { instance, backups: memory.last?.backups ?? [], jobs: memory.last?.jobs ?? [] }
   return instance
 }
 

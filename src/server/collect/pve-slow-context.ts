@@ -1,6 +1,8 @@
 // What the slower PVE collectors of one endpoint share (pve-slow.ts runs them): their memory
 // between cycles, the context a run hands them, and the limits of their calls.
 import type {
+  BackupCoverage,
+  BackupJob,
   BackupTask,
   CephCluster,
   GuestSnapshot,
@@ -71,6 +73,9 @@ export interface PveSlowResult {
   storageBackups: StorageBackup[]
   guestSnapshots: GuestSnapshot[]
   backupTasks: BackupTask[]
+  /** Issue 26: the instance's backup jobs and its guests in no job (one record, or none). */
+  backupJobs: BackupJob[]
+  backupCoverage: BackupCoverage[]
 }
 
 /** A list read on one node. */
@@ -148,6 +153,8 @@ export function createPveSlowMemory(): PveSlowMemory {
       storageBackups: [],
       guestSnapshots: [],
       backupTasks: [],
+      backupJobs: [],
+      backupCoverage: [],
     },
   }
 }

@@ -112,6 +112,8 @@ async function runSlow(run: SlowRun): Promise<void> {
     storageBackups: backupsChanged || nodesChanged ? buildStorageBackups(run) : last.storageBackups,
     guestSnapshots: snapshots || nodesChanged ? buildGuestSnapshots(run) : last.guestSnapshots,
     backupTasks: tasks || nodesChanged ? buildBackupTasks(run) : last.backupTasks,
+    backupJobs: last.backupJobs,
+    backupCoverage: last.backupCoverage,
   }
 }
 

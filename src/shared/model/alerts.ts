@@ -55,7 +55,61 @@ export type AlertType =
   | 'zfs-pool-state'
   | 'zfs-pool-errors'
   | 'zfs-device'
+  // Issue 26: backups (BACKUP_ALERT_TYPES).
+  | 'backup-age'
+  | 'backup-uncovered'
+  | 'backup-failed'
+  | 'pbs-job-failed'
+  | 'pbs-job-overdue'
+  | 'backup-verify-failed'
+  | 'backup-orphaned'
 
+/** Issue 26: the backup alert kinds. */
+export const BACKUP_ALERT_TYPES = [
+  'backup-age',
+  'backup-uncovered',
+  'backup-failed',
+  'pbs-job-failed',
+  'pbs-job-overdue',
+  'backup-verify-failed',
+  'backup-orphaned',
+] as const satisfies readonly AlertType[]
+export type BackupAlertType = (typeof BACKUP_ALERT_TYPES)[number]
+
+/**
+ * Issue 26: backup alerting, per resource (a guest's override, a custom rule, or a PBS's override).
+ * An unset field falls through: override, then the highest-priority matching rule, then defaults.
+ */
+export interface BackupAlertOverride {
+  /** false: no backup alerts at all for this resource. */
+  enabled?: boolean
+  /** Days since the newest backup; 0 switches that level off. */
+  ageWarningDays?: number
+  ageCriticalDays?: number
+  /** Raise 'backup-uncovered' when no enabled job selects the guest. */
+  notBackedUp?: boolean
+}
+
+/** Issue 26: the backup alert defaults (AlertConfig.backups). */
+export interface BackupAlertConfig {
+  /** Master switch of every backup alert kind. */
+  enabled: boolean
+  /** Backup age: days since a guest's newest backup (or never backed up); 0 switches a level off. */
+  ageWarningDays: number
+  ageCriticalDays: number
+  /** Guests covered by no enabled backup job (off by default; on per guest or per rule). */
+  notBackedUp: boolean
+  /** A vzdump task that failed for a guest (critical). */
+  failedJobs: boolean
+  /** PBS sync / verify / prune / GC jobs that failed or are overdue. */
+  pbsJobs: boolean
+  /** Minutes a PBS job's next run may be past, with no run since, before it is overdue. */
+  overdueGraceMinutes: number
+  /** PBS snapshots whose verification failed. */
+  verification: boolean
+  /** Backups of VMIDs no monitored instance has (one summary per instance; off by default). */
+  orphaned: boolean
+}
 /** Resource classes with their own alert delay (spec 001 §9 time thresholds). */
 export const RESOURCE_CLASSES = ['guest', 'node', 'storage', 'pbs'] as const
 export type ResourceClass = (typeof RESOURCE_CLASSES)[number]
@@ -184,6 +238,8 @@ export interface ThresholdOverride {
   networkOut?: ThresholdPair
   usage?: ThresholdPair
   temperature?: ThresholdPair
+  /** Issue 26: backup alerting of this guest (or, for a PBS id, its job alerts via `enabled`). */
+  backup?: BackupAlertOverride
 }
 
 export interface AlertRuleFilter {
@@ -205,6 +261,8 @@ export interface AlertRule {
   priority: number
   filterConditions: { logicalOperator: 'AND' | 'OR'; filters: AlertRuleFilter[] }
   thresholds: Partial<Record<GuestMetric, ThresholdPair>>
+  /** Issue 26: backup alerting of the guests the rule matches. */
+  backup?: BackupAlertOverride
   notifications: { email?: { enabled: boolean }; webhook?: { enabled: boolean } }
   createdAt?: string
   updatedAt?: string
@@ -297,6 +355,8 @@ export interface AlertConfig {
   disableAllNodesOffline: boolean
   disableAllGuestsOffline: boolean
   disableAllPBSOffline: boolean
+  /** Issue 26: backup alert defaults. */
+  backups: BackupAlertConfig
   /** Ours: history retention in days and a row cap (oldest rows go first). */
   history: { retentionDays: number; maxRows: number }
 }

@@ -1,6 +1,7 @@
 // Wire types of Proxmox Backup Server and of the PVE backups (re-exported by state.ts).
 // Pure types: imported by the server, the worker and the UI alike.
 import type { StorageForecast } from './history.ts'
+import type { BackupTaskGuest } from './backup-health.ts'
 import type { GuestType } from './state.ts'
 // Proxmox Backup Server (spec 000 §3; wire-protocol.md §2.7-2.8)
 
@@ -134,6 +135,14 @@ export interface BackupTask {
   /** Epoch seconds; 0 while running. */
   endTime: number
   error?: string
+  /** Issue 26: the backup job the task ran for (its logged command matched the job), if known. */
+  jobId?: string
+  /** Issue 26: the target storage from the logged command, if read. */
+  storage?: string
+  /** Issue 26: per-guest results from the task log (read for failed tasks, bounded). */
+  guests?: BackupTaskGuest[]
+  /** Issue 26: the last lines of a failed task's log (bounded), oldest first. */
+  logTail?: string[]
 }
 
 /** The reference's grouping of the PVE backup collections (plain dialect only). */

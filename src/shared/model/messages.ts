@@ -19,6 +19,7 @@ export const ON_DEMAND_COLLECTIONS: readonly string[] = [
   'storageBackups',
   'guestSnapshots',
   'backupTasks',
+  'guestBackups',
 ]
 /** Query parameter by which a delta-mode-2 client asks for the on-demand collections at once. */
 export const BACKUPS_QUERY_PARAM = 'backups'

@@ -2,6 +2,7 @@
 // Pure types: imported by the server, the worker and the UI alike.
 import type { CephCluster, PhysicalDisk, Storage } from './storage.ts'
 import type { BackupTask, GuestSnapshot, PbsBackup, PbsInstance, StorageBackup } from './backups.ts'
+import type { BackupCoverage, BackupJob, GuestBackup, PbsJob } from './backup-health.ts'
 
 export type {
   ZfsDevice,
@@ -22,6 +23,16 @@ export type {
   BackupTask,
   PveBackups,
 } from './backups.ts'
+export type {
+  BackupCoverage,
+  BackupJob,
+  BackupTaskGuest,
+  GuestBackup,
+  JobRun,
+  JobRunState,
+  PbsJob,
+  PbsJobKind,
+} from './backup-health.ts'
 
 /** Guest kinds as Proxmox names them. */
 export const GUEST_TYPES = ['qemu', 'lxc'] as const
@@ -94,6 +105,8 @@ export interface Guest {
   osName?: string
   osVersion?: string
   template?: boolean
+  /** The resource pool the guest belongs to (/cluster/resources `pool`); backup job selection. */
+  pool?: string
   lock?: string
   /** Epoch ms of the sample this entry comes from. */
   lastSeen?: number
@@ -174,6 +187,14 @@ export interface State {
   storageBackups: StorageBackup[]
   guestSnapshots: GuestSnapshot[]
   backupTasks: BackupTask[]
+  /** Issue 26: PVE backup jobs (/cluster/backup) of every instance. */
+  backupJobs: BackupJob[]
+  /** Issue 26: per PVE instance, the guests in no backup job (/cluster/backup-info/not-backed-up). */
+  backupCoverage: BackupCoverage[]
+  /** Issue 26: PBS sync, verify, prune and GC jobs of the monitored PBS instances. */
+  pbsJobs: PbsJob[]
+  /** Issue 26: one backup summary per guest and per orphaned backup group (on demand). */
+  guestBackups: GuestBackup[]
   metrics: unknown[]
   performance: Performance
   connectionHealth: ConnectionHealth
@@ -210,6 +231,10 @@ export const ENTITY_COLLECTIONS = [
   'storageBackups',
   'guestSnapshots',
   'backupTasks',
+  'backupJobs',
+  'backupCoverage',
+  'pbsJobs',
+  'guestBackups',
   'activeAlerts',
   'recentlyResolved',
 ] as const
@@ -241,6 +266,10 @@ export function createEmptyState(now: number, version: string): State {
     storageBackups: [],
     guestSnapshots: [],
     backupTasks: [],
+    backupJobs: [],
+    backupCoverage: [],
+    pbsJobs: [],
+    guestBackups: [],
     metrics: [],
     performance: {
       apiCallDuration: {},

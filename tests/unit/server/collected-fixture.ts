@@ -60,8 +60,11 @@ export function makeCollected(guests: number, tick: number, pad = 0): CollectedS
     storageBackups: [],
     guestSnapshots: [],
     backupTasks: [],
+    backupJobs: [],
+    backupCoverage: [],
     pbs: [],
     pbsBackups: [],
+    pbsJobs: [],
     performance: {
       apiCallDuration: {},
       lastPollDuration: 0.1,
