@@ -16,6 +16,8 @@ export const CADENCE_MS = {
   backups: 60_000,
   /** vzdump tasks of the last week. */
   tasks: 60_000,
+  /** Backup jobs (/cluster/backup) and the guests in none (not-backed-up), issue 26. */
+  backupJobs: 60_000,
   /** disks/list runs SMART and can wake spun-down disks. */
   disks: 5 * 60_000,
   /** Each guest's snapshot list is re-read this often; the calls are spread over the cycles. */

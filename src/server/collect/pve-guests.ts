@@ -92,6 +92,9 @@ export function toGuestSample(
   const reason = diskReason(type, status)
   if (reason) guest.diskStatusReason = reason
   if (lock) guest.lock = lock
+  // The resource pool (backup jobs can select by pool); absent when the guest is in none.
+  const pool = toOptionalString(entry.pool)
+  if (pool) guest.pool = pool
   return {
     guest,
     counters: {

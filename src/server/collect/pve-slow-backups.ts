@@ -2,7 +2,7 @@
 // backup volumes of every storage with backup content, vzdump tasks, and guest snapshots. The
 // backups collector reads the storage view, so pve-slow.ts runs it after the storage collector.
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { BackupTask, GuestSnapshot, StorageBackup } from '../../shared/model/state.ts'
+import type { GuestSnapshot, StorageBackup } from '../../shared/model/state.ts'
 import { CADENCE_MS, DEFAULT_POLL_INTERVAL_MS, isDue } from './cadence.ts'
 import type { Collector } from './collector.ts'
 import {
@@ -182,9 +182,4 @@ export function buildStorageBackups(run: Pick<SlowRun, 'memory'>): StorageBackup
 /** The endpoint's guest snapshots from memory. */
 export function buildGuestSnapshots(run: Pick<SlowRun, 'memory'>): GuestSnapshot[] {
   return [...run.memory.snapshots.values()].flatMap((e) => e.list)
-}
-
-/** The endpoint's vzdump tasks from memory, in node order. */
-export function buildBackupTasks(run: Pick<SlowRun, 'nodes' | 'memory'>): BackupTask[] {
-  return run.nodes.flatMap((n) => run.memory.tasks.get(n.name) ?? [])
 }

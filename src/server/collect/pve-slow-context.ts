@@ -11,6 +11,8 @@ import type {
   StorageBackup,
   ZfsPool,
 } from '../../shared/model/state.ts'
+import type { EnrichedTask } from './pve-slow-jobs.ts'
+import type { TaskLogSummary } from './pve-task-logs.ts'
 import type { FailureLog, QueryCall, Schedule, ScheduleClock } from './collector.ts'
 import { createLimiter, type Limiter } from './limiter.ts'
 
@@ -121,6 +123,16 @@ export interface PveSlowMemory {
   tasks: Map<string, BackupTask[]>
   /** `<type>/<vmid>` -> snapshots. */
   snapshots: Map<string, SnapshotEntry>
+  /** Last good /cluster/backup (undefined until one read succeeded). */
+  jobs: BackupJob[] | undefined
+  /** Last good not-backed-up read. */
+  coverage: BackupCoverage | undefined
+  /** BackupTask id -> what its log told; read once per ended task. */
+  taskLogs: Map<string, TaskLogSummary>
+  /** BackupTask id -> epoch ms its log read last failed. */
+  taskLogFailedAt: Map<string, number>
+  /** BackupTask id -> the task as last built with its log summary and job. */
+  enrichedTasks: Map<string, EnrichedTask>
   result: PveSlowResult
 }
 
@@ -146,6 +158,11 @@ export function createPveSlowMemory(): PveSlowMemory {
     backups: new Map(),
     tasks: new Map(),
     snapshots: new Map(),
+    jobs: undefined,
+    coverage: undefined,
+    taskLogs: new Map(),
+    taskLogFailedAt: new Map(),
+    enrichedTasks: new Map(),
     result: {
       storage: [],
       cephClusters: [],

@@ -7,7 +7,6 @@
 import { DEFAULT_POLL_INTERVAL_MS } from './cadence.ts'
 import { budgeted, createFailureLog, runIfDue, type Collector } from './collector.ts'
 import {
-  buildBackupTasks,
   buildGuestSnapshots,
   buildStorageBackups,
   backupsCollector,
@@ -21,6 +20,14 @@ import {
   type SlowRun,
 } from './pve-slow-context.ts'
 import { buildDisks, disksCollector } from './pve-slow-disks.ts'
+import {
+  backupJobsCollector,
+  buildCoverage,
+  buildJobs,
+  buildLinkedTasks,
+  coverageCollector,
+  taskLogsCollector,
+} from './pve-slow-jobs.ts'
 import { cephCollector, storageCollector, zfsCollector } from './pve-slow-storage.ts'
 import { attachZfsPools } from './pve-zfs.ts'
 
@@ -47,6 +54,9 @@ export const SLOW_COLLECTORS: readonly Collector<SlowRun, boolean>[] = [
   disksCollector,
   tasksCollector,
   snapshotsCollector,
+  backupJobsCollector,
+  coverageCollector,
+  taskLogsCollector,
 ]
 
 /**
@@ -90,13 +100,16 @@ async function runSlow(run: SlowRun): Promise<void> {
     runIfDue(m.schedule, collector, run, (err) =>
       run.log.failed(`${collector.name}:collector`, err, {}),
     ).then((changed) => changed === true)
-  const [zfsCephBackups, disks, tasks, snapshots] = await Promise.all([
+  // The task logs are read after the task lists they pick from.
+  const [zfsCephBackups, disks, [tasks, logs], snapshots, jobs, coverage] = await Promise.all([
     due(storageCollector).then(() =>
       Promise.all([due(zfsCollector), due(cephCollector), due(backupsCollector)]),
     ),
     due(disksCollector),
-    due(tasksCollector),
+    due(tasksCollector).then(async (listed) => [listed, await due(taskLogsCollector)] as const),
     due(snapshotsCollector),
+    due(backupJobsCollector),
+    due(coverageCollector),
   ])
   const [, cephChanged, backupsChanged] = zfsCephBackups
   const flat = run.nodes.flatMap((n) => m.storageView.get(n.name) ?? [])
@@ -105,15 +118,17 @@ async function runSlow(run: SlowRun): Promise<void> {
   // Each backup list is rebuilt only when its own data changed: an unchanged array is skipped
   // whole by the server's diff, and a rebuilt one reuses its unchanged record objects.
   const last = m.result
+  const tasksChanged = tasks || logs || jobs || nodesChanged
+  const backupTasks = tasksChanged ? buildLinkedTasks(run, last.backupTasks) : last.backupTasks
   m.result = {
     storage,
     cephClusters: cephChanged ? m.ceph : last.cephClusters,
     physicalDisks,
     storageBackups: backupsChanged || nodesChanged ? buildStorageBackups(run) : last.storageBackups,
     guestSnapshots: snapshots || nodesChanged ? buildGuestSnapshots(run) : last.guestSnapshots,
-    backupTasks: tasks || nodesChanged ? buildBackupTasks(run) : last.backupTasks,
-    backupJobs: last.backupJobs,
-    backupCoverage: last.backupCoverage,
+    backupTasks,
+    backupJobs: tasksChanged ? buildJobs(run, backupTasks, last.backupJobs) : last.backupJobs,
+    backupCoverage: coverage ? buildCoverage(run, last.backupCoverage) : last.backupCoverage,
   }
 }
 

@@ -10,6 +10,12 @@ function sampleOf(fixture: string, id: string, instance = 'lab') {
 }
 
 describe('toGuestSample', () => {
+  it('reads the resource pool of a guest (backup jobs can select by pool)', () => {
+    const [entry] = readFixtureList('cluster-resources-type-vm__france-nuage-plateforme.json')
+    expect(toGuestSample(entry, 'lab')?.guest.pool).toBe('CephPool')
+    expect(toGuestSample({ ...entry, pool: undefined }, 'lab')?.guest).not.toHaveProperty('pool')
+  })
+
   it('maps a running VM with unknown disk usage and its counters', () => {
     const { guest, counters } = sampleOf('cluster-resources__dirkthedaring-px.json', 'qemu/100')
     expect(guest).toMatchObject({

@@ -139,6 +139,24 @@ function baseAnswers(): Record<string, Answer> {
     '/storage': data(STORAGE_CONFIG),
     '/nodes/pve1/qemu/100/snapshot': data(SNAPSHOTS_100),
     '/nodes/pve2/lxc/101/snapshot': data(SNAPSHOTS_100.slice(1)),
+    ...backupJobAnswers(encodeURIComponent),
+  }
+}
+
+// Issue 26: the backup jobs, the guests in none, and one recorded log for every vzdump task
+// (`segment` as the path reaches the answer table: encoded by the collector, decoded by a stub).
+function backupJobAnswers(segment: (upid: string) => string): Record<string, Answer> {
+  return {
+    '/cluster/backup': data(readFixture('cluster-backup__cv4pve-admin-issue48.json')),
+    '/cluster/backup-info/not-backed-up': data(
+      readFixture('cluster-backup-info-not-backed-up__constructed-pve-manager.json'),
+    ),
+    ...Object.fromEntries(
+      VZDUMP_TASKS.map((t) => [
+        `/nodes/pve1/tasks/${segment(String(t.upid))}/log`,
+        data(readFixture('task-log-vzdump__community-general-proxmox-backup.json')),
+      ]),
+    ),
   }
 }
 
@@ -326,6 +344,15 @@ describe('pollPveSlow: cadences', () => {
       // Templates are skipped; each guest is re-read every 30 cycles.
       '/nodes/pve1/qemu/100/snapshot': 2,
       '/nodes/pve2/lxc/101/snapshot': 2,
+      '/cluster/backup': 6,
+      '/cluster/backup-info/not-backed-up': 6,
+      // An ended task's log is read once.
+      ...Object.fromEntries(
+        VZDUMP_TASKS.filter((t) => t.type === 'vzdump').map((t) => [
+          `/nodes/pve1/tasks/${encodeURIComponent(String(t.upid))}/log`,
+          1,
+        ]),
+      ),
     })
     expect(h.cache.hits).toBeGreaterThan(h.cache.misses)
   })
@@ -334,7 +361,8 @@ describe('pollPveSlow: cadences', () => {
     const h = createHarness()
     const [first, second, , , , , seventh] = await runCycles(h, 1, 7)
     expect(second!.physicalDisks).toBe(first!.physicalDisks)
-    for (const key of ['storageBackups', 'guestSnapshots', 'backupTasks'] as const) {
+    const keys = ['storageBackups', 'guestSnapshots', 'backupTasks', 'backupJobs', 'backupCoverage'] as const
+    for (const key of keys) {
       expect(second![key]).toBe(first![key])
       // Cycle 7 re-reads tasks and backups; identical answers keep the identity.
       expect(seventh![key]).toBe(first![key])
@@ -545,6 +573,7 @@ describe('pollPveSlow: over HTTPS', () => {
       ...nodeAnswers('pve1'),
       ...nodeAnswers('pve 2'),
       '/storage': data(STORAGE_CONFIG),
+      ...backupJobAnswers((upid) => upid),
     }
     answers['/nodes/pve1/qemu/100/snapshot'] = data(SNAPSHOTS_100)
     const stub = await startStubPve(await createTestCert(), (req) => {
