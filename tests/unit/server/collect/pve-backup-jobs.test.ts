@@ -129,7 +129,10 @@ describe('vzdump task logs', () => {
 
   it('keeps 20 tail lines, each capped, of a long failed log', () => {
     const reader = new TaskLogReader()
-    const lines = Array.from({ length: 100 }, (_, i) => ({ n: i + 1, t: `INFO: ${'x'.repeat(i * 10)}` }))
+    const lines = Array.from({ length: 100 }, (_, i) => ({
+      n: i + 1,
+      t: `INFO: ${'x'.repeat(i * 10)}`,
+    }))
     reader.feed(lines)
     const tail = reader.summary(true).logTail!
     expect(tail).toHaveLength(LOG_TAIL_LINES)
@@ -189,7 +192,9 @@ describe('linking a task to its job', () => {
   })
 
   it('falls back to a disabled job when only it matches', () => {
-    expect(linkTaskToJob([off], parseVzdumpCommand('vzdump 101 --storage local'), 'pve1')?.jobId).toBe('off')
+    expect(
+      linkTaskToJob([off], parseVzdumpCommand('vzdump 101 --storage local'), 'pve1')?.jobId,
+    ).toBe('off')
   })
 
   it('links a pool job by its pool and respects a node restriction', () => {
@@ -216,7 +221,12 @@ describe('linking a task to its job', () => {
       task('pve2', 1000 + 86_405, 'OK'),
       task('pve3', 1000 + 86_401, 'job errors'),
     ])
-    expect(run).toMatchObject({ state: 'failed', upid: 'UPID:pve3:87401', node: 'pve3', duration: 60 })
+    expect(run).toMatchObject({
+      state: 'failed',
+      upid: 'UPID:pve3:87401',
+      node: 'pve3',
+      duration: 60,
+    })
     expect(lastRunOf([task('pve1', 5, 'WARNINGS: 1')])).toMatchObject({ state: 'warning' })
     expect(lastRunOf([])).toBeUndefined()
   })

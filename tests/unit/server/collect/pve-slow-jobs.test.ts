@@ -8,10 +8,7 @@ import {
   pollPveSlow,
   type PveSlowResult,
 } from '../../../../src/server/collect/pve-slow.ts'
-import {
-  LOG_MAX_LINES,
-  LOG_READS_PER_NODE,
-} from '../../../../src/server/collect/pve-slow-jobs.ts'
+import { LOG_MAX_LINES, LOG_READS_PER_NODE } from '../../../../src/server/collect/pve-slow-jobs.ts'
 import { readFixture } from './fixtures.ts'
 
 const NOW = 1_760_000_000_000
@@ -41,7 +38,16 @@ function upid(node: string, i: number): string {
 }
 
 function task(node: string, i: number, status: string) {
-  return { upid: upid(node, i), node, type: 'vzdump', id: '', user: 'root@pam', starttime: 1_759_900_000 + i, endtime: 1_759_900_100 + i, status }
+  return {
+    upid: upid(node, i),
+    node,
+    type: 'vzdump',
+    id: '',
+    user: 'root@pam',
+    starttime: 1_759_900_000 + i,
+    endtime: 1_759_900_100 + i,
+    status,
+  }
 }
 
 // A log in PVE's shape: `start` lines skipped, `limit` lines at most, n 1-based.
@@ -105,7 +111,12 @@ describe('pollPveSlow: backup jobs, coverage and task logs', () => {
       ['a44de41ac2062aca2fcf6c9d3157519f21075123:1', true],
     ])
     expect(r.backupCoverage).toEqual([
-      { id: 'lab', instance: 'lab', collectedAt: NOW + 10_000, notBackedUp: [{ vmid: 105, type: 'qemu', name: 'db' }] },
+      {
+        id: 'lab',
+        instance: 'lab',
+        collectedAt: NOW + 10_000,
+        notBackedUp: [{ vmid: 105, type: 'qemu', name: 'db' }],
+      },
     ])
     const [t] = r.backupTasks
     expect(t).toMatchObject({
@@ -117,7 +128,11 @@ describe('pollPveSlow: backup jobs, coverage and task logs', () => {
       ],
       logTail: NIGHTLY_FAILED,
     })
-    expect(r.backupJobs[0]?.lastRun).toMatchObject({ state: 'failed', status: 'job errors', upid: upid('pve1', 1) })
+    expect(r.backupJobs[0]?.lastRun).toMatchObject({
+      state: 'failed',
+      status: 'job errors',
+      upid: upid('pve1', 1),
+    })
 
     // An ended task's log is read once; unchanged data keeps every identity.
     const again = await h.cycle(10)
@@ -129,7 +144,10 @@ describe('pollPveSlow: backup jobs, coverage and task logs', () => {
 
   it('reads at most the line bound of a 30,000-line log, in pages', async () => {
     const lines = Array.from({ length: 30_000 }, (_, i) => `INFO: line ${i}`)
-    const h = harness({ [tasksPath]: () => [task('pve1', 1, 'OK')], [logPath(1)]: logAnswer(lines) })
+    const h = harness({
+      [tasksPath]: () => [task('pve1', 1, 'OK')],
+      [logPath(1)]: logAnswer(lines),
+    })
     const r = await h.cycle(1)
     const reads = h.calls.filter((c) => c.path === logPath(1))
     const asked = reads.reduce((sum, c) => sum + Number(c.query?.limit), 0)
@@ -139,7 +157,9 @@ describe('pollPveSlow: backup jobs, coverage and task logs', () => {
   })
 
   it('reads at most the per-cycle cap of a node with 100 ended tasks, failed ones first', async () => {
-    const tasks = Array.from({ length: 100 }, (_, i) => task('pve1', i, i % 10 === 3 ? 'job errors' : 'OK'))
+    const tasks = Array.from({ length: 100 }, (_, i) =>
+      task('pve1', i, i % 10 === 3 ? 'job errors' : 'OK'),
+    )
     const answers: Record<string, Answer> = { [tasksPath]: () => tasks }
     for (let i = 0; i < 100; i++) answers[logPath(i)] = logAnswer(['TASK OK'])
     const h = harness(answers)

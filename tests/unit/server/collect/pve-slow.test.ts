@@ -153,7 +153,7 @@ function backupJobAnswers(segment: (upid: string) => string): Record<string, Ans
     ),
     ...Object.fromEntries(
       VZDUMP_TASKS.map((t) => [
-        `/nodes/pve1/tasks/${segment(String(t.upid))}/log`,
+        `/nodes/pve1/tasks/${segment(String((t as Record<string, unknown>).upid))}/log`,
         data(readFixture('task-log-vzdump__community-general-proxmox-backup.json')),
       ]),
     ),
@@ -349,7 +349,7 @@ describe('pollPveSlow: cadences', () => {
       // An ended task's log is read once.
       ...Object.fromEntries(
         VZDUMP_TASKS.filter((t) => t.type === 'vzdump').map((t) => [
-          `/nodes/pve1/tasks/${encodeURIComponent(String(t.upid))}/log`,
+          `/nodes/pve1/tasks/${encodeURIComponent(String((t as Record<string, unknown>).upid))}/log`,
           1,
         ]),
       ),
@@ -361,7 +361,13 @@ describe('pollPveSlow: cadences', () => {
     const h = createHarness()
     const [first, second, , , , , seventh] = await runCycles(h, 1, 7)
     expect(second!.physicalDisks).toBe(first!.physicalDisks)
-    const keys = ['storageBackups', 'guestSnapshots', 'backupTasks', 'backupJobs', 'backupCoverage'] as const
+    const keys = [
+      'storageBackups',
+      'guestSnapshots',
+      'backupTasks',
+      'backupJobs',
+      'backupCoverage',
+    ] as const
     for (const key of keys) {
       expect(second![key]).toBe(first![key])
       // Cycle 7 re-reads tasks and backups; identical answers keep the identity.
