@@ -7,15 +7,17 @@ import {
   addBackup,
   findStore,
   isProtected,
+  guestOutcome,
+  nightlyRun,
   planRun,
   runDuration,
-  runOutcome,
   slotLength,
   squeezeFactor,
   taskStatus,
 } from './backups.ts'
 import type { BackupStore } from './backups.ts'
 import { inBackupJob } from './guest-profile.ts'
+import { orphanSeries } from './backup-jobs.ts'
 import { finishTask, startTask } from './tasks.ts'
 
 const DAY = 86_400
@@ -37,6 +39,12 @@ export function seedBackupHistory(cluster: SimClusterModel, days: number): void 
     seedManual(cluster, index, days, cluster.builtAtSec)
     cluster.tasks.backup[index]?.sort((a, b) => a.starttime - b.starttime)
   })
+  // Backups of a guest destroyed five days ago: nobody prunes them (orphans).
+  const store = findStore(cluster, state.target, 0)
+  if (store !== undefined) {
+    const orphan = orphanSeries(cluster, state.nextRunSec)
+    store.series.set(orphan.vmid, orphan)
+  }
 }
 
 /**
@@ -75,6 +83,11 @@ class NodeHistory {
     }
     const squeeze = squeezeFactor(total)
     const task = startTask(cluster, this.node, 'vzdump', '', runSec)
+    const vmids: number[] = []
+    for (let i = 0; i < guests.length; i++) {
+      if ((stoppedDays[i] as number) < daysAgo) vmids.push((guests[i] as SimGuest).vmid)
+    }
+    task.run = nightlyRun(cluster, vmids)
     let t = runSec + 3
     let warnings = 0
     let errors = 0
@@ -86,7 +99,7 @@ class NodeHistory {
       t += slotLength(durations[i] as number, squeeze) + 2
       if (t - 2 > now) continue
       finished++
-      const outcome = runOutcome(cluster.seed, guest.vmid, runSec)
+      const outcome = guestOutcome(cluster, guest.vmid, runSec)
       if (outcome === 'error') errors++
       else {
         if (outcome === 'warning') warnings++
@@ -139,6 +152,7 @@ function seedManual(cluster: SimClusterModel, node: number, days: number, now: n
     const guest = aux.pick(candidates)
     const entries = planRun(cluster, [guest], startSec, false)
     const task = startTask(cluster, node, 'vzdump', String(guest.vmid), startSec)
+    task.run = { storage: 'local', vmids: Int32Array.of(guest.vmid) }
     const entry = entries[0]
     if (entry !== undefined && entry.outcome !== 'error')
       addBackup(cluster, local, guest, entry.start)

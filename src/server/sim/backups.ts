@@ -7,12 +7,14 @@ import { hash01 } from './prng.ts'
 import { encryptionKey, inBackupJob, rootFraction } from './guest-profile.ts'
 import { finishTask, startTask } from './tasks.ts'
 import type { SimTask } from './tasks.ts'
+import { emptyJobPlan, planBackupJobs, type BackupJobPlan } from './backup-jobs.ts'
 
 const DAY = 86_400
 // Sequential runs per node are squeezed into this window, so a dense node still finishes by dawn.
 const RUN_WINDOW_SEC = 3 * 3600
 const ORPHAN_KEEP_SEC = 14 * DAY
-const MANUAL_ERRORS = [
+/** The error texts of a failed guest backup. */
+export const MANUAL_ERRORS = [
   "VM {vmid} qmp command 'backup' failed - got timeout",
   'backup write data failed: command error: write_data upload error: pipelined request failed: connection reset',
   "command 'lxc-freeze -n {vmid}' failed: exit code 1",
@@ -74,6 +76,8 @@ export interface BackupState {
   nextRunSec: number
   nextManualSec: number
   runs: NodeRun[]
+  /** The jobs of /cluster/backup and the demo's backup cases (backup-jobs.ts). */
+  plan: BackupJobPlan
 }
 
 /** A placeholder until the storages exist (the cluster model is built in steps). */
@@ -86,6 +90,7 @@ export function emptyBackupState(): BackupState {
     nextRunSec: 0,
     nextManualSec: 0,
     runs: [],
+    plan: emptyJobPlan(),
   }
 }
 
@@ -107,6 +112,7 @@ export function createBackupState(cluster: SimClusterModel, nowSec: number): Bac
     nextRunSec: firstRunAfter(nowSec, startMinute),
     nextManualSec: nowSec + Math.floor(hash01(cluster.seed, 33) * DAY),
     runs: [],
+    plan: planBackupJobs(cluster, target, startMinute, nowSec),
   }
 }
 
@@ -219,6 +225,18 @@ export function runOutcome(seed: number, vmid: number, startSec: number): RunEnt
   return o < 0.01 ? 'error' : o < 0.025 ? 'warning' : 'ok'
 }
 
+/** A guest's result in a run of the nightly job: the demo's chronic failures, else runOutcome. */
+export function guestOutcome(
+  cluster: SimClusterModel,
+  vmid: number,
+  startSec: number,
+): RunEntry['outcome'] {
+  for (const f of cluster.backups.plan.failing) {
+    if (f.vmid === vmid && startSec >= f.since) return 'error'
+  }
+  return runOutcome(cluster.seed, vmid, startSec)
+}
+
 /** Slot length of one guest, at least a few seconds. */
 export function slotLength(duration: number, squeeze: number): number {
   return Math.max(4, Math.round(duration * squeeze))
@@ -237,7 +255,7 @@ export function walkRun(
   let t = startSec + 3
   guests.forEach((g, i) => {
     const length = slotLength(durations[i] ?? 60, squeeze)
-    visit(g, t, t + length, runOutcome(cluster.seed, g.vmid, startSec))
+    visit(g, t, t + length, guestOutcome(cluster, g.vmid, startSec))
     t += length + 2
   })
   return t
@@ -264,6 +282,12 @@ export function jobGuests(cluster: SimClusterModel, node: number): SimGuest[] {
   return out.sort((a, b) => a.vmid - b.vmid)
 }
 
+/** What a nightly task runs: the nightly job's guests of one node, in order. */
+export function nightlyRun(cluster: SimClusterModel, vmids: number[]): SimTask['run'] {
+  const state = cluster.backups
+  return { job: state.plan.jobs[0]?.id, storage: state.target, vmids: Int32Array.from(vmids) }
+}
+
 function startNightly(cluster: SimClusterModel, startSec: number): void {
   const state = cluster.backups
   dropOrphans(cluster, startSec)
@@ -274,6 +298,10 @@ function startNightly(cluster: SimClusterModel, startSec: number): void {
     if (store === undefined) return
     const guests = jobGuests(cluster, index)
     const task = startTask(cluster, index, 'vzdump', '', startSec)
+    task.run = nightlyRun(
+      cluster,
+      guests.map((g) => g.vmid),
+    )
     const entries = planRun(cluster, guests, startSec, def?.plugintype === 'pbs')
     state.runs.push({
       node: index,
@@ -297,6 +325,7 @@ function startManual(cluster: SimClusterModel, startSec: number): void {
   const store = findStore(cluster, 'local', guest.node)
   if (store === undefined) return
   const task = startTask(cluster, guest.node, 'vzdump', String(guest.vmid), startSec)
+  task.run = { storage: 'local', vmids: Int32Array.of(guest.vmid) }
   const entries = planRun(cluster, [guest], startSec, false)
   cluster.backups.runs.push({
     node: guest.node,

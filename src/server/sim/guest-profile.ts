@@ -187,9 +187,9 @@ function chooseDiskStorage(cluster: SimClusterModel, rng: Rng, guest: SimGuest):
 // The next three traits are plain hashes, not profile fields, because the backup history needs
 // them for every guest at build time and full profiles for 100,000 guests would be wasted work.
 
-/** About 90% of regular guests are in the nightly job; templates never are. */
+/** Guests the nightly job backs up: all but its exclusions (backup-jobs.ts); never templates. */
 export function inBackupJob(cluster: SimClusterModel, guest: SimGuest): boolean {
-  return guest.template === 0 && hash01(cluster.seed, guest.vmid, PROFILE_SALT, 1) < 0.9
+  return guest.template === 0 && !cluster.backups.plan.excluded.has(guest.vmid)
 }
 
 /** Root filesystem usage of a guest at build time (fraction 0.25-0.8). */

@@ -18,6 +18,7 @@ import { guestRoutes } from './routes-guests.ts'
 import { storageRoutes } from './routes-storage.ts'
 import { hardwareRoutes } from './routes-hardware.ts'
 import { historyRoutes } from './routes-history.ts'
+import { backupRoutes } from './routes-backup.ts'
 
 const API_PREFIX = '/api2/json'
 const UNKNOWN_PARAM =
@@ -69,6 +70,7 @@ export function createClusterApi(deps: ClusterServerDeps): ClusterApi {
     ...storageRoutes(kit),
     ...hardwareRoutes(kit),
     ...historyRoutes(kit),
+    ...backupRoutes(kit),
   ]
   const pending = new Set<NodeJS.Timeout>()
 

@@ -10,6 +10,13 @@ const BACKUP_KEEP = 400
 const OTHER_KEEP = 300
 const PID_MAX = 4_194_304
 
+/** What a vzdump task ran: its job (none for "Backup now"), target storage and guests in order. */
+export interface SimTaskRun {
+  job?: string
+  storage: string
+  vmids: Int32Array
+}
+
 /** One task of a node. Running tasks have neither `endtime` nor `status`. */
 export interface SimTask {
   upid: string
@@ -21,6 +28,8 @@ export interface SimTask {
   id: string
   user: string
   status?: string
+  /** vzdump tasks: what the log (task-log.ts) is generated from. */
+  run?: SimTaskRun
 }
 
 /** Task lists per node index, oldest first. */
