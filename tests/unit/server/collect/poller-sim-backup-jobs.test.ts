@@ -63,7 +63,7 @@ describe('poller against the simulator: backup jobs', () => {
       expect(failed.logTail?.at(-1)).toBe('TASK ERROR: job errors')
       expect(nightly.lastRun?.upid).toMatch(/^UPID:/)
       const guests = [...state.vms, ...state.containers]
-      const tagged = guests.filter((g) => g.tags.includes('production'))
+      const tagged = guests.filter((g) => (g.tags ?? []).includes('production'))
       const uncovered = new Set(state.backupCoverage[0]!.notBackedUp.map((g) => g.vmid))
       expect(tagged.some((g) => uncovered.has(g.vmid))).toBe(true)
     } finally {
