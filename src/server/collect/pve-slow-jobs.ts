@@ -23,44 +23,50 @@ export const LOG_MAX_LINES = 20_000
 /** A log whose read failed is asked again after this long. */
 export const LOG_RETRY_MS = 60_000
 
-/** /cluster/backup: the jobs, kept until a read succeeds again. */
-export const backupJobsCollector: Collector<SlowRun, boolean> = {
-  name: 'backupJobs',
-  intervalMs: CADENCE_MS.backupJobs,
-  async collect(run) {
-    const m = run.memory
-    try {
-      const jobs = toBackupJobs(await run.request('/cluster/backup'), run.instance)
-      run.log.succeeded('backupJobs:cluster')
-      if (m.jobs && sameJobs(m.jobs, jobs)) return false
-      m.jobs = jobs
-      return true
-    } catch (err) {
-      run.log.failed('backupJobs:cluster', err, {})
-      return false
-    }
-  },
+/**
+ * A cluster-wide read on the jobs' cadence: `keep` stores a good answer and says whether it
+ * changed; a failure keeps what was stored and is reported once.
+ */
+function clusterRead(
+  name: string,
+  path: string,
+  keep: (run: SlowRun, raw: unknown) => boolean,
+): Collector<SlowRun, boolean> {
+  return {
+    name,
+    intervalMs: CADENCE_MS.backupJobs,
+    async collect(run) {
+      try {
+        const raw = await run.request(path)
+        run.log.succeeded(`${name}:cluster`)
+        return keep(run, raw)
+      } catch (err) {
+        run.log.failed(`${name}:cluster`, err, {})
+        return false
+      }
+    },
+  }
 }
 
+/** /cluster/backup: the jobs, kept until a read succeeds again. */
+export const backupJobsCollector = clusterRead('backupJobs', '/cluster/backup', (run, raw) => {
+  const jobs = toBackupJobs(raw, run.instance)
+  if (run.memory.jobs && sameJobs(run.memory.jobs, jobs)) return false
+  run.memory.jobs = jobs
+  return true
+})
+
 /** /cluster/backup-info/not-backed-up: one record for the instance. */
-export const coverageCollector: Collector<SlowRun, boolean> = {
-  name: 'backupCoverage',
-  intervalMs: CADENCE_MS.backupJobs,
-  async collect(run) {
-    const m = run.memory
-    try {
-      const raw = await run.request('/cluster/backup-info/not-backed-up')
-      const coverage = toBackupCoverage(raw, run.instance, run.now)
-      run.log.succeeded('backupCoverage:cluster')
-      if (sameCoverage(m.coverage, coverage)) return false
-      m.coverage = coverage
-      return true
-    } catch (err) {
-      run.log.failed('backupCoverage:cluster', err, {})
-      return false
-    }
+export const coverageCollector = clusterRead(
+  'backupCoverage',
+  '/cluster/backup-info/not-backed-up',
+  (run, raw) => {
+    const coverage = toBackupCoverage(raw, run.instance, run.now)
+    if (sameCoverage(run.memory.coverage, coverage)) return false
+    run.memory.coverage = coverage
+    return true
   },
-}
+)
 
 /**
  * Reads the logs of ended vzdump tasks not read yet, once each (an ended task never changes):

@@ -1,5 +1,5 @@
-// The poller against the real simulator (src/server/sim): guest details and agent data, a node
-// going down, and failover to another member when the configured member's API stops answering. The simulator renders status/current, LXC interfaces and the guest agent with
+// The poller against the real simulator (src/server/sim): guest details and agent data, backup
+// jobs and task logs (issue 26), a node going down, and failover to another member when the configured member's API stops answering. The simulator renders status/current, LXC interfaces and the guest agent with
 // per-guest behaviour (answering, slow, not running, not configured, hanging).
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Guest } from '../../../../src/shared/model/state.ts'
@@ -206,5 +206,35 @@ describe('poller against the simulator', () => {
       { timeout: 15_000, interval: 50 },
     )
     expect(t.last().connectionHealth[t.cluster.name]).toBe(true)
+  })
+
+  it('collects backup jobs, coverage and a failed task with its guests and log tail', async () => {
+    const t = setup()
+    await vi.waitFor(
+      async () => {
+        await t.poller.pollNow()
+        const state = t.last()
+        expect(state.backupJobs.length).toBeGreaterThan(0)
+        expect(state.backupCoverage).toHaveLength(1)
+        expect(state.backupTasks.some((x) => x.status === 'job errors' && x.logTail)).toBe(true)
+      },
+      { timeout: 25_000, interval: 50 },
+    )
+    const state = t.last()
+    const nightly = state.backupJobs[0]!
+    expect(nightly).toMatchObject({ instance: t.cluster.name, all: true, enabled: true })
+    expect(state.backupJobs.some((j) => !j.enabled)).toBe(true)
+    const failed = state.backupTasks.find((x) => x.status === 'job errors' && x.logTail)!
+    expect(failed.jobId).toBe(nightly.jobId)
+    expect(failed.storage).toBe(nightly.storage)
+    expect(failed.guests?.some((g) => !g.ok && g.error)).toBe(true)
+    expect(failed.logTail?.at(-1)).toBe('TASK ERROR: job errors')
+    expect(nightly.lastRun?.upid).toMatch(/^UPID:/)
+    // The demo's rule alerts on a production guest in no job: the simulator has one.
+    const uncovered = new Set(state.backupCoverage[0]!.notBackedUp.map((g) => g.vmid))
+    const guests = [...state.vms, ...state.containers]
+    expect(guests.some((g) => uncovered.has(g.vmid) && (g.tags ?? []).includes('production'))).toBe(
+      true,
+    )
   })
 })
