@@ -3,6 +3,7 @@
 // every call goes through the endpoint's limiter and budget (run.request), and a failing call
 // keeps the last good data and is reported once. A 403 on /cluster/backup (no Sys.Audit) only
 // leaves the jobs unknown: nothing else depends on that call succeeding.
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { BackupCoverage, BackupJob } from '../../shared/model/backup-health.ts'
 import { taskRunState } from '../../shared/model/backup-health.ts'
 import type { BackupTask } from '../../shared/model/state.ts'
@@ -20,6 +21,8 @@ export const LOG_READS_PER_CYCLE = 48
 export const LOG_PAGE_LINES = 5_000
 /** Lines read of one log at most; a longer log is summarised from its first lines. */
 export const LOG_MAX_LINES = 20_000
+/** Tasks linked per turn of the event loop. */
+const LINK_SLICE = 1000
 /** A log whose read failed is asked again after this long. */
 export const LOG_RETRY_MS = 60_000
 
@@ -154,21 +157,25 @@ export interface EnrichedTask {
  * The endpoint's vzdump tasks in node order, each with what its log told (job, storage, guests,
  * log tail). An unchanged task keeps its object, and an unchanged list its array (`last`).
  */
-export function buildLinkedTasks(
+export async function buildLinkedTasks(
   run: Pick<SlowRun, 'nodes' | 'memory'>,
   last: BackupTask[],
-): BackupTask[] {
+): Promise<BackupTask[]> {
   const m = run.memory
   const jobs = m.jobs
   const next = new Map<string, EnrichedTask>()
   const out: BackupTask[] = []
+  let linked = 0
   for (const n of run.nodes) {
     for (const base of m.tasks.get(n.name) ?? []) {
       const summary = m.taskLogs.get(base.id)
       const cached = m.enrichedTasks.get(base.id)
       let entry = cached
-      if (!cached || cached.base !== base || cached.summary !== summary || cached.jobs !== jobs)
+      if (!cached || cached.base !== base || cached.summary !== summary || cached.jobs !== jobs) {
         entry = { base, summary, jobs, task: enrich(base, summary, jobs, n.name, cached) }
+        // Changed jobs re-link every task (thousands at 1,000 nodes): let the loop breathe.
+        if (++linked % LINK_SLICE === 0) await nextTurn()
+      }
       next.set(base.id, entry!)
       out.push(entry!.task)
     }

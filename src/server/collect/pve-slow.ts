@@ -119,7 +119,9 @@ async function runSlow(run: SlowRun): Promise<void> {
   // whole by the server's diff, and a rebuilt one reuses its unchanged record objects.
   const last = m.result
   const tasksChanged = tasks || logs || jobs || nodesChanged
-  const backupTasks = tasksChanged ? buildLinkedTasks(run, last.backupTasks) : last.backupTasks
+  const backupTasks = tasksChanged
+    ? await buildLinkedTasks(run, last.backupTasks)
+    : last.backupTasks
   m.result = {
     storage,
     cephClusters: cephChanged ? m.ceph : last.cephClusters,

@@ -110,6 +110,8 @@ export function parseVzdumpCommand(line: string): VzdumpCommand | undefined {
   if (node) cmd.node = node
   if (storage) cmd.storage = storage
   if (mode) cmd.mode = mode
+  // Keyed now, while one log is read, not when thousands of tasks are linked at once.
+  excludeKey(cmd)
   return cmd
 }
 
@@ -170,13 +172,17 @@ export class TaskLogReader {
   }
 }
 
-// Sorted exclusion lists as keys, computed once per job and command: an `all` job of a large
-// estate can exclude thousands of guests, and every task is compared with every job.
+// Exclusion lists as short keys (count and a hash of the sorted list), computed once per job and
+// command: an `all` job of a large estate can exclude thousands of guests, and every task is
+// compared with every job whenever the jobs change.
 const excludeKeys = new WeakMap<object, string>()
 function excludeKey(owner: BackupJob | VzdumpCommand): string {
   let key = excludeKeys.get(owner)
   if (key === undefined) {
-    key = [...owner.exclude].sort((a, b) => a - b).join(',')
+    const sorted = [...owner.exclude].sort((a, b) => a - b)
+    let hash = 0x811c9dc5
+    for (const vmid of sorted) hash = Math.imul(hash ^ vmid, 0x01000193) >>> 0
+    key = `${sorted.length}:${hash.toString(16)}`
     excludeKeys.set(owner, key)
   }
   return key
