@@ -31,9 +31,8 @@ export const TASK_LIMIT = 500
 /** Lines kept of a failed run's log, and the longest line kept. */
 export const LOG_TAIL_LINES = 20
 export const LOG_LINE_MAX = 300
-/** A log is read in pages; past LOG_PAGES pages the tail is not reached and says so. */
+/** Lines of the first log read: most logs end inside it. */
 const LOG_PAGE = 500
-const LOG_PAGES = 10
 
 /** What survives between reads. */
 export interface PbsJobsMemory {
@@ -170,36 +169,58 @@ async function readLogTails(ctx: PbsJobsContext, jobs: readonly PbsJob[]): Promi
   }
 }
 
-/** The last LOG_TAIL_LINES lines of a task log, each at most LOG_LINE_MAX characters. */
+/**
+ * The last LOG_TAIL_LINES lines of a task log, each at most LOG_LINE_MAX characters. Our client
+ * drops the answer's `total`, so a log longer than one page has its end found by probing single
+ * lines (doubling, then halving: about 2·log2(lines) tiny calls), then its tail is read.
+ */
 export async function readLogTail(
   ctx: Pick<PbsJobsContext, 'call'>,
   upid: string,
 ): Promise<string[]> {
   const path = `/nodes/localhost/tasks/${encodeURIComponent(upid)}/log`
-  const tail: string[] = []
   // PBS's `start` is the first line's number (start=0 and start=1 both begin at line 1).
-  let start = 1
-  for (let page = 0; page < LOG_PAGES; page++) {
-    const lines = await ctx.call(path, { start, limit: LOG_PAGE })
-    if (!Array.isArray(lines)) break
-    let last = start - 1
-    for (const line of lines) {
-      if (!isRecord(line)) continue
-      const n = typeof line.n === 'number' ? line.n : last + 1
-      if (n <= last) continue
-      last = n
-      const text = typeof line.t === 'string' ? line.t : ''
-      tail.push(text.length > LOG_LINE_MAX ? `${text.slice(0, LOG_LINE_MAX - 1)}…` : text)
-      if (tail.length > LOG_TAIL_LINES) tail.shift()
-    }
-    if (lines.length < LOG_PAGE) return tail
-    start = last + 1
-    if (page === LOG_PAGES - 1) {
-      tail.push(`(log longer than ${LOG_PAGE * LOG_PAGES} lines: its end was not read)`)
-      tail.shift()
-    }
+  const read = async (start: number, limit: number) =>
+    toLines(await ctx.call(path, { start, limit }), start)
+  const first = await read(1, LOG_PAGE)
+  if (first.length < LOG_PAGE) return tailOf(first)
+  const exists = async (n: number) => (await read(n, 1)).length > 0
+  let known = LOG_PAGE
+  let beyond = LOG_PAGE * 2
+  while (beyond < MAX_LOG_LINES && (await exists(beyond))) {
+    known = beyond
+    beyond *= 2
   }
-  return tail
+  while (beyond - known > 1) {
+    const mid = Math.floor((known + beyond) / 2)
+    if (await exists(mid)) known = mid
+    else beyond = mid
+  }
+  return tailOf(await read(Math.max(1, known - LOG_TAIL_LINES + 1), LOG_TAIL_LINES))
+}
+
+/** Lines probed for at most; a longer log has its tail taken there. */
+const MAX_LOG_LINES = 1 << 24
+
+// Lines numbered `start` and after; a line without a number takes the next one. PBS answers a
+// start past the end with no line, or (PVE-style) a 'no content' line numbered 1: both are none.
+function toLines(data: unknown, start: number): string[] {
+  if (!Array.isArray(data)) return []
+  const out: string[] = []
+  let last = start - 1
+  for (const line of data) {
+    if (!isRecord(line)) continue
+    const n = typeof line.n === 'number' ? line.n : last + 1
+    if (n <= last) continue
+    last = n
+    const text = typeof line.t === 'string' ? line.t : ''
+    out.push(text.length > LOG_LINE_MAX ? `${text.slice(0, LOG_LINE_MAX - 1)}…` : text)
+  }
+  return out
+}
+
+function tailOf(lines: string[]): string[] {
+  return lines.slice(-LOG_TAIL_LINES)
 }
 
 function withLog(memory: PbsJobsMemory, job: PbsJob): PbsJob {

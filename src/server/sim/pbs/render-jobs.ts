@@ -60,8 +60,22 @@ function scheduleStatus(job: SimJob): Record<string, unknown> {
   }
 }
 
-/** Lines `{n, t}` of a task's log; undefined when no job ran under that UPID. */
-export function renderJobLog(model: PbsSimModel, upid: string): { n: number; t: string }[] {
+type LogLine = { n: number; t: string }
+// The last log rendered per model: a collector reads one log in several pages and probes.
+const logMemo = new WeakMap<PbsSimModel, { revision: number; upid: string; lines: LogLine[] }>()
+
+/** Lines `{n, t}` of a job run's log; PBS's 'no content' line for any other UPID. */
+export function renderJobLog(model: PbsSimModel, upid: string): LogLine[] {
+  const memo = logMemo.get(model)
+  if (memo !== undefined && memo.revision === model.revision && memo.upid === upid) {
+    return memo.lines
+  }
+  const lines = buildJobLog(model, upid)
+  logMemo.set(model, { revision: model.revision, upid, lines })
+  return lines
+}
+
+function buildJobLog(model: PbsSimModel, upid: string): LogLine[] {
   const now = nowOf(model)
   const run = simJobs(model, now)
     .flatMap((j) => j.runs)

@@ -12,6 +12,7 @@ import {
 import {
   ALL_PBS_JOB_KINDS,
   LOG_TAIL_LINES,
+  readLogTail,
   type PbsJobFlags,
 } from '../../../../src/server/collect/pbs-jobs-poll.ts'
 import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
@@ -200,5 +201,47 @@ describe('PBS jobs against the PBS simulator', () => {
     markPbsDown(memory, new AppError('PVE_UNREACHABLE', { host: 'x', reason: 'timed out' }))
     expect(memory.last!.jobs).toBe(jobs)
     expect(memory.last!.instance.status).toBe('offline')
+  })
+})
+
+describe('the log tail of a long task log', () => {
+  it('finds the end of a log of over 5,000 lines in a few small reads', async () => {
+    const guests = Array.from({ length: 6000 }, (_, i) => ({
+      vmid: 1000 + i,
+      type: 'qemu' as const,
+      name: `vm-${i}`,
+    }))
+    const sim = await startPbsSimulator({ seed: 3, tickMs: 0, now: () => START_MS, guests })
+    const pbs = sim.servers[0]!
+    const client = createPveClient({
+      host: pbs.url,
+      product: 'pbs',
+      auth: { kind: 'token', tokenId: pbs.tokenId, secret: pbs.tokenSecret },
+      verifySSL: true,
+      fingerprint: pbs.fingerprint,
+    })
+    try {
+      const [verify] = (await client.get('/admin/verify')) as Array<Record<string, string>>
+      const upid = verify!['last-run-upid']!
+      const full = (await client.get(`/nodes/localhost/tasks/${encodeURIComponent(upid)}/log`, {
+        limit: 0,
+      })) as Array<{ n: number; t: string }>
+      expect(full.length).toBeGreaterThan(5000)
+      let calls = 0
+      const tail = await readLogTail(
+        {
+          call: (path, query) => {
+            calls++
+            return client.get(path, query)
+          },
+        },
+        upid,
+      )
+      expect(tail).toEqual(full.slice(-LOG_TAIL_LINES).map((l) => l.t))
+      expect(calls).toBeLessThan(30)
+    } finally {
+      await client.close()
+      await sim.stop()
+    }
   })
 })
