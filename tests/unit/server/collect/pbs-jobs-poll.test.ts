@@ -16,10 +16,25 @@ import {
   type PbsJobFlags,
 } from '../../../../src/server/collect/pbs-jobs-poll.ts'
 import { createPveClient, type PveClient } from '../../../../src/server/collect/pve-client.ts'
-import { startPbsSimulator, type PbsSimulator } from '../../../../src/server/sim/pbs/index.ts'
+import {
+  startPbsSimulator,
+  type PbsSimulator,
+  type SimPbsServer,
+} from '../../../../src/server/sim/pbs/index.ts'
 import { START_MS, createManualClock } from '../sim/pbs/helpers.ts'
 
 const NOW_SEC = START_MS / 1000
+
+/** A client of the simulated PBS with its API token, pinned to its certificate. */
+function tokenClient(pbs: SimPbsServer): PveClient {
+  return createPveClient({
+    host: pbs.url,
+    product: 'pbs',
+    auth: { kind: 'token', tokenId: pbs.tokenId, secret: pbs.tokenSecret },
+    verifySSL: true,
+    fingerprint: pbs.fingerprint,
+  })
+}
 const NONE: PbsJobFlags = { sync: false, verify: false, prune: false, gc: false }
 
 describe('PBS jobs against the PBS simulator', () => {
@@ -29,14 +44,7 @@ describe('PBS jobs against the PBS simulator', () => {
 
   beforeAll(async () => {
     sim = await startPbsSimulator({ seed: 8, tickMs: 0, now: clock.now })
-    const pbs = sim.servers[0]!
-    client = createPveClient({
-      host: pbs.url,
-      product: 'pbs',
-      auth: { kind: 'token', tokenId: pbs.tokenId, secret: pbs.tokenSecret },
-      verifySSL: true,
-      fingerprint: pbs.fingerprint,
-    })
+    client = tokenClient(sim.servers[0]!)
   })
   afterAll(async () => {
     await client.close()
@@ -212,14 +220,7 @@ describe('the log tail of a long task log', () => {
       name: `vm-${i}`,
     }))
     const sim = await startPbsSimulator({ seed: 3, tickMs: 0, now: () => START_MS, guests })
-    const pbs = sim.servers[0]!
-    const client = createPveClient({
-      host: pbs.url,
-      product: 'pbs',
-      auth: { kind: 'token', tokenId: pbs.tokenId, secret: pbs.tokenSecret },
-      verifySSL: true,
-      fingerprint: pbs.fingerprint,
-    })
+    const client = tokenClient(sim.servers[0]!)
     try {
       const [verify] = (await client.get('/admin/verify')) as Array<Record<string, string>>
       const upid = verify!['last-run-upid']!
