@@ -3,8 +3,9 @@
 //   sync   's-offsite'   local sync main -> offsite, hourly at :15, every run OK;
 //   verify 'v-weekly'    main, Sundays 07:00; its last run FAILED (a few snapshots failed);
 //   prune  'p-main'      main, daily 05:30, OK; 'p-offsite' offsite, DISABLED (no next-run);
-//   gc     'main'        daily 06:00, OK; 'offsite' scheduled daily 02:00 but its last run was
-//                        two days ago: next-run is hours in the past with no run since (overdue).
+//   gc     'main'        daily at the store's gc-schedule (06:00), OK; 'offsite' scheduled daily
+//                        (10:00) but its last run was two days ago: next-run is 14-38 h in the
+//                        past with no run since (overdue).
 // Task entries (render-tasks.ts) and task logs come from the same runs, so the job status, the
 // task list and the log agree.
 
@@ -117,7 +118,7 @@ function pruneJob(model: PbsSimModel, store: SimStore, nowSec: number): SimJob {
     kind: 'prune',
     id: `p-${store.name}`,
     store: store.name,
-    schedule: disabled ? 'daily' : '05:30',
+    schedule: clockOf(store.pruneStartSec),
     disabled,
     // A disabled prune job has no next-run (reference §3.2).
     ...(disabled ? {} : { nextRun: last + DAY_SEC }),
@@ -129,8 +130,7 @@ function pruneJob(model: PbsSimModel, store: SimStore, nowSec: number): SimJob {
 /** GC of one store; the offsite one has missed its runs of the last two days. */
 export function gcJob(model: PbsSimModel, store: SimStore, nowSec: number): SimJob {
   const overdue = store.name === 'offsite'
-  const startSec = overdue ? 2 * HOUR : store.gcStartSec
-  const scheduled = lastDailyRun(startSec, nowSec)
+  const scheduled = lastDailyRun(store.gcStartSec, nowSec)
   // Overdue: the last run is two scheduled runs back; the next-run PBS reports is the first
   // missed one, which lies in the past.
   const last = overdue ? scheduled - 2 * DAY_SEC : scheduled
@@ -151,7 +151,7 @@ export function gcJob(model: PbsSimModel, store: SimStore, nowSec: number): SimJ
     kind: 'gc',
     id: store.name,
     store: store.name,
-    schedule: overdue ? '02:00' : 'daily',
+    schedule: clockOf(store.gcStartSec),
     disabled: false,
     nextRun: last + DAY_SEC,
     runs,
@@ -180,6 +180,12 @@ function run(
     status: end <= nowSec ? status : 'running',
     upid,
   }
+}
+
+/** A daily calendar event `HH:MM` for seconds after midnight (the datastore config's form). */
+export function clockOf(sec: number): string {
+  const hh = String(Math.floor(sec / 3600) % 24).padStart(2, '0')
+  return `${hh}:${String(Math.floor(sec / 60) % 60).padStart(2, '0')}`
 }
 
 /** The UPID of a scheduled job run (snapshot verification states name the verify run's). */

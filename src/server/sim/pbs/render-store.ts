@@ -2,6 +2,7 @@
 // /admin/datastore/{store}/status|gc. Kebab-case keys and real booleans, as PBS (serde) sends them.
 
 import type { PbsSimModel } from './model.ts'
+import { clockOf } from './jobs.ts'
 import { lastGcRun } from './render-jobs.ts'
 import { DAY_SEC, hashUnit } from './schedule.ts'
 import { estimatedFullDate, pastUsage, viewStores } from './store-view.ts'
@@ -72,16 +73,14 @@ export function renderDatastoreList(model: PbsSimModel): unknown[] {
 
 /** GET /config/datastore: schedules, verify-new and the (legacy) keep-* options. */
 export function renderDatastoreConfig(model: PbsSimModel): unknown[] {
-  const clock = (sec: number): string =>
-    `${String(Math.floor(sec / 3600) % 24).padStart(2, '0')}:${String(Math.floor(sec / 60) % 60).padStart(2, '0')}`
   return model.stores.map((store) => {
     const root = store.namespaces.find((n) => n.path === '')?.retention ?? {}
     return {
       name: store.name,
       path: store.path,
       ...(store.comment !== undefined ? { comment: store.comment } : {}),
-      'gc-schedule': clock(store.gcStartSec),
-      'prune-schedule': clock(store.pruneStartSec),
+      'gc-schedule': clockOf(store.gcStartSec),
+      'prune-schedule': clockOf(store.pruneStartSec),
       ...(root.last !== undefined ? { 'keep-last': root.last } : {}),
       ...(root.daily !== undefined ? { 'keep-daily': root.daily } : {}),
       ...(root.weekly !== undefined ? { 'keep-weekly': root.weekly } : {}),

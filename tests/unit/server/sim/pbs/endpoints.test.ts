@@ -151,7 +151,7 @@ describe('PBS simulator endpoints', () => {
     const gc = await getPbsData<Entry>(pbs, '/admin/datastore/main/gc')
     // The per-store GC status is the counters plus the schedule status (reference §3.3).
     expect(gc).toMatchObject(verbose['gc-status'] as Entry)
-    expect(gc).toMatchObject({ store: 'main', schedule: 'daily', 'last-run-state': 'OK' })
+    expect(gc).toMatchObject({ store: 'main', schedule: '06:00', 'last-run-state': 'OK' })
   })
 
   it('lists namespaces recursively, under a parent and down to a depth', async () => {
