@@ -30,6 +30,8 @@ export const CADENCE_MS = {
   guestAgentMaxBackoff: 30 * 60_000,
   /** PBS namespaces and snapshots (the issue asks for 60 s). */
   pbsContent: 60_000,
+  /** PBS sync, verify, prune and GC jobs and their tasks (issue 26). */
+  pbsJobs: 60_000,
 } as const
 
 /** The name of a cadence class. */

@@ -18,6 +18,7 @@ import type {
   StorageBackup,
 } from '../../shared/model/state.ts'
 import type { CallStats } from './call-stats.ts'
+import type { PbsJobFlags } from './pbs-jobs-poll.ts'
 import type { EndpointSlot } from './endpoint-slot.ts'
 import { createListJoiner } from './merge-collected.ts'
 import type { PveAuth } from './pve-client.ts'
@@ -32,6 +33,8 @@ export interface MonitoredEndpoint {
   auth: PveAuth
   verifySSL: boolean
   fingerprint?: string
+  /** PBS: the job kinds its monitor flags turn on (all when absent). */
+  pbsJobs?: PbsJobFlags
 }
 
 /** What one cycle produced, across all endpoints. */

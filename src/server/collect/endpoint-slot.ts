@@ -28,6 +28,7 @@ import {
   type PbsMemory,
   type PbsPollResult,
 } from './pbs-poll.ts'
+import { ALL_PBS_JOB_KINDS } from './pbs-jobs-poll.ts'
 import { cancelDetails, type DetailPolicy } from './pve-agent.ts'
 import type { PveClient } from './pve-client.ts'
 import type { RateTracker } from './rates.ts'
@@ -211,6 +212,7 @@ export function createSlotRunner(deps: SlotDeps): SlotRunner {
         memory: pbs.memory,
         now: at,
         pollIntervalMs: deps.pollIntervalMs,
+        jobs: slot.endpoint.pbsJobs ?? ALL_PBS_JOB_KINDS,
         warn,
       })
       slot.status = 'connected'

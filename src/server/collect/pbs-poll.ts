@@ -14,6 +14,12 @@ import type {
 } from '../../shared/model/state.ts'
 import { CADENCE_MS, DEFAULT_POLL_INTERVAL_MS, isDue as isCadenceDue } from './cadence.ts'
 import { createLimiter } from './limiter.ts'
+import {
+  createPbsJobsMemory,
+  refreshPbsJobs,
+  type PbsJobFlags,
+  type PbsJobsMemory,
+} from './pbs-jobs-poll.ts'
 import type { Limiter } from './limiter.ts'
 import { toPbsBackups, toPbsNamespace, toPbsNamespaces } from './pbs-backups.ts'
 import {
@@ -57,11 +63,13 @@ export interface PbsMemory {
   last?: PbsPollResult
   /** Message of the error that last marked the instance down. */
   lastError?: string
+  /** Sync, verify, prune and GC jobs (pbs-jobs-poll.ts). */
+  jobs: PbsJobsMemory
 }
 
 /** Creates empty memory for a new PBS. */
 export function createPbsMemory(): PbsMemory {
-  return { stores: new Map() }
+  return { stores: new Map(), jobs: createPbsJobsMemory() }
 }
 
 /** Everything pollPbs needs. `call` is the client's get, wrapped for accounting. */
@@ -79,8 +87,12 @@ export interface PbsPollContext {
   now: number
   /** The poller's interval (default 10 s): content is never read more often than this. */
   pollIntervalMs?: number
+  /** The job kinds the node's monitor flags ask for; none when absent. */
+  jobs?: PbsJobFlags
   warn(obj: object, msg: string): void
 }
+
+const NO_JOBS: PbsJobFlags = { sync: false, verify: false, prune: false, gc: false }
 
 /** What one poll produced. */
 export interface PbsPollResult {
@@ -137,7 +149,18 @@ export async function pollPbs(ctx: PbsPollContext): Promise<PbsPollResult> {
   }
   const instance = toInstance(ctx, toPbsVersion(version.value), datastores, healthy)
   const backups = datastores.flatMap((d) => memory.stores.get(d.name)?.backups ?? [])
-  memory.last = { instance, backups, jobs: memory.last?.jobs ?? [] }
+  const jobs = await refreshPbsJobs({
+    instance: ctx.instance,
+    host: ctx.host,
+    call: (path, query) => ctx.call(path, query),
+    flags: ctx.jobs ?? NO_JOBS,
+    stores: datastores.map((d) => d.name),
+    memory: memory.jobs,
+    now: ctx.now,
+    pollIntervalMs: ctx.pollIntervalMs,
+    warn: ctx.warn,
+  })
+  memory.last = { instance, backups, jobs }
   return memory.last
 }
 

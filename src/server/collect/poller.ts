@@ -219,6 +219,7 @@ function sameEndpoint(a: MonitoredEndpoint, b: MonitoredEndpoint): boolean {
     a.host === b.host &&
     a.verifySSL === b.verifySSL &&
     a.fingerprint === b.fingerprint &&
+    JSON.stringify(a.pbsJobs) === JSON.stringify(b.pbsJobs) &&
     JSON.stringify(Object.entries(a.auth).sort()) === JSON.stringify(Object.entries(b.auth).sort())
   )
 }

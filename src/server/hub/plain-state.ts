@@ -8,12 +8,14 @@ import type {
   BackupTask,
   GuestSnapshot,
   PbsBackup,
-  PbsInstance,
   PhysicalDisk,
   State,
   StorageBackup,
 } from '../../shared/model/state.ts'
 import { createPlainGuestsConverter } from './plain-guests.ts'
+import { createPlainPbsConverter, type PlainPbsInstance } from './plain-pbs.ts'
+
+export type { PlainPbsInstance, PlainPbsJob } from './plain-pbs.ts'
 
 /** Go's zero `time.Time`: what the reference sends for a task still running (endTime). */
 export const ZERO_TIME = '0001-01-01T00:00:00Z'
@@ -29,18 +31,28 @@ export type PlainGuestSnapshot = WithIso<GuestSnapshot, 'time'>
 /** A vzdump task on the plain dialect. */
 export type PlainBackupTask = WithIso<BackupTask, 'startTime' | 'endTime'>
 
-/** A PBS instance on the plain dialect (§2.7). */
-export type PlainPbsInstance = WithIso<PbsInstance, 'lastSeen'>
 /** A physical disk on the plain dialect (§2.6). */
 export type PlainPhysicalDisk = WithIso<PhysicalDisk, 'lastChecked'>
 
 /**
+ * Our own collections that the plain dialect never carries (issue 26): the reference has no such
+ * keys; the PBS jobs reach its clients inside each PBS instance instead.
+ */
+export const NOT_ON_PLAIN = ['backupJobs', 'backupCoverage', 'pbsJobs', 'guestBackups'] as const
+
+/**
  * The state on the plain dialect: the PVE backup collections grouped as the reference's
- * `pveBackups` object, never as our top-level keys.
+ * `pveBackups` object, never as our top-level keys; PBS jobs inside their instance.
  */
 export type PlainState = Omit<
   State,
-  'pbsBackups' | 'storageBackups' | 'guestSnapshots' | 'backupTasks' | 'pbs' | 'physicalDisks'
+  | 'pbsBackups'
+  | 'storageBackups'
+  | 'guestSnapshots'
+  | 'backupTasks'
+  | 'pbs'
+  | 'physicalDisks'
+  | (typeof NOT_ON_PLAIN)[number]
 > & {
   pbs: PlainPbsInstance[]
   physicalDisks: PlainPhysicalDisk[]
@@ -109,10 +121,7 @@ export function createPlainStateConverter(): (state: State) => PlainState {
     startTime: toRfc3339(t.startTime),
     endTime: t.endTime > 0 ? toRfc3339(t.endTime) : ZERO_TIME,
   }))
-  const pbsInstances = memoList<PbsInstance, PlainPbsInstance>((p) => ({
-    ...p,
-    lastSeen: msToRfc3339(p.lastSeen),
-  }))
+  const pbsInstances = createPlainPbsConverter(toRfc3339)
   const disks = memoList<PhysicalDisk, PlainPhysicalDisk>((d) => ({
     ...d,
     lastChecked: msToRfc3339(d.lastChecked),
@@ -121,7 +130,16 @@ export function createPlainStateConverter(): (state: State) => PlainState {
   const containers = createPlainGuestsConverter()
   let lastPlainPve: PlainState['pveBackups'] | null = null
   return (state) => {
-    const { storageBackups, guestSnapshots, backupTasks, ...rest } = state
+    const {
+      storageBackups,
+      guestSnapshots,
+      backupTasks,
+      backupJobs: _backupJobs,
+      backupCoverage: _backupCoverage,
+      pbsJobs,
+      guestBackups: _guestBackups,
+      ...rest
+    } = state
     const next = {
       backupTasks: tasks(backupTasks),
       storageBackups: storage(storageBackups),
@@ -140,7 +158,7 @@ export function createPlainStateConverter(): (state: State) => PlainState {
       ...rest,
       vms: vms(state.vms, state.nodes),
       containers: containers(state.containers, state.nodes),
-      pbs: pbsInstances(state.pbs),
+      pbs: pbsInstances(state.pbs, pbsJobs),
       physicalDisks: disks(state.physicalDisks),
       pbsBackups: pbs(state.pbsBackups),
       pveBackups: lastPlainPve,

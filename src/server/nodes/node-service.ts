@@ -116,8 +116,11 @@ function toAuth(node: NodeCredentials): PveAuth | null {
   return null
 }
 
-/** The poller's view of a stored node (PVE and PBS). */
-export function toEndpoint(node: StoredNode): MonitoredEndpoint | null {
+/** The poller's view of a stored node (PVE and PBS); a PBS carries its job monitor flags. */
+export function toEndpoint(
+  node: StoredNode,
+  pbsFlags: PbsMonitorFlags = ALL_PBS_FLAGS,
+): MonitoredEndpoint | null {
   const auth = toAuth(node)
   if (!auth) return null
   const endpoint: MonitoredEndpoint = {
@@ -129,6 +132,14 @@ export function toEndpoint(node: StoredNode): MonitoredEndpoint | null {
     verifySSL: node.verifySSL,
   }
   if (node.fingerprint) endpoint.fingerprint = node.fingerprint
+  if (node.type === 'pbs') {
+    endpoint.pbsJobs = {
+      sync: pbsFlags.monitorSyncJobs,
+      verify: pbsFlags.monitorVerifyJobs,
+      prune: pbsFlags.monitorPruneJobs,
+      gc: pbsFlags.monitorGarbageJobs,
+    }
+  }
   return endpoint
 }
 
@@ -280,11 +291,13 @@ export function createNodeService(deps: NodeServiceDeps): NodeService {
       deps.onChange()
       return stored
     },
-    endpoints: () =>
-      repo
+    endpoints: () => {
+      const flags = repo.pbsFlags()
+      return repo
         .list()
-        .map(toEndpoint)
-        .filter((e): e is MonitoredEndpoint => e !== null),
+        .map((node) => toEndpoint(node, flags.get(node.id)))
+        .filter((e): e is MonitoredEndpoint => e !== null)
+    },
     reload: () => deps.onChange(),
   }
 }

@@ -92,7 +92,13 @@ describe('the node list (spec 001 §2)', () => {
         .getByRole('listitem')
         .elements()
         .map((item) => item.textContent)
-    expect(badges('backup-one')).toEqual(['Datastores', 'Sync Jobs', 'Verify Jobs', 'Prune Jobs'])
+    expect(badges('backup-one')).toEqual([
+      'Datastores',
+      'Sync Jobs',
+      'Verify Jobs',
+      'Prune Jobs',
+      'Garbage Collection',
+    ])
     expect(badges('hot')).toContain('Temperature')
     await expect
       .element(nodeItem('backup-one'))

@@ -228,7 +228,19 @@ describe('list summary (spec 001 §2)', () => {
       'Backups',
       'Temperature',
     ])
-    expect(featureBadges(pbs())).toEqual(['Datastores', 'Sync Jobs', 'Verify Jobs', 'Prune Jobs'])
+    expect(featureBadges(pbs())).toEqual([
+      'Datastores',
+      'Sync Jobs',
+      'Verify Jobs',
+      'Prune Jobs',
+      'Garbage Collection',
+    ])
+    // Issue 26: a job badge only while its flag is on (the collector then reads that kind).
+    expect(featureBadges({ ...pbs(), monitorSyncJobs: false, monitorGarbageJobs: false })).toEqual([
+      'Datastores',
+      'Verify Jobs',
+      'Prune Jobs',
+    ])
     expect(authSummary(pveToken())).toBe('API token: pulse-monitor@pam!pulse-token')
     expect(authSummary(pveCluster())).toBe('User: root@pam')
   })

@@ -5,6 +5,7 @@ import { archiveSize, namespaceDepth, verificationOf } from './schedule.ts'
 import type { SimSnapshot } from './schedule.ts'
 import type { StoreView } from './store-view.ts'
 import { createUpid } from './upid.ts'
+import { jobRunUpid } from './jobs.ts'
 
 /** GET .../namespace: `parent` itself and its descendants down to `maxDepth` levels below it. */
 export function renderNamespaces(store: SimStore, parent: string, maxDepth: number): unknown[] {
@@ -121,15 +122,15 @@ function verifyUpid(
   at: number,
 ): string {
   const policy = store.verify
+  if (policy.kind === 'weekly') {
+    return jobRunUpid(model, store, 'verificationjob', `${store.name}:${policy.job}`, at)
+  }
   return createUpid({
     node: model.host.hostname,
-    salt: model.seed + (policy.kind === 'new' ? snapshot.group.salt : store.name.length),
+    salt: model.seed + snapshot.group.salt,
     starttime: at,
-    workerType: policy.kind === 'new' ? 'verify' : 'verificationjob',
-    workerId:
-      policy.kind === 'new'
-        ? `${store.name}:${snapshotPath(ns, snapshot.group, snapshot.time)}`
-        : `${store.name}:${policy.job}`,
+    workerType: 'verify',
+    workerId: `${store.name}:${snapshotPath(ns, snapshot.group, snapshot.time)}`,
     user: 'root@pam',
   }).upid
 }

@@ -1,11 +1,12 @@
 // Datastore-level answers: /status/datastore-usage, /admin/datastore, /config/datastore and
 // /admin/datastore/{store}/status|gc. Kebab-case keys and real booleans, as PBS (serde) sends them.
 
-import type { PbsSimModel, SimStore } from './model.ts'
-import { DAY_SEC, hashUnit, lastDailyRun } from './schedule.ts'
+import type { PbsSimModel } from './model.ts'
+import { clockOf } from './jobs.ts'
+import { lastGcRun } from './render-jobs.ts'
+import { DAY_SEC, hashUnit } from './schedule.ts'
 import { estimatedFullDate, pastUsage, viewStores } from './store-view.ts'
 import type { StoreView } from './store-view.ts'
-import { createUpid } from './upid.ts'
 
 const HISTORY_DAYS = 30
 // Fixed-size chunks are 4 MiB before compression; about 2.2 MiB average on disk.
@@ -40,12 +41,13 @@ function renderHistory(view: StoreView, seed: number): (number | null)[] {
   return out
 }
 
-/** The last garbage collection's counters (GarbageCollectionStatus). */
+/** The last garbage collection's counters (GarbageCollectionStatus); `upid` null before any. */
 export function renderGcStatus(model: PbsSimModel, view: StoreView): Record<string, unknown> {
-  const startedAt = lastDailyRun(view.store.gcStartSec, Math.floor(model.nowMs / 1000))
+  const run = lastGcRun(model, view.store)
+  const startedAt = run?.start ?? 0
   const removed = Math.round(view.diskBytes * 0.01 * hashUnit(model.seed, startedAt, 7))
   return {
-    upid: gcUpid(model, view.store, startedAt),
+    upid: run?.upid ?? null,
     'index-file-count': view.indexFiles,
     'index-data-bytes': view.indexBytes,
     'disk-bytes': view.diskBytes,
@@ -57,18 +59,6 @@ export function renderGcStatus(model: PbsSimModel, view: StoreView): Record<stri
     'removed-bad': 0,
     'still-bad': 0,
   }
-}
-
-/** UPID of the GC run that started at `startedAt`. */
-export function gcUpid(model: PbsSimModel, store: SimStore, startedAt: number): string {
-  return createUpid({
-    node: model.host.hostname,
-    salt: model.seed + store.name.length,
-    starttime: startedAt,
-    workerType: 'garbage_collection',
-    workerId: store.name,
-    user: 'root@pam',
-  }).upid
 }
 
 /** GET /admin/datastore: the stores the caller may see. */
@@ -83,16 +73,14 @@ export function renderDatastoreList(model: PbsSimModel): unknown[] {
 
 /** GET /config/datastore: schedules, verify-new and the (legacy) keep-* options. */
 export function renderDatastoreConfig(model: PbsSimModel): unknown[] {
-  const clock = (sec: number): string =>
-    `${String(Math.floor(sec / 3600) % 24).padStart(2, '0')}:${String(Math.floor(sec / 60) % 60).padStart(2, '0')}`
   return model.stores.map((store) => {
     const root = store.namespaces.find((n) => n.path === '')?.retention ?? {}
     return {
       name: store.name,
       path: store.path,
       ...(store.comment !== undefined ? { comment: store.comment } : {}),
-      'gc-schedule': clock(store.gcStartSec),
-      'prune-schedule': clock(store.pruneStartSec),
+      'gc-schedule': clockOf(store.gcStartSec),
+      'prune-schedule': clockOf(store.pruneStartSec),
       ...(root.last !== undefined ? { 'keep-last': root.last } : {}),
       ...(root.daily !== undefined ? { 'keep-daily': root.daily } : {}),
       ...(root.weekly !== undefined ? { 'keep-weekly': root.weekly } : {}),

@@ -2,15 +2,8 @@
 // runs incl. failed and running ones, GC, prune and verify), newest first, filtered as PBS does.
 
 import type { PbsSimModel, SimStore } from './model.ts'
-import {
-  DAY_SEC,
-  hashUnit,
-  lastDailyRun,
-  runDuration,
-  runFailed,
-  runStart,
-  weekdayOf,
-} from './schedule.ts'
+import { simJobRuns } from './jobs.ts'
+import { DAY_SEC, hashUnit, runDuration, runFailed, runStart } from './schedule.ts'
 import { snapshotPath } from './render-content.ts'
 import { createUpid } from './upid.ts'
 
@@ -79,10 +72,8 @@ function statusClass(task: TaskEntry): string {
 function listTasks(model: PbsSimModel): TaskEntry[] {
   const nowSec = Math.floor(model.nowMs / 1000)
   const tasks: TaskEntry[] = []
-  for (const store of model.stores) {
-    backupTasks(model, store, nowSec, tasks)
-    jobTasks(model, store, nowSec, tasks)
-  }
+  for (const store of model.stores) backupTasks(model, store, nowSec, tasks)
+  jobTasks(model, nowSec, tasks)
   return tasks.sort((a, b) => b.starttime - a.starttime)
 }
 
@@ -114,48 +105,28 @@ function backupTasks(model: PbsSimModel, store: SimStore, nowSec: number, out: T
   }
 }
 
-// Daily GC and prune jobs, and the weekly verify job where the store has one.
-function jobTasks(model: PbsSimModel, store: SimStore, nowSec: number, out: TaskEntry[]): void {
-  for (let back = 0; back < TASK_DAYS; back++) {
-    const gcAt = lastDailyRun(store.gcStartSec, nowSec) - back * DAY_SEC
-    const gcEnd = gcAt + 300 + Math.floor(hashUnit(model.seed, gcAt, 8) * 2400)
-    // Same salt as the GC status's UPID, so the task list and gc-status agree.
-    const gc = task(model, model.seed + store.name.length, {
-      starttime: gcAt,
-      end: gcEnd <= nowSec ? gcEnd : undefined,
-      status: 'OK',
-      type: 'garbage_collection',
-      id: store.name,
+// The scheduled job runs (sync, verify, prune, GC) jobs.ts derives, under their own UPIDs.
+function jobTasks(model: PbsSimModel, nowSec: number, out: TaskEntry[]): void {
+  for (const run of simJobRuns(model, nowSec, nowSec - TASK_DAYS * DAY_SEC)) {
+    const { pid, pstart } = parseUpid(run.upid)
+    out.push({
+      upid: run.upid,
+      node: model.host.hostname,
+      pid,
+      pstart,
+      starttime: run.start,
+      ...(run.end !== undefined ? { endtime: run.end, status: run.status } : {}),
+      worker_type: run.type,
+      worker_id: run.workerId,
       user: 'root@pam',
     })
-    out.push(gc)
-    const pruneAt = lastDailyRun(store.pruneStartSec, nowSec) - back * DAY_SEC
-    out.push(
-      task(model, model.seed + 31, {
-        starttime: pruneAt,
-        end: Math.min(nowSec, pruneAt + 40),
-        status: 'OK',
-        type: 'prunejob',
-        id: `${store.name}:p-daily`,
-        user: 'root@pam',
-      }),
-    )
-    const verify = store.verify
-    if (verify.kind !== 'weekly') continue
-    const verifyAt = Math.floor(nowSec / DAY_SEC - back) * DAY_SEC + verify.startSec
-    if (weekdayOf(verifyAt / DAY_SEC) !== verify.weekday || verifyAt > nowSec) continue
-    const verifyEnd = verifyAt + 3600
-    out.push(
-      task(model, model.seed + store.name.length, {
-        starttime: verifyAt,
-        end: verifyEnd <= nowSec ? verifyEnd : undefined,
-        status: 'OK',
-        type: 'verificationjob',
-        id: `${store.name}:${verify.job}`,
-        user: 'root@pam',
-      }),
-    )
   }
+}
+
+// pid and pstart are the UPID's second and third fields (hex).
+function parseUpid(upid: string): { pid: number; pstart: number } {
+  const parts = upid.split(':')
+  return { pid: parseInt(parts[2] ?? '0', 16), pstart: parseInt(parts[3] ?? '0', 16) }
 }
 
 interface TaskSpec {

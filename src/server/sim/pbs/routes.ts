@@ -14,7 +14,8 @@ import {
   renderGcStatus,
 } from './render-store.ts'
 import { renderTasks } from './render-tasks.ts'
-import { viewStore } from './store-view.ts'
+import { renderGcJobStatus, renderJobList, renderJobLog } from './render-jobs.ts'
+import { viewStore, viewStores } from './store-view.ts'
 import { nodeRrd, storeRrd } from './history.ts'
 import { CFS, TIMEFRAMES } from '../history/layout.ts'
 import type { Cf, Timeframe } from '../history/layout.ts'
@@ -64,6 +65,10 @@ export function createRoutes(model: PbsSimModel, fingerprint: string): Route[] {
     }
   }
   const ds = (tail: string): RegExp => new RegExp(`^/admin/datastore/([^/]+)/${tail}$`)
+  const gcStatus = (view: StoreView) => ({
+    ...renderGcStatus(model, view),
+    ...renderGcJobStatus(model, view),
+  })
 
   return [
     { pattern: /^\/version$/, params: [], handle: () => ({ data: renderVersion(model) }) },
@@ -89,7 +94,26 @@ export function createRoutes(model: PbsSimModel, fingerprint: string): Route[] {
         data: renderDatastoreStatus(model, store(m), readBool(q, 'verbose') ?? false),
       }),
     },
-    { pattern: ds('gc'), params: [], handle: (m) => ({ data: renderGcStatus(model, store(m)) }) },
+    {
+      pattern: ds('gc'),
+      params: [],
+      handle: (m) => ({ data: gcStatus(store(m)) }),
+    },
+    // Issue 26: the job lists with their schedule status, and every store's GC (PBS >= 3.2).
+    ...(['sync', 'verify', 'prune'] as const).map((kind) => ({
+      pattern: new RegExp(`^/admin/${kind}$`),
+      params: ['store'],
+      handle: (_m: readonly string[], q: URLSearchParams) => ({
+        data: renderJobList(model, kind).filter(
+          (j) => q.get('store') === null || (j as { store: string }).store === q.get('store'),
+        ),
+      }),
+    })),
+    {
+      pattern: /^\/admin\/gc$/,
+      params: [],
+      handle: () => ({ data: viewStores(model).map(gcStatus) }),
+    },
     {
       pattern: ds('namespace'),
       params: ['parent', 'max-depth'],
@@ -144,6 +168,19 @@ export function createRoutes(model: PbsSimModel, fingerprint: string): Route[] {
         const view = store(m)
         const { tf, cf } = readRrd(q)
         return { data: storeRrd(model, view.store.name, tf, cf) }
+      },
+    },
+    {
+      pattern: /^\/nodes\/([^/]+)\/tasks\/([^/]+)\/log$/,
+      params: ['start', 'limit', 'test-status', 'download'],
+      handle(m, q) {
+        node(m)
+        const lines = renderJobLog(model, decodeURIComponent(m[2] ?? ''))
+        // PBS: `start` is the first line's number (0 and 1 both begin at line 1); limit 0 = all.
+        const from = Math.max(1, readInt(q, 'start', 0, Number.MAX_SAFE_INTEGER) ?? 0) - 1
+        const limit = readInt(q, 'limit', 0, Number.MAX_SAFE_INTEGER) ?? 50
+        const page = limit === 0 ? lines.slice(from) : lines.slice(from, from + limit)
+        return { data: page, extra: { total: lines.length } }
       },
     },
     {

@@ -166,10 +166,29 @@ export function verificationOf(
   for (let day = Math.floor(done / DAY_SEC); day <= Math.floor(nowSec / DAY_SEC); day++) {
     if (weekdayOf(day) !== weekday) continue
     const at = day * DAY_SEC + startSec
-    if (at >= done && at <= nowSec) return { state, at }
+    if (at < done || at > nowSec) continue
+    // The latest weekly run failed (jobs.ts): it found the victims' snapshots broken.
+    const latest = at + 7 * DAY_SEC > nowSec
+    return { state: latest && verifyVictims(store).has(snapshot.group) ? 'failed' : state, at }
   }
   return undefined
 }
+
+/**
+ * Groups whose snapshots the failed verify run marks failed: the two with the lowest hash of the
+ * store (deterministic, at least one whenever the store has groups).
+ */
+export function verifyVictims(store: SimStore): ReadonlySet<SimGroup> {
+  let set = victims.get(store)
+  if (set === undefined) {
+    const groups = store.namespaces.flatMap((ns) => ns.groups)
+    groups.sort((a, b) => hashUnit(a.salt, 99) - hashUnit(b.salt, 99))
+    set = new Set(groups.slice(0, 2))
+    victims.set(store, set)
+  }
+  return set
+}
+const victims = new WeakMap<SimStore, Set<SimGroup>>()
 
 /** Depth of a namespace path: 0 for the root '', 1 for 'a', 2 for 'a/b'. */
 export function namespaceDepth(path: string): number {

@@ -43,6 +43,19 @@ export function statusLabel(status: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1)
 }
 
+/**
+ * The PBS features the collector really reads, each with the flag that turns it on. A badge
+ * names only what is collected (issue 26): since the PBS job collector, that is every flag, the
+ * garbage collection included. A flag for something not collected gets no badge.
+ */
+export const PBS_FEATURES = [
+  ['monitorDatastores', 'Datastores'],
+  ['monitorSyncJobs', 'Sync Jobs'],
+  ['monitorVerifyJobs', 'Verify Jobs'],
+  ['monitorPruneJobs', 'Prune Jobs'],
+  ['monitorGarbageJobs', 'Garbage Collection'],
+] as const
+
 /** The feature badges of a node: what it monitors, plus Temperature when available. */
 export function featureBadges(node: NodeView): string[] {
   const flags: [boolean, string][] =
@@ -53,12 +66,7 @@ export function featureBadges(node: NodeView): string[] {
           [node.monitorStorage, 'Storage'],
           [node.monitorBackups, 'Backups'],
         ]
-      : [
-          [node.monitorDatastores, 'Datastores'],
-          [node.monitorSyncJobs, 'Sync Jobs'],
-          [node.monitorVerifyJobs, 'Verify Jobs'],
-          [node.monitorPruneJobs, 'Prune Jobs'],
-        ]
+      : PBS_FEATURES.map(([flag, label]) => [node[flag], label])
   const badges = flags.filter(([on]) => on).map(([, label]) => label)
   if (node.temperatureAvailable) badges.push('Temperature')
   return badges

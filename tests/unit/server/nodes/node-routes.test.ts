@@ -226,6 +226,13 @@ describe('node CRUD', () => {
     })
     expect(added.json).toMatchObject({ monitorSyncJobs: false, monitorGarbageJobs: false })
     expect((await list())[0]).toMatchObject({ monitorSyncJobs: false, monitorDatastores: true })
+    // Issue 26: the poller reads only the job kinds the flags turn on.
+    expect(server.ctx.app.nodes.endpoints()[0]?.pbsJobs).toEqual({
+      sync: false,
+      verify: true,
+      prune: true,
+      gc: false,
+    })
     const edited = await put(added.json.id, {
       type: 'pbs',
       name: 'backup',
@@ -246,6 +253,7 @@ describe('node CRUD', () => {
         host: 'https://127.0.0.3:8007',
         auth: { kind: 'token', tokenId: 'pulse-monitor@pbs!pulse-token', secret: 'pbs-secret-1' },
         verifySSL: true,
+        pbsJobs: { sync: true, verify: true, prune: true, gc: true },
       },
     ])
   })

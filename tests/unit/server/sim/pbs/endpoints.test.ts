@@ -149,7 +149,9 @@ describe('PBS simulator endpoints', () => {
     expect(total).toBe(snapshots.length)
     expect(counts.host?.groups).toBe(3)
     const gc = await getPbsData<Entry>(pbs, '/admin/datastore/main/gc')
-    expect(gc).toEqual(verbose['gc-status'])
+    // The per-store GC status is the counters plus the schedule status (reference §3.3).
+    expect(gc).toMatchObject(verbose['gc-status'] as Entry)
+    expect(gc).toMatchObject({ store: 'main', schedule: '06:00', 'last-run-state': 'OK' })
   })
 
   it('lists namespaces recursively, under a parent and down to a depth', async () => {
@@ -307,9 +309,9 @@ describe('PBS simulator endpoints', () => {
   })
 
   it('answers 501 for unknown paths and methods', async () => {
-    const unknown = await callPbs(pbs, '/admin/sync')
+    const unknown = await callPbs(pbs, '/tape/backup')
     expect(unknown.status).toBe(501)
-    expect(unknown.text).toBe("Method 'GET /admin/sync' not implemented")
+    expect(unknown.text).toBe("Method 'GET /tape/backup' not implemented")
     expect((await callPbs(pbs, '/version', { method: 'DELETE' })).status).toBe(501)
   })
 
