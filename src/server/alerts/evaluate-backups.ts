@@ -62,7 +62,8 @@ interface Context {
   nowS: number
   fresh: Freshness
   pbsDown: boolean
-  guestOf: (id: string) => Guest | undefined
+  /** The live guests the backup rules are matched against (only those evaluated); null: no rules. */
+  guests: Map<string, Guest> | null
 }
 
 function evaluateGuestBackups(run: EngineRun, state: State, fresh: Freshness): void {
@@ -80,24 +81,10 @@ function evaluateGuestBackups(run: EngineRun, state: State, fresh: Freshness): v
   const flags = run.backupFlags
   const vmids = run.backupVmids
   const flagCount = flags === null ? 0 : flags.length
-  let guests: Map<string, Guest> | null = null
-  const ctx: Context = {
-    run,
-    plan,
-    nowS,
-    fresh,
-    pbsDown: isPbsDown(state, fresh),
-    guestOf(id) {
-      if (guests === null) {
-        // Only with backup rules, and only once a guest needs its rule: one map per evaluation.
-        guests = new Map()
-        for (const g of state.vms) guests.set(g.id, g)
-        for (const g of state.containers) guests.set(g.id, g)
-      }
-      return guests.get(id)
-    },
-  }
   const orphans = new Map<string, number>()
+  // First pass: the guests with trouble or an open backup alert (few), without allocating.
+  const todo: GuestBackup[] = []
+  const todoOpen: (Alert[] | undefined)[] = []
   const list = state.guestBackups
   for (let i = 0; i < list.length; i++) {
     const gb = list[i]!
@@ -122,9 +109,70 @@ function evaluateGuestBackups(run: EngineRun, state: State, fresh: Freshness): v
         existing = open.get(gb.id)
     }
     if (!trouble && !existing) continue
-    evaluateGuest(ctx, gb, existing)
+    todo.push(gb)
+    todoOpen.push(existing)
   }
+  const ctx: Context = {
+    run,
+    plan,
+    nowS,
+    fresh,
+    pbsDown: isPbsDown(state, fresh),
+    guests: plan.rules.length > 0 && todo.length > 0 ? guestsOf(state, todo) : null,
+  }
+  for (let i = 0; i < todo.length; i++) evaluateGuest(ctx, todo[i]!, todoOpen[i])
   evaluateOrphans(run, state, fresh, orphans)
+}
+
+/**
+ * The live guests of these summaries, for rule matching: a vmid flag scan over every guest, and
+ * the map holds only the few guests evaluated (hashing 100,000 ids each poll would cost more).
+ */
+function guestsOf(state: State, todo: readonly GuestBackup[]): Map<string, Guest> {
+  let max = 0
+  for (const gb of todo) if (gb.vmid > max) max = gb.vmid
+  const wanted = new Uint8Array(max + 1)
+  for (const gb of todo) if (gb.vmid >= 0) wanted[gb.vmid] = 1
+  const map = new Map<string, Guest>()
+  for (const collection of [state.vms, state.containers]) {
+    for (let i = 0; i < collection.length; i++) {
+      const g = collection[i]!
+      if (g.vmid >= 0 && g.vmid <= max && wanted[g.vmid] === 1) map.set(g.id, g)
+    }
+  }
+  return map
+}
+
+/**
+ * The open alert needs no write this poll: it is confirmed as it stands (same level, value,
+ * threshold and guest name; not stale, not flapping; no lastSeen refresh due). Then it is only
+ * marked seen, and no message, place or observation is built: the steady 5 % of a 100,000-guest
+ * estate with old backups costs a few comparisons per guest.
+ */
+function unchanged(
+  run: EngineRun,
+  open: Alert | null,
+  on: boolean,
+  undecided: boolean,
+  level: string,
+  value: number,
+  threshold: number,
+  name: string,
+): boolean {
+  if (open === null || open.stale === true || open.flapping === true || run.refreshTick)
+    return false
+  if (
+    undecided ||
+    (on &&
+      open.level === level &&
+      open.value === value &&
+      open.threshold === threshold &&
+      open.resourceName === name)
+  ) {
+    run.keep(open)
+    return true
+  }
+  return false
 }
 
 function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefined): void {
@@ -134,23 +182,26 @@ function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefi
     return
   }
   const config = run.config
-  const limits = backupLimitsOf(
-    config,
-    plan,
-    gb.id,
-    plan.rules.length > 0 ? ctx.guestOf(gb.id) : undefined,
-  )
+  const limits = backupLimitsOf(config, plan, gb.id, ctx.guests?.get(gb.id))
   const resourceType: AlertResourceType = gb.type === 'qemu' ? 'VM' : 'Container'
-  const place: Place = {
-    resourceId: gb.id,
-    resourceName: gb.name,
-    node: gb.node,
-    instance: gb.instance,
-    resourceType,
-    klass: 'guest',
+  let place: Place | null = null
+  let label = ''
+  const where = (): Place => {
+    if (place === null) {
+      label = backupGuestLabel(resourceType, gb.name, gb.vmid)
+      place = {
+        resourceId: gb.id,
+        resourceName: gb.name,
+        node: gb.node,
+        instance: gb.instance,
+        resourceType,
+        klass: 'guest',
+      }
+    }
+    return place
   }
-  const label = backupGuestLabel(resourceType, gb.name, gb.vmid)
   const template = gb.template === true
+  const name = gb.name
 
   // Age. Never backed up counts as over both levels.
   const ageOpen = openOf(existing, 'backup-age')
@@ -158,14 +209,20 @@ function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefi
     !limits.enabled || template || (limits.warningDays <= 0 && limits.criticalDays <= 0)
   const level = ageOff ? null : backupAgeLevel(limits, gb.newest, nowS)
   const ageDays = gb.newest > 0 ? Math.round(((nowS - gb.newest) / DAY_S) * 10) / 10 : null
-  if (ageOpen || (level !== null && !ctx.pbsDown)) {
-    observeBackup(run, place, ageOpen, 'backup-age', backupAgeId, gb.id, {
+  const ageThreshold = level === 'critical' ? limits.criticalDays : limits.warningDays
+  const ageOn = level !== null && !ageOff
+  if (
+    (ageOpen || (ageOn && !ctx.pbsDown)) &&
+    !unchanged(run, ageOpen, ageOn, false, level ?? '', ageDays ?? 0, ageThreshold, name)
+  ) {
+    const at = where()
+    observeBackup(run, at, ageOpen, 'backup-age', backupAgeId, gb.id, {
       on: level !== null,
       off: level === null,
       disabled: ageOff,
       level: level ?? 'warning',
       value: ageDays ?? 0,
-      threshold: level === 'critical' ? limits.criticalDays : limits.warningDays,
+      threshold: ageThreshold,
       message: backupAgeMessage(label, ageDays),
       unit: 'days',
     })
@@ -174,17 +231,26 @@ function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefi
   // Not backed up: in no enabled job. 'unknown' coverage decides nothing.
   const coverage = gb.coverage
   const bare = coverage === 'none' || coverage === 'disabled'
-  observeBackup(
-    run,
-    place,
-    openOf(existing, 'backup-uncovered'),
-    'backup-uncovered',
-    backupUncoveredId,
-    gb.id,
-    {
+  const uncoveredOpen = openOf(existing, 'backup-uncovered')
+  const uncoveredOff = !limits.enabled || !limits.notBackedUp || template
+  if (
+    (uncoveredOpen || (bare && !uncoveredOff)) &&
+    !unchanged(
+      run,
+      uncoveredOpen,
+      bare && !uncoveredOff,
+      coverage === 'unknown' && !uncoveredOff,
+      'warning',
+      0,
+      0,
+      name,
+    )
+  ) {
+    const at = where()
+    observeBackup(run, at, uncoveredOpen, 'backup-uncovered', backupUncoveredId, gb.id, {
       on: bare,
       off: coverage === 'enabled',
-      disabled: !limits.enabled || !limits.notBackedUp || template,
+      disabled: uncoveredOff,
       level: 'warning',
       value: 0,
       threshold: 0,
@@ -192,8 +258,8 @@ function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefi
         coverage === 'disabled'
           ? `${label} is only in disabled backup jobs`
           : `${label} is in no backup job`,
-    },
-  )
+    })
+  }
 
   // Failed backup job: resolved by a later successful backup, or by the next job result.
   const failedOpen = openOf(existing, 'backup-failed')
@@ -207,36 +273,37 @@ function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefi
     // The task left the task list: only a backup newer than the alert ends it.
     passed = gb.newest * 1000 > Date.parse(failedOpen.startTime)
   }
-  const error = job?.error ? `: ${truncate(job.error)}` : ''
-  observeBackup(run, place, failedOpen, 'backup-failed', backupFailedId, gb.id, {
-    on: failed,
-    off: passed,
-    disabled: !limits.enabled || !config.backups.failedJobs,
-    level: 'critical',
-    value: 0,
-    threshold: 0,
-    message: `${label}: backup job failed${error}`,
-  })
+  const failedOff = !limits.enabled || !config.backups.failedJobs
+  if (failedOpen || (failed && !failedOff)) {
+    const at = where()
+    const error = job?.error ? `: ${truncate(job.error)}` : ''
+    observeBackup(run, at, failedOpen, 'backup-failed', backupFailedId, gb.id, {
+      on: failed,
+      off: passed,
+      disabled: failedOff,
+      level: 'critical',
+      value: 0,
+      threshold: 0,
+      message: `${label}: backup job failed${error}`,
+    })
+  }
 
   // Verification failed (PBS snapshots of this guest).
   const n = gb.verifyFailed
-  observeBackup(
-    run,
-    place,
-    openOf(existing, 'backup-verify-failed'),
-    'backup-verify-failed',
-    backupVerifyFailedId,
-    gb.id,
-    {
+  const verifyOpen = openOf(existing, 'backup-verify-failed')
+  const verifyOff = !limits.enabled || !config.backups.verification
+  if (verifyOpen || (n > 0 && !verifyOff)) {
+    const at = where()
+    observeBackup(run, at, verifyOpen, 'backup-verify-failed', backupVerifyFailedId, gb.id, {
       on: n > 0,
       off: n === 0 && !ctx.pbsDown,
-      disabled: !limits.enabled || !config.backups.verification,
+      disabled: verifyOff,
       level: 'critical',
       value: n,
       threshold: 0,
       message: `${label}: ${n} backup${n === 1 ? '' : 's'} failed verification`,
-    },
-  )
+    })
+  }
 }
 
 function truncate(text: string): string {
