@@ -22,7 +22,11 @@ let puts: AlertConfig[]
 let gets: number
 let putAnswer: () => Response
 
-function mount(tab: 'thresholds' | 'custom-rules' = 'thresholds', config = makeAlertConfig()) {
+function mount(
+  tab: 'thresholds' | 'custom-rules' = 'thresholds',
+  config = makeAlertConfig(),
+  width = 1400,
+) {
   serverConfig = config
   puts = []
   gets = 0
@@ -53,7 +57,7 @@ function mount(tab: 'thresholds' | 'custom-rules' = 'thresholds', config = makeA
       <AlertsPage tab={tab} />
       <Toasts />
     </WorkerContext.Provider>,
-    { width: 1400, height: 900 },
+    { width, height: 900 },
   )
 }
 
@@ -256,5 +260,66 @@ describe('Custom rules tab', () => {
     await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
     await expect.element(unsavedBar()).not.toBeInTheDocument()
     expect(puts[0]!.customRules.map((item) => [item.id, item.enabled])).toEqual([['r1', false]])
+  })
+})
+
+describe('Thresholds tab: Backups card (issue 26)', () => {
+  it('edits the backup defaults and sends them with Save Changes', async () => {
+    mount()
+    const warning = page.getByRole('textbox', { name: 'Backup age warning days' })
+    await expect.element(warning).toHaveValue('3')
+    await warning.fill('2')
+    await userEvent.keyboard('{Enter}')
+    await expect.element(unsavedBar()).toBeVisible()
+    const grace = page.getByRole('textbox', { name: 'PBS job overdue grace minutes' })
+    await grace.fill('abc')
+    await userEvent.keyboard('{Enter}')
+    await expect.element(grace).toHaveValue('0')
+    await page.getByRole('switch', { name: 'Orphaned backups' }).click()
+    await expect
+      .element(page.getByRole('switch', { name: 'Orphaned backups' }))
+      .toHaveAttribute('aria-checked', 'true')
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(page.getByText('Configuration saved successfully!')).toBeVisible()
+    expect(puts).toHaveLength(1)
+    expect(puts[0]!.backups).toEqual({
+      ...makeAlertConfig().backups,
+      ageWarningDays: 2,
+      overdueGraceMinutes: 0,
+      orphaned: true,
+    })
+  })
+
+  it('greys out the kinds while backup alerts are off, and resets to the defaults', async () => {
+    const config = makeAlertConfig()
+    config.backups = { ...config.backups, ageCriticalDays: 30 }
+    mount('thresholds', config)
+    await page.getByRole('switch', { name: 'Backup alerts' }).click()
+    await expect.element(page.getByRole('switch', { name: 'Failed backup jobs' })).toBeDisabled()
+    await page.getByRole('button', { name: 'Reset backups' }).click()
+    await expect.element(page.getByRole('switch', { name: 'Failed backup jobs' })).toBeEnabled()
+    await expect
+      .element(page.getByRole('textbox', { name: 'Backup age critical days' }))
+      .toHaveValue('7')
+  })
+
+  it('fits a 390 px phone in dark mode', async () => {
+    await page.viewport(390, 800)
+    document.documentElement.classList.add('dark')
+    try {
+      mount('thresholds', makeAlertConfig(), 390)
+      const right = (el: Element) => el.getBoundingClientRect().right
+      const warning = page.getByRole('textbox', { name: 'Backup age warning days' })
+      await expect.element(warning).toBeVisible()
+      for (const el of [
+        warning.element(),
+        page.getByRole('switch', { name: 'Orphaned backups' }).element(),
+        page.getByRole('button', { name: 'Reset backups' }).element(),
+      ]) {
+        expect(right(el)).toBeLessThanOrEqual(390)
+      }
+    } finally {
+      document.documentElement.classList.remove('dark')
+    }
   })
 })
