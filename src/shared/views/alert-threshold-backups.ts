@@ -37,24 +37,25 @@ export const clampBackupDays = (text: string): number => clampWhole(text, BACKUP
 export const clampGraceMinutes = (text: string): number => clampWhole(text, OVERDUE_GRACE_MAX)
 
 /**
- * An override with its backup fields replaced by `backup` (fields equal to `inherited` are
- * dropped: an override stores only what differs). Returns null when nothing is left to store.
+ * Switch a resource's backup alerts on or off in its override (a guest; for a PBS id, its job
+ * alerts). Off stores `backup.enabled: false`; on removes it, and the override when nothing is
+ * left. Returns the same object when nothing changed.
  */
-export function withBackupOverride(
-  override: ThresholdOverride | undefined,
-  backup: BackupAlertOverride,
-  inherited: Required<BackupAlertOverride>,
-): ThresholdOverride | null {
-  const kept: BackupAlertOverride = {}
-  if (backup.enabled === false) kept.enabled = false
-  if (backup.ageWarningDays !== undefined && backup.ageWarningDays !== inherited.ageWarningDays)
-    kept.ageWarningDays = backup.ageWarningDays
-  if (backup.ageCriticalDays !== undefined && backup.ageCriticalDays !== inherited.ageCriticalDays)
-    kept.ageCriticalDays = backup.ageCriticalDays
-  if (backup.notBackedUp !== undefined && backup.notBackedUp !== inherited.notBackedUp)
-    kept.notBackedUp = backup.notBackedUp
-  const next: ThresholdOverride = { ...(override ?? {}) }
+export function toggleBackupAlerts(
+  overrides: Readonly<Record<string, ThresholdOverride>>,
+  id: string,
+  on: boolean,
+): Readonly<Record<string, ThresholdOverride>> {
+  const current = overrides[id]
+  if ((current?.backup?.enabled !== false) === on) return overrides
+  const backup: BackupAlertOverride = { ...current?.backup }
+  if (on) delete backup.enabled
+  else backup.enabled = false
+  const next: ThresholdOverride = { ...current }
   delete next.backup
-  if (Object.keys(kept).length > 0) next.backup = kept
-  return Object.keys(next).length > 0 ? next : null
+  if (Object.keys(backup).length > 0) next.backup = backup
+  const out = { ...overrides }
+  if (Object.keys(next).length > 0) out[id] = next
+  else delete out[id]
+  return out
 }

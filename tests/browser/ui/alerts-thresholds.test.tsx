@@ -14,6 +14,7 @@ import { createStateStore } from '../../../src/worker/store.ts'
 import { createWorkerApi } from '../../../src/worker/worker-api.ts'
 import { makeAlertConfig } from '../../fixtures/alerts/alert-config.ts'
 import { makeGuest, makeNode } from '../../unit/shared/views/guest-fixtures.ts'
+import { makePbsInstance } from '../../unit/shared/views/backups-fixtures.ts'
 import { cleanup, render, stubServer } from './render.tsx'
 import { expectOneClearButton } from './search-box-assert.ts'
 
@@ -50,6 +51,7 @@ function mount(
     nodes: [makeNode('pve1')],
     vms: [makeGuest(101, { name: 'web' }), makeGuest(102, { name: 'mail' })],
     containers: [makeGuest(200, { name: 'dns', type: 'lxc' })],
+    pbs: [makePbsInstance('vault', [])],
   })
   const api = createWorkerApi({ store })
   render(
@@ -294,13 +296,34 @@ describe('Thresholds tab: Backups card (issue 26)', () => {
     const config = makeAlertConfig()
     config.backups = { ...config.backups, ageCriticalDays: 30 }
     mount('thresholds', config)
-    await page.getByRole('switch', { name: 'Backup alerts' }).click()
+    await page.getByRole('switch', { name: 'Backup alerts', exact: true }).click()
     await expect.element(page.getByRole('switch', { name: 'Failed backup jobs' })).toBeDisabled()
     await page.getByRole('button', { name: 'Reset backups' }).click()
     await expect.element(page.getByRole('switch', { name: 'Failed backup jobs' })).toBeEnabled()
     await expect
       .element(page.getByRole('textbox', { name: 'Backup age critical days' }))
       .toHaveValue('7')
+  })
+
+  it('switches backup alerts of a guest and job alerts of a PBS off in their overrides', async () => {
+    mount()
+    const guest = page.getByRole('switch', { name: 'Backup alerts for web' })
+    await expect.element(guest).toHaveAttribute('aria-checked', 'true')
+    await guest.click()
+    await expect.element(guest).toHaveAttribute('aria-checked', 'false')
+    await page.getByRole('switch', { name: 'Backup job alerts for vault' }).click()
+    await expect.element(unsavedBar()).toBeVisible()
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(page.getByText('Configuration saved successfully!')).toBeVisible()
+    expect(puts[0]!.overrides).toEqual({
+      'lab-pve1-101': { backup: { enabled: false } },
+      'pbs-vault': { backup: { enabled: false } },
+    })
+    // On again: the override goes away entirely.
+    await page.getByRole('switch', { name: 'Backup alerts for web' }).click()
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.poll(() => puts.length).toBe(2)
+    expect(puts[1]!.overrides).toEqual({ 'pbs-vault': { backup: { enabled: false } } })
   })
 
   it('fits a 390 px phone in dark mode', async () => {
