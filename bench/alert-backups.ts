@@ -3,7 +3,8 @@
 // PBS jobs. "backups off" is the same evaluation with config.backups.enabled false: the difference
 // is the backup kinds' cost. With the rule, 1 guest in 100 is tagged production and in no job
 // (the demo's "Production guests must be in a backup job").
-import type { AlertConfig, AlertRule } from '../src/shared/model/alerts.ts'
+import type { AlertConfig } from '../src/shared/model/alerts.ts'
+import { DEMO_BACKUP_RULE } from '../src/server/demo-alerts.ts'
 import type { GuestBackup, PbsJob } from '../src/shared/model/backup-health.ts'
 import type { Guest, State } from '../src/shared/model/state.ts'
 import { evaluate } from '../src/server/alerts/evaluate.ts'
@@ -13,20 +14,7 @@ import { getIterations, measure, type BenchResult } from './harness.ts'
 
 const DAY_S = 86_400
 
-const RULE: AlertRule = {
-  id: 'prod',
-  name: 'Production guests must be in a backup job',
-  description: '',
-  enabled: true,
-  priority: 10,
-  filterConditions: {
-    logicalOperator: 'AND',
-    filters: [{ type: 'text', field: 'tags', value: 'production', rawText: 'tags:production' }],
-  },
-  thresholds: {},
-  backup: { notBackedUp: true },
-  notifications: {},
-}
+const RULE = DEMO_BACKUP_RULE
 
 function summaries(guests: readonly Guest[], nowS: number, overEvery: number): GuestBackup[] {
   return guests.map((g, i) => ({

@@ -25,6 +25,38 @@ const FLAGS: { key: Flag; label: string }[] = [
   { key: 'orphaned', label: 'Orphaned backups' },
 ]
 
+type NumberKey = 'ageWarningDays' | 'ageCriticalDays' | 'overdueGraceMinutes'
+
+const NUMBERS: {
+  key: NumberKey
+  field: string
+  label: string
+  unit: string
+  parse: (text: string) => number
+}[] = [
+  {
+    key: 'ageWarningDays',
+    field: 'Warning after',
+    label: 'Backup age warning days',
+    unit: 'd',
+    parse: clampBackupDays,
+  },
+  {
+    key: 'ageCriticalDays',
+    field: 'Critical after',
+    label: 'Backup age critical days',
+    unit: 'd',
+    parse: clampBackupDays,
+  },
+  {
+    key: 'overdueGraceMinutes',
+    field: 'PBS job overdue grace',
+    label: 'PBS job overdue grace minutes',
+    unit: 'min',
+    parse: clampGraceMinutes,
+  },
+]
+
 const set = (change: (b: BackupAlertConfig) => void) =>
   updateAlertConfig((config) => {
     change(config.backups)
@@ -57,33 +89,17 @@ export function BackupsCard() {
     >
       <div className="grid gap-4 lg:grid-cols-2">
         <Group title="Backup age">
-          <Field label="Warning after">
-            <ThresholdInput
-              label="Backup age warning days"
-              value={b.ageWarningDays}
-              parse={clampBackupDays}
-              unit="d"
-              onCommit={(value) => set((backups) => void (backups.ageWarningDays = value))}
-            />
-          </Field>
-          <Field label="Critical after">
-            <ThresholdInput
-              label="Backup age critical days"
-              value={b.ageCriticalDays}
-              parse={clampBackupDays}
-              unit="d"
-              onCommit={(value) => set((backups) => void (backups.ageCriticalDays = value))}
-            />
-          </Field>
-          <Field label="PBS job overdue grace">
-            <ThresholdInput
-              label="PBS job overdue grace minutes"
-              value={b.overdueGraceMinutes}
-              parse={clampGraceMinutes}
-              unit="min"
-              onCommit={(value) => set((backups) => void (backups.overdueGraceMinutes = value))}
-            />
-          </Field>
+          {NUMBERS.map(({ key, field, label, unit, parse }) => (
+            <Field key={key} label={field}>
+              <ThresholdInput
+                label={label}
+                value={b[key]}
+                parse={parse}
+                unit={unit}
+                onCommit={(value) => set((backups) => void (backups[key] = value))}
+              />
+            </Field>
+          ))}
         </Group>
         <Group title="Alert on">
           {FLAGS.map(({ key, label }) => (
