@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { App } from '../../../../src/server/app.ts'
 import type { AlertConfig } from '../../../../src/shared/model/alerts.ts'
+import { DEMO_BACKUP_RULE } from '../../../../src/server/demo-alerts.ts'
 import { DEFAULT_ALERT_CONFIG } from '../../../../src/server/alerts/config-defaults.ts'
 import { createAlertsRepo } from '../../../../src/server/store/alerts-repo.ts'
 import { openDatabase } from '../../../../src/server/store/db.ts'
@@ -29,22 +30,7 @@ const getConfig = async () =>
 const put = (payload: unknown) =>
   app.http.inject({ method: 'PUT', url: '/api/alerts/config', payload: payload as object })
 
-const rule = {
-  id: 'prod',
-  name: 'Production guests must be in a backup job',
-  description: '',
-  enabled: true,
-  priority: 10,
-  filterConditions: {
-    logicalOperator: 'AND' as const,
-    filters: [
-      { type: 'text' as const, field: 'tags', value: 'production', rawText: 'tags:production' },
-    ],
-  },
-  thresholds: {},
-  backup: { notBackedUp: true },
-  notifications: {},
-}
+const rule = { ...DEMO_BACKUP_RULE, id: 'prod', priority: 10 }
 
 describe('backup alert settings in the alert config', () => {
   it.each([

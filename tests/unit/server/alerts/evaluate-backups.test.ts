@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Transition } from '../../../../src/server/alerts/engine-types.ts'
 import type { AlertConfig, AlertRule } from '../../../../src/shared/model/alerts.ts'
+import { DEMO_BACKUP_RULE } from '../../../../src/server/demo-alerts.ts'
 import { Driver, instantConfig, kinds, makeGuest } from './engine-fixture.ts'
 import { backupState, DAY_S, NOW_S, orphan, summary } from './backup-fixture.ts'
 
@@ -16,22 +17,9 @@ function withConfig(patch: (c: AlertConfig) => void): AlertConfig {
   return config
 }
 
+/** The demo's rule (tags:production, notBackedUp), at priority 10. */
 function rule(patch: Partial<AlertRule> = {}): AlertRule {
-  return {
-    id: 'r1',
-    name: 'Production guests must be in a backup job',
-    description: '',
-    enabled: true,
-    priority: 10,
-    filterConditions: {
-      logicalOperator: 'AND',
-      filters: [{ type: 'text', field: 'tags', value: 'production', rawText: 'tags:production' }],
-    },
-    thresholds: {},
-    backup: { notBackedUp: true },
-    notifications: {},
-    ...patch,
-  }
+  return { ...DEMO_BACKUP_RULE, id: 'r1', priority: 10, ...patch }
 }
 
 describe('backup age alerts', () => {
