@@ -11,6 +11,7 @@ import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
 import { benchAlerts } from './alerts.ts'
 import { benchAlertRules } from './alert-rules.ts'
+import { benchAlertBackups } from './alert-backups.ts'
 import { benchAlertHistory } from './alert-history.ts'
 import { benchNotify } from './notify.ts'
 import { benchTemplateRender, printHostile } from './template-render.ts'
@@ -100,6 +101,12 @@ if (wanted('alert-rules')) {
   const alertRules = SIZES.flatMap((size) => benchAlertRules(size))
   printTable('Alert engine with 100 custom rules of 3 filters: evaluate() per poll', alertRules)
   results.alertRules = alertRules
+}
+if (wanted('alert-backups')) {
+  // Issue 26: the backup alert kinds' cost per evaluation (the difference to "backups off").
+  const alertBackups = SIZES.flatMap((size) => benchAlertBackups(size))
+  printTable('Alert engine with the backup kinds: evaluate() per poll', alertBackups)
+  results.alertBackups = alertBackups
 }
 if (wanted('alert-history')) {
   // Issue 14: the history screen's queries over 1,000,000 stored occurrences.

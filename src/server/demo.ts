@@ -3,6 +3,7 @@
 // simulator renders tens of MB per cycle and its heap and GC pauses must not count as the server's.
 import type { App } from './app.ts'
 import type { DemoConfig } from './config.ts'
+import { seedDemoAlertConfig } from './demo-alerts.ts'
 import type { DemoSimEndpoint } from './sim/demo-child.ts'
 import { startSimProcess } from './sim/sim-process.ts'
 import type { NewNode } from './store/nodes-repo.ts'
@@ -37,7 +38,11 @@ export async function startDemo(
       ...sim.pbs.map((server) => demoNode('pbs', server)),
     ])
   // A collector registers only while active: collectors of a group share the nodes table.
-  if (options.register !== false) register()
+  if (options.register !== false) {
+    register()
+    // First start only: a rule that shows "not backed up" alerts (demo-alerts.ts).
+    seedDemoAlertConfig(app)
+  }
   app.http.log.info(
     `demo: simulating ${sim.pve.length} clusters, ${sim.guests} guests and ` +
       `${sim.pbs.length} backup servers on 127.0.0.1 (simulator process ${sim.pid})`,

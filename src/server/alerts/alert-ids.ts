@@ -67,3 +67,24 @@ export function metricMessage(
   const what = mountpoint ? `${metric} (${mountpoint})` : metric
   return `${LABELS[type]} ${what} at ${amount}`
 }
+
+// Issue 26: backup alert ids. Guest kinds are keyed by the guest id, PBS job kinds by the job id
+// (`${pbsId}-${kind}-${jobId}`), the orphan summary by the instance (or PBS id) holding the backups.
+export const backupAgeId = (guestId: string): string => `backup-age-${guestId}`
+export const backupUncoveredId = (guestId: string): string => `backup-uncovered-${guestId}`
+export const backupFailedId = (guestId: string): string => `backup-failed-${guestId}`
+export const backupVerifyFailedId = (guestId: string): string => `backup-verify-failed-${guestId}`
+export const pbsJobFailedId = (jobId: string): string => `pbs-job-failed-${jobId}`
+export const pbsJobOverdueId = (jobId: string): string => `pbs-job-overdue-${jobId}`
+export const backupOrphanedId = (instance: string): string => `backup-orphaned-${instance}`
+
+/** `VM 'web01' (101)`: how a backup alert names its guest. */
+export function backupGuestLabel(type: 'VM' | 'Container', name: string, vmid: number): string {
+  return `${type} '${name}' (${vmid})`
+}
+
+/** `VM 'web01' (101): last backup 9.2 days ago`, or `... has never been backed up`. */
+export function backupAgeMessage(label: string, ageDays: number | null): string {
+  if (ageDays === null) return `${label} has never been backed up`
+  return `${label}: last backup ${ageDays.toFixed(1)} days ago`
+}

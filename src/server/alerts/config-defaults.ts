@@ -2,6 +2,7 @@
 // §3.6.1). Pure data. `aggregation` and `ioNormalization` are stored only: the engine does not read
 // them (the notifications issue may use aggregation).
 import type { AlertConfig, ThresholdPair } from '../../shared/model/alerts.ts'
+import { DEFAULT_BACKUP_ALERTS } from '../../shared/views/alert-threshold-backups.ts'
 import { defaultSchedule } from '../../shared/views/schedule-rules.ts'
 
 const pair = (trigger: number, clear: number): ThresholdPair => ({ trigger, clear })
@@ -48,18 +49,8 @@ export const DEFAULT_ALERT_CONFIG: AlertConfig = {
   disableAllNodesOffline: false,
   disableAllGuestsOffline: false,
   disableAllPBSOffline: false,
-  // Issue 26. Age levels follow spec 000 §9's backup age colours (yellow from 3 days, red-ish from 7).
-  backups: {
-    enabled: true,
-    ageWarningDays: 3,
-    ageCriticalDays: 7,
-    notBackedUp: false,
-    failedJobs: true,
-    pbsJobs: true,
-    overdueGraceMinutes: 60,
-    verification: true,
-    orphaned: false,
-  },
+  // Issue 26: one definition with the Thresholds tab's Backups card reset.
+  backups: { ...DEFAULT_BACKUP_ALERTS },
   history: { retentionDays: 90, maxRows: 1_000_000 },
 }
 

@@ -13,6 +13,8 @@ import {
 } from '../../shared/model/alerts.ts'
 import { parseGuestSearch } from '../../shared/search/index.ts'
 import { DEFAULT_ALERT_CONFIG } from './config-defaults.ts'
+import { backupOrder, backupOverride, backups } from './config-validate-backups.ts'
+import { bool, int, num } from './config-schema-parts.ts'
 
 const D = DEFAULT_ALERT_CONFIG
 
@@ -27,13 +29,6 @@ const copy =
   () =>
     structuredClone(value)
 
-const bool = (fallback: boolean) => z.boolean({ error: 'must be true or false' }).default(fallback)
-const num = (min: number, max: number) =>
-  z
-    .number({ error: 'must be a number' })
-    .min(min, `must be between ${min} and ${max}`)
-    .max(max, `must be between ${min} and ${max}`)
-const int = (min: number, max: number) => num(min, max).int('must be a whole number')
 const text = (min: number, max: number) =>
   z
     .string({ error: 'must be a string' })
@@ -83,11 +78,13 @@ const nodeDefaults = z
 
 const override = z.object(
   {
+    backup: backupOverride.optional(),
     disabled: z.boolean({ error: 'must be true or false' }).optional(),
     disableConnectivity: z.boolean({ error: 'must be true or false' }).optional(),
     poweredOffSeverity: level.optional(),
     ...Object.fromEntries(ALERT_METRICS.map((m) => [m, pairSchema(m).optional()])),
   } as {
+    backup: z.ZodOptional<typeof backupOverride>
     disabled: z.ZodOptional<z.ZodBoolean>
     disableConnectivity: z.ZodOptional<z.ZodBoolean>
     poweredOffSeverity: z.ZodOptional<typeof level>
@@ -121,6 +118,7 @@ const rule = z.object({
       >,
     )
     .default({}),
+  backup: backupOverride.optional(),
   notifications: z
     .object({
       email: z.object({ enabled: z.boolean({ error: 'must be true or false' }) }).optional(),
@@ -144,7 +142,7 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const days = z
+const weekdays = z
   .object(
     Object.fromEntries(WEEKDAYS.map((d) => [d, bool(D.schedule.quietHours.days[d])])) as Record<
       (typeof WEEKDAYS)[number],
@@ -164,7 +162,7 @@ const schedule = z
         timezone: text(1, 100)
           .refine(isTimeZone, 'must be an IANA time zone')
           .default(D.schedule.quietHours.timezone),
-        days,
+        days: weekdays,
         suppress: z
           .object({ performance: bool(false), storage: bool(false), offline: bool(false) })
           .prefault({}),
@@ -275,6 +273,7 @@ const configSchema = z.object(
     disableAllNodesOffline: bool(false),
     disableAllGuestsOffline: bool(false),
     disableAllPBSOffline: bool(false),
+    backups,
     history: z
       .object({
         retentionDays: int(1, 3650).default(D.history.retentionDays),
@@ -342,6 +341,8 @@ export function parseAlertConfig(
     const bad = fix(path, raw)
     if (bad) return { ok: false, field: bad, message: 'must not be above the trigger' }
   }
+  const order = backupOrder(config)
+  if (order) return { ok: false, field: order, message: 'must not be below the warning days' }
   const terms = options.stored ? 0 : countRuleTerms(config)
   if (terms > MAX_RULE_TERMS) {
     return {

@@ -47,6 +47,10 @@ export class EngineRun {
   readonly byResource: Map<string, Alert[]>
   readonly guestVmids: Set<number> | null
   readonly guestFlags: Uint8Array | null
+  /** Issue 26: open backup alerts by resource id, and their guests' vmids (resource-index.ts). */
+  readonly backups: Map<string, Alert[]>
+  readonly backupVmids: Set<number> | null
+  readonly backupFlags: Uint8Array | null
   readonly touched = new Set<string>()
   readonly transitions: Transition[] = []
   readonly resolved: ResolvedAlert[] = []
@@ -76,6 +80,9 @@ export class EngineRun {
     this.byResource = index.byResource
     this.guestVmids = index.guestVmids
     this.guestFlags = index.guestFlags
+    this.backups = index.backups
+    this.backupVmids = index.backupVmids
+    this.backupFlags = index.backupFlags
     this.condIso = new Date(cond).toISOString()
     this.nowIso = now === cond ? this.condIso : new Date(now).toISOString()
     this.refreshTick =
@@ -122,6 +129,11 @@ export class EngineRun {
     this.touched.add(alert.id)
     if (alert.stale) return
     this.set({ ...alert, stale: true })
+  }
+
+  /** Keep an alert exactly as it is this evaluation (its data is not in yet): not settled. */
+  keep(alert: Alert): void {
+    this.touched.add(alert.id)
   }
 
   resolve(alert: Alert, reason: AlertEndReason): void {

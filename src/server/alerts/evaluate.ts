@@ -23,8 +23,10 @@ import {
   evaluatePhysicalDisks,
   evaluateStorage,
 } from './evaluate-infra.ts'
+import { evaluateBackups } from './evaluate-backups.ts'
 import { createFreshness, type Freshness } from './freshness.ts'
 import { createGuestRuleLookup } from './guest-rule-cache.ts'
+import { isBackupAlert } from './resource-index.ts'
 
 const OFFLINE_TYPES = new Set(['connectivity', 'offline', 'powered-off'])
 
@@ -52,6 +54,8 @@ export function evaluate(
     }
     if (!config.disableAllPBS) evaluatePbs(run, state.pbs, resolver, fresh)
     if (!config.disableAllStorage) evaluateStorage(run, state.storage, resolver, fresh)
+    // Issue 26: backup kinds have their own switches (config.backups), not the class toggles.
+    if (config.backups?.enabled) evaluateBackups(run, state, fresh)
   }
   settleUnvisited(run, config, fresh)
   const next = run.finish(isPoll ? state.lastUpdate : previous.lastPoll)
@@ -89,6 +93,7 @@ function sourceKey(alert: Alert): string {
 }
 
 function classDisabled(alert: Alert, config: AlertConfig): boolean {
+  if (isBackupAlert(alert)) return !backupKindOn(alert, config)
   const offline = OFFLINE_TYPES.has(alert.type)
   switch (alert.metadata?.resourceType) {
     case 'VM':
@@ -103,5 +108,24 @@ function classDisabled(alert: Alert, config: AlertConfig): boolean {
       return config.disableAllStorage
     default:
       return false
+  }
+}
+
+/** Issue 26: the backup kind is switched on in the defaults (a per-resource off is seen by the evaluators). */
+function backupKindOn(alert: Alert, config: AlertConfig): boolean {
+  const b = config.backups
+  if (!b?.enabled) return false
+  switch (alert.type) {
+    case 'backup-failed':
+      return b.failedJobs
+    case 'pbs-job-failed':
+    case 'pbs-job-overdue':
+      return b.pbsJobs
+    case 'backup-verify-failed':
+      return b.verification
+    case 'backup-orphaned':
+      return b.orphaned
+    default:
+      return true
   }
 }

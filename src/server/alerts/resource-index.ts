@@ -1,6 +1,11 @@
 // Active alerts grouped by resource, cached per active map: the per-poll loops find a resource's
 // open alerts without scanning the whole active map.
-import type { Alert } from '../../shared/model/alerts.ts'
+import { BACKUP_ALERT_TYPES, type Alert } from '../../shared/model/alerts.ts'
+
+const BACKUP_TYPES: ReadonlySet<string> = new Set(BACKUP_ALERT_TYPES)
+
+/** Issue 26: a backup alert kind (evaluated by evaluate-backups.ts, not by the resource loops). */
+export const isBackupAlert = (alert: Alert): boolean => BACKUP_TYPES.has(alert.type)
 
 /** Active alerts grouped by resource id, and the vmids of the guests among those resources. */
 export interface ResourceIndex {
@@ -13,6 +18,13 @@ export interface ResourceIndex {
   guestVmids: Set<number> | null
   /** guestVmids as flags indexed by vmid (1 = maybe has alerts); null when vmids are too large. */
   guestFlags: Uint8Array | null
+  /**
+   * Issue 26: backup alerts by resource id, kept out of byResource / guestVmids so the metric and
+   * state loops never see (hold, stop or resolve) them; their vmids as flags for the backup loop.
+   */
+  backups: Map<string, Alert[]>
+  backupVmids: Set<number> | null
+  backupFlags: Uint8Array | null
 }
 
 const indexCache = new WeakMap<ReadonlyMap<string, Alert>, ResourceIndex>()
@@ -62,7 +74,19 @@ export function indexByResource(active: ReadonlyMap<string, Alert>): ResourceInd
   let lastId: string | null = null
   let lastList: Alert[] = []
   let lastVmid = Number.NaN
+  const backups = new Map<string, Alert[]>()
+  let backupVmids: Set<number> | null = new Set()
   for (const alert of active.values()) {
+    if (BACKUP_TYPES.has(alert.type)) {
+      const list = backups.get(alert.resourceId)
+      if (list) list.push(alert)
+      else backups.set(alert.resourceId, [alert])
+      const vmid = guestVmid(alert)
+      if (vmid === undefined || backupVmids === null) continue
+      if (Number.isNaN(vmid)) backupVmids = null
+      else backupVmids.add(vmid)
+      continue
+    }
     const resourceId = alert.resourceId
     if (resourceId === lastId) {
       lastList.push(alert)
@@ -80,7 +104,14 @@ export function indexByResource(active: ReadonlyMap<string, Alert>): ResourceInd
       else guestVmids.add((lastVmid = vmid))
     }
   }
-  index = { byResource, guestVmids, guestFlags: flagsOf(guestVmids) }
+  index = {
+    byResource,
+    guestVmids,
+    guestFlags: flagsOf(guestVmids),
+    backups,
+    backupVmids,
+    backupFlags: flagsOf(backupVmids),
+  }
   indexCache.set(active, index)
   return index
 }

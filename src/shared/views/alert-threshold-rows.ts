@@ -128,7 +128,9 @@ export function toThresholdRow(
   const override = overrideTriggers(raw, resource.type)
   const disabled = raw?.disabled === true
   const disableConnectivity = raw?.disableConnectivity === true
-  let differs = false
+  const backup = raw?.backup
+  let differs = backup !== undefined && Object.keys(backup).length > 0
+  const backupOff = backup?.enabled === false
   for (const metric of Object.keys(override) as AlertMetric[]) {
     if (override[metric] !== defaults[metric]) differs = true
   }
@@ -143,6 +145,7 @@ export function toThresholdRow(
     hasOverride: differs || disabled || disableConnectivity,
     disabled,
     disableConnectivity,
+    backupOff,
     alertCount: alertCounts.get(resource.id) ?? 0,
   }
 }

@@ -61,6 +61,8 @@ export interface ThresholdResourceRow {
   hasOverride: boolean
   disabled: boolean
   disableConnectivity: boolean
+  /** Issue 26: the override switches this resource's backup alerts off (a guest; a PBS's jobs). */
+  backupOff: boolean
   /** Active alerts on this resource. */
   alertCount: number
 }

@@ -15,6 +15,7 @@ import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
 import { Card } from '../components/Card.tsx'
 import { alertConfigState, updateAlertConfig } from './config-store.ts'
 import { METRIC_LABELS } from './threshold-labels.ts'
+import { Field, Group } from './threshold-fields.tsx'
 import { ThresholdInput } from './ThresholdInput.tsx'
 
 /** Spec 001 §9 defaults; the reset gives 150 MB/s for disk I/O and 200 for network (§9). */
@@ -168,43 +169,5 @@ export function DefaultsCard() {
         </Group>
       </div>
     </Card>
-  )
-}
-
-function Group({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <fieldset className="min-w-0">
-      <legend className="mb-1.5 text-xs font-semibold tracking-wide text-gray-500 uppercase dark:text-gray-400">
-        {title}
-      </legend>
-      <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-x-4 gap-y-1.5">
-        {children}
-      </div>
-    </fieldset>
-  )
-}
-
-function Field({
-  label,
-  htmlFor,
-  children,
-}: {
-  label: string
-  htmlFor?: string
-  children: React.ReactNode
-}) {
-  return (
-    <div className="flex items-center justify-between gap-2 text-sm">
-      {htmlFor ? (
-        <label htmlFor={htmlFor} className="text-gray-700 dark:text-gray-300">
-          {label}
-        </label>
-      ) : (
-        <span aria-hidden className="text-gray-700 dark:text-gray-300">
-          {label}
-        </span>
-      )}
-      {children}
-    </div>
   )
 }

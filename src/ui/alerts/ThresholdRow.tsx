@@ -1,4 +1,4 @@
-import { Bell, Check, Pencil, Trash2, Unplug, X } from 'lucide-react'
+import { Archive, Bell, Check, Pencil, Trash2, Unplug, X } from 'lucide-react'
 import type { CSSProperties } from 'react'
 import type { AlertMetric } from '../../shared/model/alerts.ts'
 import type { ThresholdResourceRow } from '../../shared/views/alert-thresholds-types.ts'
@@ -13,6 +13,7 @@ import {
   removeRowOverride,
   saveEditedRow,
   setRowDraft,
+  setRowBackupAlerts,
   setRowFlag,
   type ThresholdEdit,
 } from './threshold-edit-state.ts'
@@ -26,12 +27,14 @@ export const THRESHOLD_ROW_HEIGHT = 44
 export interface RowToggles {
   disable: boolean
   connectivity: boolean
+  /** Issue 26: backup alerts of a guest, job alerts of a PBS. */
+  backups: 'guest' | 'pbs' | null
 }
 
 /** The grid columns: resource, type, status, one per metric, alerts, actions. */
 export function gridTemplate(metricCount: number): CSSProperties {
   return {
-    gridTemplateColumns: `minmax(10rem,1.6fr) 4rem 5.5rem repeat(${metricCount}, minmax(4.5rem,1fr)) 3.5rem 15rem`,
+    gridTemplateColumns: `minmax(10rem,1.6fr) 4rem 5.5rem repeat(${metricCount}, minmax(4.5rem,1fr)) 3.5rem 18rem`,
   }
 }
 
@@ -139,6 +142,19 @@ export function ThresholdRowView({ row, columns, toggles, edit, rowIndex, style 
               checked={!row.disabled}
               label={`Alerts for ${row.name}`}
               onChange={(on) => setRowFlag(row.id, 'disabled', !on)}
+            />
+          </span>
+        )}
+        {toggles.backups && (
+          <span
+            className="flex items-center gap-1 text-xs"
+            title={toggles.backups === 'pbs' ? 'Backup job alerts' : 'Backup alerts'}
+          >
+            <Archive className="size-3.5 text-gray-400" aria-hidden />
+            <Switch
+              checked={!row.backupOff}
+              label={`${toggles.backups === 'pbs' ? 'Backup job alerts' : 'Backup alerts'} for ${row.name}`}
+              onChange={(on) => setRowBackupAlerts(row.id, on)}
             />
           </span>
         )}

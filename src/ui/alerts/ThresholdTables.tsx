@@ -32,22 +32,22 @@ export const SECTION_INFO: Readonly<
   nodes: {
     title: 'Proxmox Nodes',
     empty: 'No nodes',
-    toggles: { disable: false, connectivity: true },
+    toggles: { disable: false, connectivity: true, backups: null },
   },
   pbs: {
     title: 'PBS Servers',
     empty: 'No PBS servers',
-    toggles: { disable: true, connectivity: true },
+    toggles: { disable: true, connectivity: true, backups: 'pbs' },
   },
   guests: {
     title: 'VMs & Containers',
     empty: 'No guests',
-    toggles: { disable: true, connectivity: true },
+    toggles: { disable: true, connectivity: true, backups: 'guest' },
   },
   storage: {
     title: 'Storage Devices',
     empty: 'No storage',
-    toggles: { disable: true, connectivity: false },
+    toggles: { disable: true, connectivity: false, backups: null },
   },
 }
 

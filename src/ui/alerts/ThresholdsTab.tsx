@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { SearchField } from '../components/SearchField.tsx'
+import { BackupsCard } from './BackupsCard.tsx'
 import { DefaultsCard } from './DefaultsCard.tsx'
 import { GuestThresholdTable, SectionTable } from './ThresholdTables.tsx'
 import { useAlertConfigLoad, useAlertConfigToWorker } from './useAlertConfig.ts'
@@ -36,6 +37,7 @@ export function ThresholdsTab() {
         className="max-w-md"
       />
       <DefaultsCard />
+      <BackupsCard />
       <SectionTable section="nodes" search={search} />
       <SectionTable section="pbs" search={search} />
       <GuestThresholdTable search={search} />

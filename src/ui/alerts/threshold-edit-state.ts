@@ -10,6 +10,7 @@ import {
   startRowEdit,
   toggleOverrideFlag,
 } from '../../shared/views/alert-override-edit.ts'
+import { toggleBackupAlerts } from '../../shared/views/alert-threshold-backups.ts'
 import { updateAlertConfig } from './config-store.ts'
 
 export interface ThresholdEdit {
@@ -68,6 +69,11 @@ export function setRowFlag(
   updateAlertConfig((config) =>
     replaceOverrides(config, (all) => toggleOverrideFlag(all, id, flag, on)),
   )
+}
+
+/** Issue 26: switch a guest's backup alerts (or a PBS's job alerts) on or off. */
+export function setRowBackupAlerts(id: string, on: boolean): void {
+  updateAlertConfig((config) => replaceOverrides(config, (all) => toggleBackupAlerts(all, id, on)))
 }
 
 // The pure edits take plain data (a copy of the proxied overrides) and return the same object when

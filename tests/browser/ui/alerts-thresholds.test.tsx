@@ -14,6 +14,7 @@ import { createStateStore } from '../../../src/worker/store.ts'
 import { createWorkerApi } from '../../../src/worker/worker-api.ts'
 import { makeAlertConfig } from '../../fixtures/alerts/alert-config.ts'
 import { makeGuest, makeNode } from '../../unit/shared/views/guest-fixtures.ts'
+import { makePbsInstance } from '../../unit/shared/views/backups-fixtures.ts'
 import { cleanup, render, stubServer } from './render.tsx'
 import { expectOneClearButton } from './search-box-assert.ts'
 
@@ -22,7 +23,11 @@ let puts: AlertConfig[]
 let gets: number
 let putAnswer: () => Response
 
-function mount(tab: 'thresholds' | 'custom-rules' = 'thresholds', config = makeAlertConfig()) {
+function mount(
+  tab: 'thresholds' | 'custom-rules' = 'thresholds',
+  config = makeAlertConfig(),
+  width = 1400,
+) {
   serverConfig = config
   puts = []
   gets = 0
@@ -46,6 +51,7 @@ function mount(tab: 'thresholds' | 'custom-rules' = 'thresholds', config = makeA
     nodes: [makeNode('pve1')],
     vms: [makeGuest(101, { name: 'web' }), makeGuest(102, { name: 'mail' })],
     containers: [makeGuest(200, { name: 'dns', type: 'lxc' })],
+    pbs: [makePbsInstance('vault', [])],
   })
   const api = createWorkerApi({ store })
   render(
@@ -53,7 +59,7 @@ function mount(tab: 'thresholds' | 'custom-rules' = 'thresholds', config = makeA
       <AlertsPage tab={tab} />
       <Toasts />
     </WorkerContext.Provider>,
-    { width: 1400, height: 900 },
+    { width, height: 900 },
   )
 }
 
@@ -256,5 +262,87 @@ describe('Custom rules tab', () => {
     await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
     await expect.element(unsavedBar()).not.toBeInTheDocument()
     expect(puts[0]!.customRules.map((item) => [item.id, item.enabled])).toEqual([['r1', false]])
+  })
+})
+
+describe('Thresholds tab: Backups card (issue 26)', () => {
+  it('edits the backup defaults and sends them with Save Changes', async () => {
+    mount()
+    const warning = page.getByRole('textbox', { name: 'Backup age warning days' })
+    await expect.element(warning).toHaveValue('3')
+    await warning.fill('2')
+    await userEvent.keyboard('{Enter}')
+    await expect.element(unsavedBar()).toBeVisible()
+    const grace = page.getByRole('textbox', { name: 'PBS job overdue grace minutes' })
+    await grace.fill('abc')
+    await userEvent.keyboard('{Enter}')
+    await expect.element(grace).toHaveValue('0')
+    await page.getByRole('switch', { name: 'Orphaned backups' }).click()
+    await expect
+      .element(page.getByRole('switch', { name: 'Orphaned backups' }))
+      .toHaveAttribute('aria-checked', 'true')
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(page.getByText('Configuration saved successfully!')).toBeVisible()
+    expect(puts).toHaveLength(1)
+    expect(puts[0]!.backups).toEqual({
+      ...makeAlertConfig().backups,
+      ageWarningDays: 2,
+      overdueGraceMinutes: 0,
+      orphaned: true,
+    })
+  })
+
+  it('greys out the kinds while backup alerts are off, and resets to the defaults', async () => {
+    const config = makeAlertConfig()
+    config.backups = { ...config.backups, ageCriticalDays: 30 }
+    mount('thresholds', config)
+    await page.getByRole('switch', { name: 'Backup alerts', exact: true }).click()
+    await expect.element(page.getByRole('switch', { name: 'Failed backup jobs' })).toBeDisabled()
+    await page.getByRole('button', { name: 'Reset backups' }).click()
+    await expect.element(page.getByRole('switch', { name: 'Failed backup jobs' })).toBeEnabled()
+    await expect
+      .element(page.getByRole('textbox', { name: 'Backup age critical days' }))
+      .toHaveValue('7')
+  })
+
+  it('switches backup alerts of a guest and job alerts of a PBS off in their overrides', async () => {
+    mount()
+    const guest = page.getByRole('switch', { name: 'Backup alerts for web' })
+    await expect.element(guest).toHaveAttribute('aria-checked', 'true')
+    await guest.click()
+    await expect.element(guest).toHaveAttribute('aria-checked', 'false')
+    await page.getByRole('switch', { name: 'Backup job alerts for vault' }).click()
+    await expect.element(unsavedBar()).toBeVisible()
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(page.getByText('Configuration saved successfully!')).toBeVisible()
+    expect(puts[0]!.overrides).toEqual({
+      'lab-pve1-101': { backup: { enabled: false } },
+      'pbs-vault': { backup: { enabled: false } },
+    })
+    // On again: the override goes away entirely.
+    await page.getByRole('switch', { name: 'Backup alerts for web' }).click()
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.poll(() => puts.length).toBe(2)
+    expect(puts[1]!.overrides).toEqual({ 'pbs-vault': { backup: { enabled: false } } })
+  })
+
+  it('fits a 390 px phone in dark mode', async () => {
+    await page.viewport(390, 800)
+    document.documentElement.classList.add('dark')
+    try {
+      mount('thresholds', makeAlertConfig(), 390)
+      const right = (el: Element) => el.getBoundingClientRect().right
+      const warning = page.getByRole('textbox', { name: 'Backup age warning days' })
+      await expect.element(warning).toBeVisible()
+      for (const el of [
+        warning.element(),
+        page.getByRole('switch', { name: 'Orphaned backups' }).element(),
+        page.getByRole('button', { name: 'Reset backups' }).element(),
+      ]) {
+        expect(right(el)).toBeLessThanOrEqual(390)
+      }
+    } finally {
+      document.documentElement.classList.remove('dark')
+    }
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PbsInstance, PhysicalDisk, Storage } from '../../../../src/shared/model/state.ts'
+import type { PhysicalDisk, Storage } from '../../../../src/shared/model/state.ts'
 import {
   Driver,
   instantConfig,
@@ -9,6 +9,7 @@ import {
   makeState,
   MB,
 } from './engine-fixture.ts'
+import { pbsServer } from './backup-fixture.ts'
 
 const storage = (patch: Partial<Storage> = {}): Storage => ({
   id: 'lab-pve1-tank',
@@ -28,22 +29,7 @@ const storage = (patch: Partial<Storage> = {}): Storage => ({
   ...patch,
 })
 
-const pbs = (patch: Partial<PbsInstance> = {}): PbsInstance => ({
-  id: 'pbs-vault',
-  name: 'vault',
-  host: 'https://vault:8007',
-  status: 'online',
-  version: '3.3',
-  cpu: 10,
-  memory: 20,
-  memoryUsed: 2,
-  memoryTotal: 10,
-  uptime: 100,
-  datastores: [],
-  connectionHealth: 'healthy',
-  lastSeen: 0,
-  ...patch,
-})
+const pbs = pbsServer
 
 const disk = (patch: Partial<PhysicalDisk> = {}): PhysicalDisk => ({
   id: 'lab-pve1--dev-sda',
