@@ -19,8 +19,8 @@ export interface CoverageEntry {
   limits: BackupLimits | null
   failed: boolean
   noJob: boolean
-  /** Lower-case name, vmid, node, instance and location, for the search. */
-  text: string
+  /** Lower-case name, vmid, node, instance and location, for the search; built on first search. */
+  text: string | null
   nameKey: string
   /** The derive generation that last saw this entry in the collection. */
   gen: number
@@ -30,6 +30,8 @@ export interface CoverageEntry {
   /** The rank the entry had when the sorted order placed it. */
   sortedRank: number
   mark: number
+  /** The numeric sort value under the last sort's key. */
+  k: number
 }
 
 /** The backup limits of a guest summary; null for orphaned groups or an unknown config. */
@@ -67,39 +69,60 @@ export interface CoverageDerived {
   gen: number
 }
 
-/** A deriver keeps its entries per GuestBackup object until the limits resolver changes. */
+// How far ahead the derive walk looks for the next summary in the previous collection.
+const REACH = 16
+
+/**
+ * A deriver keeps an entry per GuestBackup object until the limits resolver changes. It walks the
+ * new collection against the previous one with a cursor (the store keeps the order: an updated
+ * entity keeps its place, a new one comes last, a removed one leaves a gap), so no per-object map
+ * is kept: a WeakMap of 100,000 objects costs more than the whole rank pass.
+ */
 export function createCoverageDeriver(): {
   derive(summaries: readonly GuestBackup[], limitsOf: LimitsOf): CoverageDerived
   /** Entries built by the last derive (tests and benches). */
   readonly built: number
 } {
-  let cache = new WeakMap<GuestBackup, CoverageEntry>()
   let cachedFor: LimitsOf | null = null
   let gen = 0
   let built = 0
+  let lastSummaries: readonly GuestBackup[] = []
+  let lastEntries: CoverageEntry[] = []
   return {
     get built() {
       return built
     },
     derive(summaries, limitsOf) {
       if (cachedFor !== limitsOf) {
-        cache = new WeakMap()
         cachedFor = limitsOf
+        lastSummaries = []
+        lastEntries = []
       }
       gen++
       built = 0
       const entries = new Array<CoverageEntry>(summaries.length)
+      let cursor = 0
       for (let i = 0; i < summaries.length; i++) {
         const summary = summaries[i]!
-        let entry = cache.get(summary)
+        let entry: CoverageEntry | undefined
+        for (let k = 0; k < REACH && cursor + k < lastSummaries.length; k++) {
+          if (lastSummaries[cursor + k] === summary) {
+            entry = lastEntries[cursor + k]
+            cursor += k
+            break
+          }
+        }
+        // Found: step past it. Not found: a replaced entity (its old one sat here), or a new one.
+        cursor++
         if (!entry) {
           entry = toCoverageEntry(summary, limitsOf(summary))
-          cache.set(summary, entry)
           built++
         }
         entry.gen = gen
         entries[i] = entry
       }
+      lastSummaries = summaries
+      lastEntries = entries
       return { entries, gen }
     },
   }
@@ -113,16 +136,22 @@ export function toCoverageEntry(summary: GuestBackup, limits: BackupLimits | nul
     limits,
     failed: summary.lastJob?.state === 'failed',
     noJob: !summary.orphaned && (summary.coverage === 'none' || summary.coverage === 'disabled'),
-    text: [name, summary.vmid, summary.node, summary.instance, summary.newestLocation ?? '']
-      .join(' ')
-      .toLowerCase(),
+    text: null,
     nameKey: name.toLowerCase(),
     gen: 0,
     level: null,
     rank: 5,
     sortedRank: -1,
     mark: 0,
+    k: 0,
   }
+}
+
+/** The entry's search text (lower case), built once. */
+export function searchText(entry: CoverageEntry): string {
+  const e = entry.entity
+  return (entry.text ??=
+    `${e.name ?? ''} ${e.vmid} ${e.node} ${e.instance} ${e.newestLocation ?? ''}`.toLowerCase())
 }
 
 /** Is this entry overdue (not a template, has a backup older than its warning limit)? */
@@ -188,67 +217,81 @@ export function rankCoverage(entries: readonly CoverageEntry[], nowS: number): C
 
 const JOB_ORDER: Record<string, number> = { failed: 0, warning: 1, running: 2, unknown: 3, ok: 4 }
 const COVERAGE_ORDER: Record<string, number> = { none: 0, disabled: 1, unknown: 2, enabled: 3 }
+// Epoch seconds stay below 2^34 until the year 2514: a rank above them keeps the key exact.
+const HIGH = 2 ** 34
 
-function primary(key: CoverageSortKey, a: CoverageEntry, b: CoverageEntry): number {
-  const x = a.entity
-  const y = b.entity
+/** The numeric sort value of an entry under `key` (name and node sort as text instead). */
+function numericKey(key: CoverageSortKey, entry: CoverageEntry): number {
+  const e = entry.entity
   switch (key) {
     case 'worst':
-      return a.rank - b.rank || x.newest - y.newest
-    case 'name':
-      return a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0
+      return entry.rank * HIGH + Math.max(0, e.newest)
     case 'vmid':
-      return x.vmid - y.vmid
-    case 'node':
-      return x.node < y.node ? -1 : x.node > y.node ? 1 : 0
+      return e.vmid
     case 'newest':
-      return x.newest - y.newest
+      return e.newest
     case 'size':
-      return (x.newestSize ?? 0) - (y.newestSize ?? 0)
+      return e.newestSize ?? 0
     case 'lastJob':
-      return (
-        (x.lastJob ? JOB_ORDER[x.lastJob.state]! : 5) -
-          (y.lastJob ? JOB_ORDER[y.lastJob.state]! : 5) ||
-        (x.lastJob?.time ?? 0) - (y.lastJob?.time ?? 0)
-      )
+      return (e.lastJob ? JOB_ORDER[e.lastJob.state]! : 5) * HIGH + (e.lastJob?.time ?? 0)
     case 'coverage':
-      return COVERAGE_ORDER[x.coverage]! - COVERAGE_ORDER[y.coverage]!
+      return COVERAGE_ORDER[e.coverage]!
+    default:
+      return 0
   }
 }
 
-/** The comparator of a sort: its key in its direction, then the id (a total, stable order). */
+const byId = (a: CoverageEntry, b: CoverageEntry) => {
+  const p = a.entity.id
+  const q = b.entity.id
+  return p < q ? -1 : p > q ? 1 : 0
+}
+
+/**
+ * The comparator of a sort: its key in its direction, then the id (a total, stable order). Numeric
+ * keys compare `entry.k`, which sortCoverage fills before it sorts.
+ */
 export function compareCoverage(
   key: CoverageSortKey,
   direction: SortDirection,
 ): (a: CoverageEntry, b: CoverageEntry) => number {
   const sign = direction === 'desc' ? -1 : 1
-  return (a, b) => {
-    const first = primary(key, a, b)
-    if (first !== 0) return sign * first
-    const p = a.entity.id
-    const q = b.entity.id
-    return p < q ? -1 : p > q ? 1 : 0
+  if (key === 'name') {
+    return (a, b) =>
+      sign * (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || byId(a, b)
   }
+  if (key === 'node') {
+    return (a, b) => {
+      const x = a.entity.node
+      const y = b.entity.node
+      return sign * (x < y ? -1 : x > y ? 1 : 0) || byId(a, b)
+    }
+  }
+  return (a, b) => sign * (a.k - b.k) || byId(a, b)
 }
 
 let markStamp = 0
 
 /**
- * Sort `entries` by `compare`. With the previous order of the same comparator, keep the entries
- * that are still there unchanged (same object, same rank) in their order and merge in the sorted
- * rest: O(n + k log k) for k changed entries instead of O(n log n).
+ * Sort `entries` by `key`. With the previous order of the same key and direction, keep the
+ * entries that are still there unchanged (same object, same rank) in their order and merge in the
+ * sorted rest: O(n + k log k) for k changed entries instead of O(n log n).
  */
 export function sortCoverage(
   derived: CoverageDerived,
-  compare: (a: CoverageEntry, b: CoverageEntry) => number,
+  key: CoverageSortKey,
+  direction: SortDirection,
   previous: readonly CoverageEntry[] | null,
-  byRank: boolean,
 ): CoverageEntry[] {
   const { entries, gen } = derived
+  const compare = compareCoverage(key, direction)
+  const byRank = key === 'worst'
   if (!previous) {
-    const out = entries.slice().sort(compare)
-    for (const entry of out) entry.sortedRank = entry.rank
-    return out
+    for (const entry of entries) {
+      entry.k = numericKey(key, entry)
+      entry.sortedRank = entry.rank
+    }
+    return entries.slice().sort(compare)
   }
   const stamp = ++markStamp
   const kept: CoverageEntry[] = []
@@ -260,10 +303,14 @@ export function sortCoverage(
     kept.push(entry)
   }
   const moved: CoverageEntry[] = []
-  for (const entry of entries) if (entry.mark !== stamp) moved.push(entry)
-  moved.sort(compare)
-  for (const entry of moved) entry.sortedRank = entry.rank
+  for (const entry of entries) {
+    if (entry.mark === stamp) continue
+    entry.k = numericKey(key, entry)
+    entry.sortedRank = entry.rank
+    moved.push(entry)
+  }
   if (moved.length === 0) return kept
+  moved.sort(compare)
   const out = new Array<CoverageEntry>(kept.length + moved.length)
   let i = 0
   let j = 0

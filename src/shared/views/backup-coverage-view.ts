@@ -10,12 +10,12 @@ import type { Guest } from '../model/state.ts'
 import { formatBackupAge, getBackupAgeColour } from './backups-format.ts'
 import { parseBackupSearch } from './backups-search.ts'
 import {
-  compareCoverage,
   createCoverageDeriver,
   createLimitsOf,
   hasBackupRules,
   passesFilter,
   rankCoverage,
+  searchText,
   sortCoverage,
   type CoverageDerived,
   type CoverageEntry,
@@ -86,12 +86,7 @@ export function createBackupCoveragePipeline(): BackupCoveragePipeline {
     (ranked: { derived: CoverageDerived }, key: CoverageSortKey, dir: SortDirection) => {
       const sortKey = `${key}:${dir}`
       const previous = sortedFor === sortKey ? sortedOrder : null
-      sortedOrder = sortCoverage(
-        ranked.derived,
-        compareCoverage(key, dir),
-        previous,
-        key === 'worst',
-      )
+      sortedOrder = sortCoverage(ranked.derived, key, dir, previous)
       sortedFor = sortKey
       return sortedOrder
     },
@@ -102,7 +97,8 @@ export function createBackupCoveragePipeline(): BackupCoveragePipeline {
       const { terms } = parseBackupSearch(search)
       if (chip === 'all' && terms.length === 0) return order
       return order.filter(
-        (entry) => passesFilter(entry, chip) && terms.every((term) => entry.text.includes(term)),
+        (entry) =>
+          passesFilter(entry, chip) && terms.every((term) => searchText(entry).includes(term)),
       )
     },
   )
