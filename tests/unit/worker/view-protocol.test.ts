@@ -129,6 +129,24 @@ describe('the view protocol', () => {
     expect(kinds).not.toContain('storage')
   })
 
+  it('asks the server for the on-demand backups for the kinds that read them, and only those', () => {
+    const asks = () => socket.sent.filter((m) => (m as { type?: string }).type === 'want').length
+    for (const kind of ['guests', 'storage', 'alertsOverview', 'resource'] as const) {
+      api.subscribe(REQUESTS[kind], () => {})
+    }
+    expect(asks()).toBe(0)
+    api.subscribe(REQUESTS.backupCoverage, () => {})
+    expect(socket.sent).toContainEqual({ type: 'want', data: { backups: true } })
+  })
+
+  it.each(['backupJobs', 'guestBackup', 'backups'] as const)(
+    'a %s view asks for the backups too',
+    (kind) => {
+      api.subscribe(REQUESTS[kind], () => {})
+      expect(socket.sent).toContainEqual({ type: 'want', data: { backups: true } })
+    },
+  )
+
   it('answers an update at once, for every kind, with a newer version', () => {
     for (const kind of KINDS) {
       const versions: number[] = []
