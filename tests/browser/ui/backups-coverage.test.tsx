@@ -156,6 +156,14 @@ describe('backups sub-navigation', () => {
     expect(location.history?.at(-1)).toBe('/backups/jobs')
   })
 
+  test('the main tab bar keeps Backups current on the coverage and jobs views', async () => {
+    open('/backups/jobs')
+    const main = page.getByRole('navigation', { name: 'Main' })
+    await expect
+      .element(main.getByRole('link', { name: 'Backups' }))
+      .toHaveAttribute('aria-current', 'page')
+  })
+
   test('an unknown sub-path goes back to the backup list', async () => {
     const { location } = open('/backups/nope')
     await expect.poll(() => location.history?.at(-1)).toBe('/backups')
