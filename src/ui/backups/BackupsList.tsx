@@ -1,6 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
 import { Lock, ShieldCheck, ShieldAlert } from 'lucide-react'
-import { memo, useEffect, useRef } from 'react'
+import { memo } from 'react'
 import type {
   BackupRow,
   BackupSortKey,
@@ -12,9 +11,7 @@ import { FOCUS_RING } from '../components/button-classes.ts'
 import { SortableHeader } from '../components/SortableHeader.tsx'
 import { TEXT } from '../components/colours.ts'
 import { ageClass, formatBackupAge, formatBackupTime } from './backup-time.ts'
-import { useMediaQuery } from '../hooks/useMediaQuery.ts'
-import { useListScroller } from '../hooks/usePageScroller.ts'
-import { useViewWindow } from '../hooks/useViewWindow.ts'
+import { useWindowedList } from '../hooks/useWindowedList.ts'
 
 /** Windows snap to this many rows so small scrolls do not each cost a worker round trip. */
 const ROW_HEIGHT = 32
@@ -57,29 +54,14 @@ interface Props {
 /** The backup list: a table on large screens, cards on small ones; only the sent rows render. */
 export function BackupsList(props: Props) {
   const { model, updating, sort, onSort, relative, viewWindow, onWindowChange, resetKey } = props
-  const wide = useMediaQuery('(min-width: 1024px)')
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const height = wide ? ROW_HEIGHT : CARD_HEIGHT
-  // Cards scroll with the page: a box of their own left a sliver of list under the filters.
-  const scroller = useListScroller(scrollRef, !wide)
-  const virtualizer = useVirtualizer({
-    count: model.rowCount,
-    getScrollElement: scroller.getScrollElement,
+  const { wide, scrollRef, scroller, virtualizer, items } = useWindowedList({
+    rowCount: model.rowCount,
     // Group headers are one table row high in both layouts.
-    estimateSize: (index) => (isHeaderAt(model, index) || wide ? ROW_HEIGHT : CARD_HEIGHT),
-    overscan: 8,
-    initialRect: { width: 1200, height: 600 },
-    scrollMargin: scroller.offset,
+    estimateSize: (index, wide) => (isHeaderAt(model, index) || wide ? ROW_HEIGHT : CARD_HEIGHT),
+    viewWindow,
+    onWindowChange,
+    resetKey,
   })
-  const items = virtualizer.getVirtualItems()
-  const first = items[0]?.index
-  const last = items.at(-1)?.index
-  useViewWindow(first, last, viewWindow, onWindowChange)
-  useEffect(() => {
-    if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
-  }, [resetKey, scroller.paged])
-  // Card and row heights differ: re-measure when the layout switches.
-  useEffect(() => virtualizer.measure(), [virtualizer, height])
   const now = Date.now()
 
   return (

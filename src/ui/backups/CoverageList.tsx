@@ -1,7 +1,6 @@
 // The coverage list (issue 26 item 5): a table on large screens, cards on small ones; only the
 // rows the worker sent render, the rest are empty rows of the right height.
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useRef } from 'react'
+import { memo } from 'react'
 import type {
   BackupCoverageModel,
   CoverageRow,
@@ -11,9 +10,7 @@ import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-ty
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { BADGE, PILL, TEXT } from '../components/colours.ts'
 import { SortableHeader } from '../components/SortableHeader.tsx'
-import { useMediaQuery } from '../hooks/useMediaQuery.ts'
-import { useListScroller } from '../hooks/usePageScroller.ts'
-import { useViewWindow } from '../hooks/useViewWindow.ts'
+import { useWindowedList } from '../hooks/useWindowedList.ts'
 import { RunBadge } from './job-state.tsx'
 
 const ROW_HEIGHT = 32
@@ -50,24 +47,13 @@ interface Props {
 
 /** The coverage rows, worst first unless a header sorts them otherwise. */
 export function CoverageList({ model, sort, onSort, viewWindow, onWindowChange, resetKey }: Props) {
-  const wide = useMediaQuery('(min-width: 1024px)')
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const scroller = useListScroller(scrollRef, !wide)
-  const height = wide ? ROW_HEIGHT : CARD_HEIGHT
-  const virtualizer = useVirtualizer({
-    count: model.rowCount,
-    getScrollElement: scroller.getScrollElement,
-    estimateSize: () => height,
-    overscan: 8,
-    initialRect: { width: 1200, height: 600 },
-    scrollMargin: scroller.offset,
+  const { wide, scrollRef, scroller, virtualizer, items } = useWindowedList({
+    rowCount: model.rowCount,
+    estimateSize: (_index, wide) => (wide ? ROW_HEIGHT : CARD_HEIGHT),
+    viewWindow,
+    onWindowChange,
+    resetKey,
   })
-  const items = virtualizer.getVirtualItems()
-  useViewWindow(items[0]?.index, items.at(-1)?.index, viewWindow, onWindowChange)
-  useEffect(() => {
-    if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
-  }, [resetKey, scroller.paged])
-  useEffect(() => virtualizer.measure(), [virtualizer, height])
 
   return (
     <div
