@@ -12,7 +12,7 @@ import {
   createBackupCoveragePipeline,
   type BackupCoverageInput,
 } from '../src/shared/views/backup-coverage-view.ts'
-import type { AlertConfig } from '../src/shared/model/alerts.ts'
+import { DEFAULT_ALERT_CONFIG } from '../src/server/alerts/config-defaults.ts'
 import { createRandom } from './fixtures.ts'
 import { getIterations, measure, type BenchResult } from './harness.ts'
 
@@ -21,22 +21,7 @@ const RECORDS_PER_GUEST = 10
 const STATES: JobRunState[] = ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'warning', 'failed', 'running']
 const COVERAGE = ['enabled', 'enabled', 'enabled', 'enabled', 'disabled', 'none'] as const
 
-/** The defaults of the alert config's backup part (the rest is not read by the view). */
-const CONFIG = {
-  overrides: {},
-  customRules: [],
-  backups: {
-    enabled: true,
-    ageWarningDays: 3,
-    ageCriticalDays: 7,
-    notBackedUp: false,
-    failedJobs: true,
-    pbsJobs: true,
-    overdueGraceMinutes: 60,
-    verification: true,
-    orphaned: false,
-  },
-} as unknown as AlertConfig
+const CONFIG = DEFAULT_ALERT_CONFIG
 
 function makeSummary(random: () => number, i: number, nowS: number, tag: number): GuestBackup {
   const orphaned = i % 50 === 49

@@ -8,7 +8,7 @@ import type {
 } from '../../shared/views/backups-types.ts'
 import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { SortableHeader } from '../components/SortableHeader.tsx'
+import { HeaderRow, type ListColumn } from '../components/HeaderRow.tsx'
 import { TEXT } from '../components/colours.ts'
 import { ageClass, formatBackupAge, formatBackupTime } from './backup-time.ts'
 import { useWindowedList } from '../hooks/useWindowedList.ts'
@@ -18,8 +18,8 @@ const ROW_HEIGHT = 32
 const CARD_HEIGHT = 92
 
 /** Columns of spec 000 §2.4 with the sort key a header click sets (Details has none). */
-const COLUMNS: { label: string; key: BackupSortKey | null; width: string; right?: boolean }[] = [
-  { label: 'VMID', key: 'vmid', width: 'w-28' },
+const COLUMNS: ListColumn<BackupSortKey>[] = [
+  { label: 'VMID', title: 'VMID/Host', key: 'vmid', width: 'w-28' },
   { label: 'Type', key: 'type', width: 'w-16' },
   { label: 'Name', key: 'name', width: 'w-44' },
   { label: 'Node', key: 'node', width: 'w-28' },
@@ -75,7 +75,7 @@ export function BackupsList(props: Props) {
       className={`${scroller.paged ? 'shrink-0' : 'min-h-64 flex-1 overflow-auto'} rounded-md border border-gray-200 bg-white transition-opacity dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING} ${updating ? 'opacity-50' : ''}`}
     >
       <div className={wide ? 'min-w-[1200px]' : undefined}>
-        {wide && <Header sort={sort} onSort={onSort} />}
+        {wide && <HeaderRow columns={COLUMNS} sort={sort} onSort={onSort} />}
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = model.rows[item.index - model.start]
@@ -100,39 +100,6 @@ export function BackupsList(props: Props) {
 
 function isHeaderAt(model: BackupsViewModel, index: number): boolean {
   return model.rows[index - model.start]?.kind === 'group'
-}
-
-function Header({ sort, onSort }: Pick<Props, 'sort' | 'onSort'>) {
-  return (
-    <div
-      role="row"
-      className="sticky top-0 z-10 flex h-8 items-center border-b border-gray-200 bg-gray-50 text-xs font-medium text-gray-600 dark:border-gray-800 dark:bg-gray-800 dark:text-gray-300"
-    >
-      {COLUMNS.map((column) => {
-        const cell = `${column.width} shrink-0 px-2`
-        if (column.key === null) {
-          return (
-            <div key={column.label} role="columnheader" className={cell}>
-              {column.label}
-            </div>
-          )
-        }
-        const key = column.key
-        return (
-          <SortableHeader
-            key={column.label}
-            label={column.label === 'VMID' ? 'VMID/Host' : column.label}
-            active={sort.key === key}
-            direction={sort.direction}
-            onSort={() => onSort(key)}
-            align={column.right ? 'right' : 'left'}
-            className={cell}
-            fill
-          />
-        )
-      })}
-    </div>
-  )
 }
 
 interface RowProps {

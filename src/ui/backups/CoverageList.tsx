@@ -9,14 +9,14 @@ import type {
 import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { BADGE, PILL, TEXT } from '../components/colours.ts'
-import { SortableHeader } from '../components/SortableHeader.tsx'
+import { HeaderRow, type ListColumn } from '../components/HeaderRow.tsx'
 import { useWindowedList } from '../hooks/useWindowedList.ts'
 import { RunBadge } from './job-state.tsx'
 
 const ROW_HEIGHT = 32
 const CARD_HEIGHT = 84
 
-const COLUMNS: { label: string; key: CoverageSortKey | null; width: string; right?: boolean }[] = [
+const COLUMNS: ListColumn<CoverageSortKey>[] = [
   { label: 'Name', key: 'name', width: 'w-48' },
   { label: 'VMID', key: 'vmid', width: 'w-20' },
   { label: 'Node', key: 'node', width: 'w-28' },
@@ -65,36 +65,7 @@ export function CoverageList({ model, sort, onSort, viewWindow, onWindowChange, 
       className={`${scroller.paged ? 'shrink-0' : 'min-h-64 flex-1 overflow-auto'} rounded-md border border-gray-200 bg-white dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING}`}
     >
       <div className={wide ? 'min-w-[1100px]' : undefined}>
-        {wide && (
-          <div
-            role="row"
-            className="sticky top-0 z-10 flex h-8 items-center border-b border-gray-200 bg-gray-50 text-xs font-medium text-gray-600 dark:border-gray-800 dark:bg-gray-800 dark:text-gray-300"
-          >
-            {COLUMNS.map((column) => {
-              const cell = `${column.width} shrink-0 px-2`
-              const key = column.key
-              if (key === null) {
-                return (
-                  <div key={column.label} role="columnheader" className={cell}>
-                    {column.label}
-                  </div>
-                )
-              }
-              return (
-                <SortableHeader
-                  key={column.label}
-                  label={column.label}
-                  active={sort.key === key}
-                  direction={sort.direction}
-                  onSort={() => onSort(key)}
-                  align={column.right ? 'right' : 'left'}
-                  className={cell}
-                  fill
-                />
-              )
-            })}
-          </div>
-        )}
+        {wide && <HeaderRow columns={COLUMNS} sort={sort} onSort={onSort} />}
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = model.rows[item.index - model.start]

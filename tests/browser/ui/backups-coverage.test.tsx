@@ -12,6 +12,7 @@ import { createGuestBackupView } from '../../../src/shared/views/backup-guest-vi
 import { coverageState } from '../../../src/ui/backups/coverage-state.ts'
 import { makeAlertConfig } from '../../fixtures/alerts/alert-config.ts'
 import { makeGuest } from '../../unit/shared/views/guest-fixtures.ts'
+import { makeGuestBackup } from '../../unit/shared/views/backup-coverage-fixtures.ts'
 import { FakeWorker, guestRow } from './fake-worker.ts'
 import { cleanup, renderApp, stubServer } from './render.tsx'
 
@@ -19,27 +20,13 @@ const config = makeAlertConfig()
 const nowS = Math.floor(Date.now() / 1000)
 const DAY = 86_400
 
-function summary(vmid: number, patch: Partial<GuestBackup> = {}): GuestBackup {
-  return {
-    id: `lab-pve1-${vmid}`,
-    instance: 'lab',
-    node: 'pve1',
-    vmid,
-    type: 'qemu',
-    name: `vm-${vmid}`,
-    template: false,
-    orphaned: false,
+// The unit fixture, its times moved to now (the page formats ages against the real clock).
+const summary = (vmid: number, patch: Partial<GuestBackup> = {}): GuestBackup =>
+  makeGuestBackup(vmid, {
     newest: nowS - 3600,
-    newestSource: 'pbs',
-    newestLocation: 'pbs-main:store1',
-    newestSize: 1024 ** 3,
-    count: 2,
     lastJob: { state: 'ok', time: nowS - 3600, taskId: 't' },
-    coverage: 'enabled',
-    verifyFailed: 0,
     ...patch,
-  }
-}
+  })
 
 const SUMMARIES = [
   summary(101, { name: 'fresh-web' }),
