@@ -16,6 +16,7 @@ import { benchAlertHistory } from './alert-history.ts'
 import { benchNotify } from './notify.ts'
 import { benchTemplateRender, printHostile } from './template-render.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
+import { benchBackupCoverage } from './backup-coverage.ts'
 import { benchBrowser100k, benchBrowserHistory } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchServerLoop, printServerLoop, type ServerLoopResult } from './server-loop.ts'
@@ -89,6 +90,15 @@ if (wanted('backups')) {
   backups.push(...[...SIZES, 1_000_000].flatMap((size) => benchBackupsDelta(size)))
   printTable('Backups view (size = backup records): normalise + filter + group + chart', backups)
   results.backups = backups
+}
+if (wanted('backup-coverage')) {
+  // Issue 26: the coverage view at 1k, 10k and 100k guests (1,000,000 backup records at 100k).
+  const coverage = SIZES.flatMap((size) => benchBackupCoverage(size))
+  printTable(
+    'Backup coverage view (size = guests): build, 1 % change, flush, filter, re-rank',
+    coverage,
+  )
+  results.backupCoverage = coverage
 }
 if (wanted('alerts')) {
   // Issue 14's target: one evaluation under 20 ms at 100k guests.

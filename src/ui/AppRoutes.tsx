@@ -1,5 +1,5 @@
 import { Route, Switch } from 'wouter'
-import { BackupsPage } from './backups/BackupsPage.tsx'
+import { BackupsTab } from './backups/BackupsTab.tsx'
 import { DashboardPage } from './dashboard/DashboardPage.tsx'
 import { AlertsPage } from './pages/AlertsPage.tsx'
 import { NotFoundPage } from './pages/NotFoundPage.tsx'
@@ -22,9 +22,7 @@ export function AppRoutes() {
       <Route path="/nodes/:id">{(params) => resourcePage('node', params.id)}</Route>
       <Route path="/storage/:id">{(params) => resourcePage('storage', params.id)}</Route>
       <Route path="/pbs/:id">{(params) => resourcePage('pbs', params.id)}</Route>
-      <Route path="/backups">
-        <BackupsPage />
-      </Route>
+      <Route path="/backups/*?">{(params) => <BackupsTab sub={params['*']} />}</Route>
       <Route path="/alerts/*?">{(params) => <AlertsPage tab={tabOf(params['*'])} />}</Route>
       <Route path="/settings/*?">{(params) => <SettingsPage tab={tabOf(params['*'])} />}</Route>
       <Route>

@@ -12,6 +12,12 @@ import type {
 import type { ResourceViewModel, ResourceViewRequest } from '../shared/views/resource-types.ts'
 import type { AlertHistoryModel, AlertHistoryRequest } from '../shared/views/alert-history-types.ts'
 import type { BackupsViewModel, BackupsViewRequest } from '../shared/views/backups-types.ts'
+import type {
+  BackupCoverageModel,
+  BackupCoverageRequest,
+} from '../shared/views/backup-coverage-types.ts'
+import type { BackupJobsModel, BackupJobsRequest } from '../shared/views/backup-jobs-types.ts'
+import type { GuestBackupModel, GuestBackupRequest } from '../shared/views/backup-guest-view.ts'
 import type { GuestViewModel, GuestViewRequest } from '../shared/views/guest-view-types.ts'
 import type { GuestUrlsViewModel, GuestUrlsViewRequest } from '../shared/views/guest-urls-types.ts'
 import type { NodeSummaryModel, NodeSummaryRequest } from '../shared/views/node-summary-types.ts'
@@ -37,6 +43,9 @@ export interface ViewKinds {
   alertHistory: { request: AlertHistoryRequest; model: AlertHistoryModel }
   guestUrls: { request: GuestUrlsViewRequest; model: GuestUrlsViewModel }
   resource: { request: ResourceViewRequest; model: ResourceViewModel }
+  backupCoverage: { request: BackupCoverageRequest; model: BackupCoverageModel }
+  backupJobs: { request: BackupJobsRequest; model: BackupJobsModel }
+  guestBackup: { request: GuestBackupRequest; model: GuestBackupModel }
 }
 /** A view kind: the `kind` of its request and of its model. */
 export type ViewKind = keyof ViewKinds

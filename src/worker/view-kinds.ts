@@ -8,6 +8,9 @@ import {
 import type { NormalisedBackups } from '../shared/views/backups-normalize.ts'
 import { createAlertThresholdsView } from '../shared/views/alert-thresholds-view.ts'
 import { createBackupsViewPipeline } from '../shared/views/backups-view.ts'
+import { createBackupCoveragePipeline } from '../shared/views/backup-coverage-view.ts'
+import { createBackupJobsView } from '../shared/views/backup-jobs-view.ts'
+import { createGuestBackupView } from '../shared/views/backup-guest-view.ts'
 import { createAlertsOverviewView } from '../shared/views/alerts-overview.ts'
 import { createGuestUrlsView } from '../shared/views/guest-urls-view.ts'
 import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
@@ -40,6 +43,11 @@ export function readNormalisedBackups(store: StateStore): NormalisedBackups {
 export function isLoadingGuests(store: StateStore): boolean {
   const load = store.getLoad()
   return load !== null && load.guests.received < load.guests.total
+}
+
+/** The guest backup summaries are here (they come on demand, with the backups). */
+function holdsGuestBackups(store: StateStore): boolean {
+  return store.holdsBackups() && store.hasReceived('guestBackups')
 }
 
 /** Every view kind the worker serves (ARCHITECTURE.md, "The worker's view protocol"). */
@@ -153,5 +161,45 @@ export const VIEW_KINDS: ViewRegistry = {
       ready: store.hasReceived('nodes') && !isLoadingGuests(store),
     }),
     createResourceView,
+  ),
+  // Issue 26: backup coverage, one row per guest, worst first. The config (for "overdue") is the
+  // one the UI handed over; the alert engine resolves the same limits (backup-alert-limits.ts).
+  backupCoverage: defineViewKind(
+    'backupCoverage',
+    ({ store, now }) => ({
+      guestBackups: store.getCollection('guestBackups'),
+      guests: store.getGuests(),
+      config: readAlertConfigSource(store).config,
+      loaded: holdsGuestBackups(store),
+      now: now(),
+    }),
+    createBackupCoveragePipeline,
+  ),
+  // Issue 26: PVE and PBS backup jobs, and the failed vzdump tasks (backupTasks come on demand).
+  backupJobs: defineViewKind(
+    'backupJobs',
+    ({ store, now }) => ({
+      backupJobs: store.getCollection('backupJobs'),
+      pbsJobs: store.getCollection('pbsJobs'),
+      backupTasks: store.getCollection('backupTasks'),
+      config: readAlertConfigSource(store).config,
+      loaded:
+        store.holdsBackups() && (store.hasReceived('backupJobs') || store.hasReceived('pbsJobs')),
+      now: now(),
+    }),
+    createBackupJobsView,
+  ),
+  // Issue 26: one guest's backup summary (detail panel, guest page).
+  guestBackup: defineViewKind(
+    'guestBackup',
+    ({ store, now }) => ({
+      guestBackups: store.getCollection('guestBackups'),
+      backupJobs: store.getCollection('backupJobs'),
+      guests: store.getGuests(),
+      config: readAlertConfigSource(store).config,
+      loaded: holdsGuestBackups(store),
+      now: now(),
+    }),
+    createGuestBackupView,
   ),
 }

@@ -177,9 +177,19 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
   }
 }
 
+// Kinds that read the on-demand collections (the backups, the tasks, the guest summaries).
+const BACKUP_KINDS: ReadonlySet<string> = new Set([
+  'backups',
+  'backupCoverage',
+  'backupJobs',
+  'guestBackup',
+])
+
 /** Views that show backups: the server sends those only once asked (delta mode 2). */
 function needsBackups(request: { kind: string; tab?: unknown }): boolean {
-  return request.kind === 'backups' || (request.kind === 'nodeSummary' && request.tab === 'backups')
+  return (
+    BACKUP_KINDS.has(request.kind) || (request.kind === 'nodeSummary' && request.tab === 'backups')
+  )
 }
 
 function sameSnapshot(a: ConnectionSnapshot, b: ConnectionSnapshot): boolean {

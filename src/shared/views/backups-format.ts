@@ -17,6 +17,17 @@ export function getBackupAgeColour(ageSeconds: number): Colour {
   return 'red'
 }
 
+/** 'just now', '5m ago', '3h ago', '4d ago', '2mo ago', '1y ago'; future times read 'just now'. */
+export function formatBackupAge(epochSeconds: number, nowMs: number): string {
+  const age = Math.max(0, nowMs / 1000 - epochSeconds)
+  if (age < 60) return 'just now'
+  if (age < 3600) return `${Math.floor(age / 60)}m ago`
+  if (age < 86_400) return `${Math.floor(age / 3600)}h ago`
+  if (age < 30 * 86_400) return `${Math.floor(age / 86_400)}d ago`
+  if (age < 365 * 86_400) return `${Math.floor(age / (30 * 86_400))}mo ago`
+  return `${Math.floor(age / (365 * 86_400))}y ago`
+}
+
 /** Backup size colour: under 5 GB green, under 20 yellow, under 50 orange, else red; 0 grey. */
 export function getBackupSizeColour(bytes: number): Colour {
   if (!(bytes > 0)) return 'grey'

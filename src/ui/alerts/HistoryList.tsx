@@ -1,5 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useRef, type KeyboardEvent } from 'react'
+import { memo, type KeyboardEvent } from 'react'
 import type {
   AlertHistoryModel,
   HistoryAlertRow,
@@ -7,9 +6,7 @@ import type {
 } from '../../shared/views/alert-history-types.ts'
 import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { useMediaQuery } from '../hooks/useMediaQuery.ts'
-import { useListScroller } from '../hooks/usePageScroller.ts'
-import { useViewWindow } from '../hooks/useViewWindow.ts'
+import { useWindowedList } from '../hooks/useWindowedList.ts'
 
 const ROW_HEIGHT = 32
 const CARD_HEIGHT = 84
@@ -57,24 +54,14 @@ export function HistoryList({
   selectedKey,
   onSelect,
 }: Props) {
-  const wide = useMediaQuery('(min-width: 1024px)')
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const scroller = useListScroller(scrollRef, !wide)
-  const virtualizer = useVirtualizer({
-    count: model.rowCount,
-    getScrollElement: scroller.getScrollElement,
-    estimateSize: (index) =>
+  const { wide, scrollRef, scroller, virtualizer, items } = useWindowedList({
+    rowCount: model.rowCount,
+    estimateSize: (index, wide) =>
       wide || model.rows[index - model.start]?.kind === 'day' ? ROW_HEIGHT : CARD_HEIGHT,
-    overscan: 8,
-    initialRect: { width: 1200, height: 600 },
-    scrollMargin: scroller.offset,
+    viewWindow,
+    onWindowChange,
+    resetKey,
   })
-  const items = virtualizer.getVirtualItems()
-  useViewWindow(items[0]?.index, items.at(-1)?.index, viewWindow, onWindowChange)
-  useEffect(() => {
-    if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
-  }, [resetKey, scroller.paged])
-  useEffect(() => virtualizer.measure(), [virtualizer, wide])
 
   return (
     <div

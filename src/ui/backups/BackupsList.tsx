@@ -1,6 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
 import { Lock, ShieldCheck, ShieldAlert } from 'lucide-react'
-import { memo, useEffect, useRef } from 'react'
+import { memo } from 'react'
 import type {
   BackupRow,
   BackupSortKey,
@@ -9,20 +8,18 @@ import type {
 } from '../../shared/views/backups-types.ts'
 import type { SortDirection, ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
-import { SortableHeader } from '../components/SortableHeader.tsx'
+import { HeaderRow, type ListColumn } from '../components/HeaderRow.tsx'
 import { TEXT } from '../components/colours.ts'
 import { ageClass, formatBackupAge, formatBackupTime } from './backup-time.ts'
-import { useMediaQuery } from '../hooks/useMediaQuery.ts'
-import { useListScroller } from '../hooks/usePageScroller.ts'
-import { useViewWindow } from '../hooks/useViewWindow.ts'
+import { useWindowedList } from '../hooks/useWindowedList.ts'
 
 /** Windows snap to this many rows so small scrolls do not each cost a worker round trip. */
 const ROW_HEIGHT = 32
 const CARD_HEIGHT = 92
 
 /** Columns of spec 000 §2.4 with the sort key a header click sets (Details has none). */
-const COLUMNS: { label: string; key: BackupSortKey | null; width: string; right?: boolean }[] = [
-  { label: 'VMID', key: 'vmid', width: 'w-28' },
+const COLUMNS: ListColumn<BackupSortKey>[] = [
+  { label: 'VMID', title: 'VMID/Host', key: 'vmid', width: 'w-28' },
   { label: 'Type', key: 'type', width: 'w-16' },
   { label: 'Name', key: 'name', width: 'w-44' },
   { label: 'Node', key: 'node', width: 'w-28' },
@@ -57,29 +54,14 @@ interface Props {
 /** The backup list: a table on large screens, cards on small ones; only the sent rows render. */
 export function BackupsList(props: Props) {
   const { model, updating, sort, onSort, relative, viewWindow, onWindowChange, resetKey } = props
-  const wide = useMediaQuery('(min-width: 1024px)')
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const height = wide ? ROW_HEIGHT : CARD_HEIGHT
-  // Cards scroll with the page: a box of their own left a sliver of list under the filters.
-  const scroller = useListScroller(scrollRef, !wide)
-  const virtualizer = useVirtualizer({
-    count: model.rowCount,
-    getScrollElement: scroller.getScrollElement,
+  const { wide, scrollRef, scroller, virtualizer, items } = useWindowedList({
+    rowCount: model.rowCount,
     // Group headers are one table row high in both layouts.
-    estimateSize: (index) => (isHeaderAt(model, index) || wide ? ROW_HEIGHT : CARD_HEIGHT),
-    overscan: 8,
-    initialRect: { width: 1200, height: 600 },
-    scrollMargin: scroller.offset,
+    estimateSize: (index, wide) => (isHeaderAt(model, index) || wide ? ROW_HEIGHT : CARD_HEIGHT),
+    viewWindow,
+    onWindowChange,
+    resetKey,
   })
-  const items = virtualizer.getVirtualItems()
-  const first = items[0]?.index
-  const last = items.at(-1)?.index
-  useViewWindow(first, last, viewWindow, onWindowChange)
-  useEffect(() => {
-    if (!scroller.paged) scrollRef.current?.scrollTo({ top: 0 })
-  }, [resetKey, scroller.paged])
-  // Card and row heights differ: re-measure when the layout switches.
-  useEffect(() => virtualizer.measure(), [virtualizer, height])
   const now = Date.now()
 
   return (
@@ -93,7 +75,7 @@ export function BackupsList(props: Props) {
       className={`${scroller.paged ? 'shrink-0' : 'min-h-64 flex-1 overflow-auto'} rounded-md border border-gray-200 bg-white transition-opacity dark:border-gray-800 dark:bg-gray-900 ${FOCUS_RING} ${updating ? 'opacity-50' : ''}`}
     >
       <div className={wide ? 'min-w-[1200px]' : undefined}>
-        {wide && <Header sort={sort} onSort={onSort} />}
+        {wide && <HeaderRow columns={COLUMNS} sort={sort} onSort={onSort} />}
         <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = model.rows[item.index - model.start]
@@ -118,39 +100,6 @@ export function BackupsList(props: Props) {
 
 function isHeaderAt(model: BackupsViewModel, index: number): boolean {
   return model.rows[index - model.start]?.kind === 'group'
-}
-
-function Header({ sort, onSort }: Pick<Props, 'sort' | 'onSort'>) {
-  return (
-    <div
-      role="row"
-      className="sticky top-0 z-10 flex h-8 items-center border-b border-gray-200 bg-gray-50 text-xs font-medium text-gray-600 dark:border-gray-800 dark:bg-gray-800 dark:text-gray-300"
-    >
-      {COLUMNS.map((column) => {
-        const cell = `${column.width} shrink-0 px-2`
-        if (column.key === null) {
-          return (
-            <div key={column.label} role="columnheader" className={cell}>
-              {column.label}
-            </div>
-          )
-        }
-        const key = column.key
-        return (
-          <SortableHeader
-            key={column.label}
-            label={column.label === 'VMID' ? 'VMID/Host' : column.label}
-            active={sort.key === key}
-            direction={sort.direction}
-            onSort={() => onSort(key)}
-            align={column.right ? 'right' : 'left'}
-            className={cell}
-            fill
-          />
-        )
-      })}
-    </div>
-  )
 }
 
 interface RowProps {

@@ -3,6 +3,7 @@ import type { GuestDetail } from '../../shared/views/guest-detail.ts'
 import { barClass } from '../components/colours.ts'
 import { HistoryPanel } from '../history/HistoryPanel.tsx'
 import { PageLink } from '../resource/PageLink.tsx'
+import { GuestBackupSummary } from '../backups/GuestBackupSummary.tsx'
 
 interface Props {
   id: string
@@ -109,6 +110,9 @@ export function GuestDetailPanel(props: Props) {
           ))}
         </Section>
       )}
+      <Section title="Backup">
+        <GuestBackupSummary guestId={resourceId} />
+      </Section>
       {diskReason && (
         <Section title="Disk">
           <p className="text-amber-700 dark:text-amber-300">{diskReason}</p>

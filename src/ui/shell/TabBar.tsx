@@ -6,7 +6,12 @@ import { useVisibleUpdate } from '../updates/useUpdates.ts'
 const TABS = [
   { href: '/', label: 'Main', icon: LayoutDashboard, match: (p: string) => p === '/' },
   { href: '/storage', label: 'Storage', icon: HardDrive, match: (p: string) => p === '/storage' },
-  { href: '/backups', label: 'Backups', icon: Archive, match: (p: string) => p === '/backups' },
+  {
+    href: '/backups',
+    label: 'Backups',
+    icon: Archive,
+    match: (p: string) => p === '/backups' || p.startsWith('/backups/'),
+  },
   {
     href: '/alerts/overview',
     label: 'Alerts',

@@ -120,6 +120,43 @@ export class FakeWorker implements WorkerPort {
     alertHistory: new Map(),
     guestUrls: new Map(),
     resource: new Map(),
+    backupCoverage: new Map(),
+    backupJobs: new Map(),
+    guestBackup: new Map(),
+  }
+  /**
+   * Issue 26 kinds: the model each sends on subscribe and update (a function of the request, or
+   * null for no model yet: the loading state); `pushKind` sends a new one to every subscription.
+   */
+  answers: {
+    [K in 'backupCoverage' | 'backupJobs' | 'guestBackup']?: (
+      request: ViewRequest<K>,
+    ) => ViewModel<K> | null
+  } = {}
+  /** Every request of the issue 26 kinds the UI sent, in order (subscribe and update). */
+  kindRequests: ViewRequest<'backupCoverage' | 'backupJobs' | 'guestBackup'>[] = []
+  private answerKind(id: number, request: ViewRequest): void {
+    if (
+      this.listeners.guestBackup.has(id) ||
+      this.listeners.backupJobs.has(id) ||
+      this.listeners.backupCoverage.has(id)
+    )
+      this.openKindRequests.set(id, request)
+    if (request.kind === 'backupCoverage') {
+      const model = this.answers.backupCoverage?.(request)
+      if (model) this.listeners.backupCoverage.get(id)?.(model)
+    } else if (request.kind === 'backupJobs') {
+      const model = this.answers.backupJobs?.(request)
+      if (model) this.listeners.backupJobs.get(id)?.(model)
+    } else if (request.kind === 'guestBackup') {
+      const model = this.answers.guestBackup?.(request)
+      if (model) this.listeners.guestBackup.get(id)?.(model)
+    }
+  }
+  private openKindRequests = new Map<number, ViewRequest>()
+  /** Answers every open subscription of the issue 26 kinds again (after changing `answers`). */
+  pushKinds(): void {
+    for (const [id, request] of this.openKindRequests) this.answerKind(id, request)
   }
 
   constructor(snapshot: Partial<ConnectionSnapshot> = {}) {
@@ -153,6 +190,7 @@ export class FakeWorker implements WorkerPort {
     if (this.alertsOverview) this.listeners.alertsOverview.get(id)?.(this.alertsOverview)
     if (request.kind === 'guestUrls') this.answerGuestUrls(id, request as GuestUrlsViewRequest)
     if (request.kind === 'resource') this.answerResource(id, request as ResourceViewRequest)
+    this.answerKind(id, request)
     return id
   }
   private answerGuestUrls(id: number, request: GuestUrlsViewRequest): void {
@@ -191,6 +229,7 @@ export class FakeWorker implements WorkerPort {
     this.record(request)
     if (request.kind === 'guestUrls') this.answerGuestUrls(id, request)
     if (request.kind === 'resource') this.answerResource(id, request)
+    this.answerKind(id, request)
   }
   setAlertAck(alertId: string, acknowledged: boolean): void {
     this.acks.push({ alertId, acknowledged })
@@ -244,6 +283,7 @@ export class FakeWorker implements WorkerPort {
     this.unsubscribed.push(id)
     this.ackWatchers.delete(id)
     this.eventWatchers.delete(id)
+    this.openKindRequests.delete(id)
     for (const listeners of Object.values(this.listeners)) listeners.delete(id)
   }
 
@@ -256,6 +296,12 @@ export class FakeWorker implements WorkerPort {
     else if (request.kind === 'backups') this.backupsRequests.push(request)
     else if (request.kind === 'guestUrls') this.guestUrlsRequests.push(request)
     else if (request.kind === 'resource') this.resourceRequests.push(request)
+    else if (
+      request.kind === 'backupCoverage' ||
+      request.kind === 'backupJobs' ||
+      request.kind === 'guestBackup'
+    )
+      this.kindRequests.push(request)
   }
 
   /** Sends a new connection snapshot to every watcher. */

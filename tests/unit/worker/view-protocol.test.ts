@@ -7,6 +7,7 @@ import { createWorkerApi } from '../../../src/worker/worker-api.ts'
 import { createFakeDeps, type FakeSocket } from './fake-socket.ts'
 import { makeGuest, makeNode, makeRequest } from '../shared/views/guest-fixtures.ts'
 import { makeBackupsRequest } from '../shared/views/backups-fixtures.ts'
+import { DEFAULT_COVERAGE_REQUEST } from '../../../src/shared/views/backup-coverage-types.ts'
 
 const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
   guests: makeRequest(),
@@ -39,6 +40,9 @@ const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
   },
   guestUrls: { kind: 'guestUrls', search: '', window: { start: 0, count: 50 } },
   resource: { kind: 'resource', resourceKind: 'node', id: 'lab-pve1' },
+  backupCoverage: DEFAULT_COVERAGE_REQUEST,
+  backupJobs: { kind: 'backupJobs', problemsOnly: false },
+  guestBackup: { kind: 'guestBackup', guestId: 'lab-pve1-101' },
 }
 /** A second request of each kind that changes what the view shows. */
 const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
@@ -51,6 +55,9 @@ const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
   alertHistory: { ...REQUESTS.alertHistory, severity: 'critical' },
   guestUrls: { ...REQUESTS.guestUrls, search: 'no-such-guest' },
   resource: { kind: 'resource', resourceKind: 'guest', id: 'no-such-guest' },
+  backupCoverage: { ...DEFAULT_COVERAGE_REQUEST, search: 'no-such-guest' },
+  backupJobs: { kind: 'backupJobs', problemsOnly: true },
+  guestBackup: { kind: 'guestBackup', guestId: 'no-such-guest' },
 }
 const KINDS = Object.keys(REQUESTS) as ViewKind[]
 
@@ -121,6 +128,24 @@ describe('the view protocol', () => {
     expect(kinds).toEqual(expect.arrayContaining(['guests', 'nodeSummary']))
     expect(kinds).not.toContain('storage')
   })
+
+  it('asks the server for the on-demand backups for the kinds that read them, and only those', () => {
+    const asks = () => socket.sent.filter((m) => (m as { type?: string }).type === 'want').length
+    for (const kind of ['guests', 'storage', 'alertsOverview', 'resource'] as const) {
+      api.subscribe(REQUESTS[kind], () => {})
+    }
+    expect(asks()).toBe(0)
+    api.subscribe(REQUESTS.backupCoverage, () => {})
+    expect(socket.sent).toContainEqual({ type: 'want', data: { backups: true } })
+  })
+
+  it.each(['backupJobs', 'guestBackup', 'backups'] as const)(
+    'a %s view asks for the backups too',
+    (kind) => {
+      api.subscribe(REQUESTS[kind], () => {})
+      expect(socket.sent).toContainEqual({ type: 'want', data: { backups: true } })
+    },
+  )
 
   it('answers an update at once, for every kind, with a newer version', () => {
     for (const kind of KINDS) {
