@@ -40,6 +40,7 @@ import {
 } from './web-fanout.ts'
 import { printTable, type BenchResult } from './harness.ts'
 import { benchHistory, printHistoryFigures } from './history.ts'
+import { benchCoverage, printCoverage, type CoverageBenchResult } from './coverage.ts'
 import { SEARCH_SET } from './search-set.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
@@ -88,6 +89,13 @@ if (wanted('backups')) {
   backups.push(...[...SIZES, 1_000_000].flatMap((size) => benchBackupsDelta(size)))
   printTable('Backups view (size = backup records): normalise + filter + group + chart', backups)
   results.backups = backups
+}
+if (wanted('coverage')) {
+  // Issue 26: the server's per-guest backup summaries, 1,000,000 backup records at every size.
+  const coverage: CoverageBenchResult[] = []
+  for (const size of SIZES) coverage.push(...(await benchCoverage(size)))
+  printCoverage(coverage)
+  results.coverage = coverage
 }
 if (wanted('alerts')) {
   // Issue 14's target: one evaluation under 20 ms at 100k guests.
