@@ -14,6 +14,7 @@ import type {
 } from '../src/shared/model/state.ts'
 import { createGuestBackupBuilder } from '../src/server/backup-health/guest-backups.ts'
 import { createEstate, createRandom } from './fixtures.ts'
+import { timeAsync } from './history-serve.ts'
 
 export interface CoverageBenchResult {
   name: string
@@ -168,24 +169,18 @@ async function timeCase(
   once: (round: number) => Promise<number>,
 ): Promise<CoverageBenchResult> {
   let longest = 0
-  const times: number[] = []
   await once(-1) // warm-up
-  for (let round = 0; round < runs; round++) {
-    const start = performance.now()
-    longest = Math.max(longest, await once(round))
-    times.push(performance.now() - start)
-  }
-  times.sort((a, b) => a - b)
-  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!
-  return {
+  const result = await timeAsync(
     name,
     size,
-    records,
-    iterations: runs,
-    medianMs: at(0.5),
-    p95Ms: at(0.95),
-    longestSliceMs: longest,
-  }
+    runs,
+    () => undefined,
+    async (round) => {
+      longest = Math.max(longest, await once(round))
+    },
+  )
+  const { medianMs, p95Ms } = result
+  return { name, size, records, iterations: runs, medianMs, p95Ms, longestSliceMs: longest }
 }
 
 /** The cases at one size. */
