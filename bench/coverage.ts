@@ -166,24 +166,20 @@ async function timeCase(
   size: number,
   records: number,
   runs: number,
-  once: (round: number) => Promise<number>,
+  prepare: (round: number) => void,
+  once: () => Promise<number>,
 ): Promise<CoverageBenchResult> {
   let longest = 0
-  await once(-1) // warm-up
-  const result = await timeAsync(
-    name,
-    size,
-    runs,
-    () => undefined,
-    async (round) => {
-      longest = Math.max(longest, await once(round))
-    },
-  )
+  prepare(-1)
+  await once() // warm-up
+  const result = await timeAsync(name, size, runs, prepare, async () => {
+    longest = Math.max(longest, await once())
+  })
   const { medianMs, p95Ms } = result
   return { name, size, records, iterations: runs, medianMs, p95Ms, longestSliceMs: longest }
 }
 
-/** The cases at one size. */
+/** The cases at one size; the input change of each run is made before its timing starts. */
 export async function benchCoverage(
   size: number,
   records = 1_000_000,
@@ -191,22 +187,27 @@ export async function benchCoverage(
   const base = withBackups(size, records)
   const runs = size >= 100_000 ? 5 : 9
   const out: CoverageBenchResult[] = []
-  out.push(
-    await timeCase('full build', size, records, runs, async () => {
-      const next = { ...base }
-      return (await createGuestBackupBuilder().derive(next)).longestSliceMs
-    }),
-  )
+  let next: State = { ...base }
+  const fresh = () => {
+    next = { ...base }
+  }
+  const build = async () => (await createGuestBackupBuilder().derive(next)).longestSliceMs
+  out.push(await timeCase('full build', size, records, runs, fresh, build))
   const builder = createGuestBackupBuilder()
   let state: State = { ...base }
   await builder.derive(state)
-  const step = async (change: (s: State, round: number) => State, round: number) => {
-    state = change(state, round + 1000)
-    return (await builder.derive(state)).longestSliceMs
+  const change = (make: (s: State, round: number) => State) => (round: number) => {
+    state = make(state, round + 1000)
   }
-  out.push(await timeCase('1 % new backups', size, records, runs, (r) => step(withNewBackups, r)))
-  out.push(await timeCase('1 % renamed', size, records, runs, (r) => step(withRenames, r)))
-  out.push(await timeCase('poll, no change read', size, records, runs, (r) => step(withMetrics, r)))
+  const derive = async () => (await builder.derive(state)).longestSliceMs
+  const cases = [
+    ['1 % new backups', withNewBackups],
+    ['1 % renamed', withRenames],
+    ['poll, no change read', withMetrics],
+  ] as const
+  for (const [name, make] of cases) {
+    out.push(await timeCase(name, size, records, runs, change(make), derive))
+  }
   return out
 }
 

@@ -12,6 +12,7 @@ import type { GuestBackup } from '../../shared/model/backup-health.ts'
 import type { Guest, State } from '../../shared/model/state.ts'
 import {
   indexBackupSteps,
+  STEP_ITEMS,
   type BackupIndex,
 } from '../../shared/views/guest-backups/backup-index.ts'
 import { indexJobs, type JobIndex } from '../../shared/views/guest-backups/job-selection.ts'
@@ -57,11 +58,6 @@ export function createGuestBackupBuilder(budgetMs = SLICE_BUDGET_MS): GuestBacku
       slices: 0,
       longestSliceMs: 0,
     }
-    if (built && sameInputs(built, next)) {
-      built = next
-      next.guestBackups = result
-      return figures
-    }
     const mine = ++generation
     const current = () => mine === generation && !stale()
     let started = performance.now()
@@ -79,6 +75,16 @@ export function createGuestBackupBuilder(budgetMs = SLICE_BUDGET_MS): GuestBacku
         const step = steps.next()
         if (step.done) return step.value
         if (!(await slice())) return undefined
+      }
+    }
+    // At 100,000 guests even comparing the guest fields is a slice's worth of work.
+    if (built) {
+      const same = await run(sameInputSteps(built, next))
+      if (same === undefined) return superseded(figures)
+      if (same) {
+        built = next
+        next.guestBackups = result
+        return figures
       }
     }
     if (grouped?.storage !== next.storageBackups || grouped.pbs !== next.pbsBackups) {
@@ -102,9 +108,11 @@ export function createGuestBackupBuilder(budgetMs = SLICE_BUDGET_MS): GuestBacku
     figures.longestSliceMs = Math.max(figures.longestSliceMs, performance.now() - started)
     built = next
     // The same array when every summary is the same object: the diff skips the collection.
-    if (out.length !== result.length || out.some((summary, i) => summary !== result[i])) {
+    const index = await run(indexChangedSteps(result, out))
+    if (index === undefined) return superseded(figures)
+    if (index) {
       result = out
-      byId = new Map(out.map((summary) => [summary.id, summary]))
+      byId = index
     }
     next.guestBackups = result
     figures.outcome = 'built'
@@ -120,22 +128,42 @@ function superseded(figures: BuildFigures): BuildFigures {
 }
 
 /** Whether every input the summary reads is the same as in `a` (guests: the fields read). */
-function sameInputs(a: State, b: State): boolean {
+function* sameInputSteps(a: State, b: State): Generator<void, boolean, void> {
   return (
     a.storageBackups === b.storageBackups &&
     a.pbsBackups === b.pbsBackups &&
     a.backupTasks === b.backupTasks &&
     a.backupJobs === b.backupJobs &&
     a.backupCoverage === b.backupCoverage &&
-    sameGuests(a.vms, b.vms) &&
-    sameGuests(a.containers, b.containers)
+    (yield* sameGuestSteps(a.vms, b.vms)) &&
+    (yield* sameGuestSteps(a.containers, b.containers))
   )
 }
 
-function sameGuests(a: readonly Guest[], b: readonly Guest[]): boolean {
+/** The summaries by id when `out` differs from `old` (another object anywhere), else null. */
+function* indexChangedSteps(
+  old: readonly GuestBackup[],
+  out: readonly GuestBackup[],
+): Generator<void, Map<string, GuestBackup> | null, void> {
+  let changed = old.length !== out.length
+  for (let i = 0; !changed && i < out.length; i++) {
+    if (i % STEP_ITEMS === 0) yield
+    changed = out[i] !== old[i]
+  }
+  if (!changed) return null
+  const byId = new Map<string, GuestBackup>()
+  for (let i = 0; i < out.length; i++) {
+    if (i % STEP_ITEMS === 0) yield
+    byId.set(out[i]!.id, out[i]!)
+  }
+  return byId
+}
+
+function* sameGuestSteps(a: readonly Guest[], b: readonly Guest[]): Generator<void, boolean, void> {
   if (a === b) return true
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) {
+    if (i % STEP_ITEMS === 0) yield
     const x = a[i]!
     const y = b[i]!
     if (x === y) continue
