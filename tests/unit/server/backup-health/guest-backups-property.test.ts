@@ -3,7 +3,7 @@
 // of random changes; after each, the incremental, sliced builder's result equals a from-scratch
 // computation by the simple reference below (written independently of src: loops over
 // everything per guest), unchanged summaries keep their identity, and the coverage counts agree.
-// Seeded (mulberry32): a failure names its seed and replays.
+// Seeded (random-state.ts's mulberry32): a failure names its seed and replays.
 import { describe, expect, it } from 'vitest'
 import {
   taskRunState,
@@ -18,18 +18,8 @@ import {
   type StorageBackup,
 } from '../../../../src/shared/model/state.ts'
 import { createGuestBackupBuilder } from '../../../../src/server/backup-health/guest-backups.ts'
-import { randomEstate, randomChange, type Random } from './random-estate.ts'
-
-function mulberry32(seed: number): Random {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { createRandom } from '../../worker/random-state.ts'
+import { randomEstate, randomChange } from './random-estate.ts'
 
 // ---- the reference: straightforward, quadratic, from the rules as stated ----
 
@@ -213,7 +203,7 @@ const counts = (list: readonly GuestBackup[]) => {
 describe('guest backup summaries (property)', () => {
   it('equal a from-scratch reference after every random change, over 200 seeded estates', async () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const random = mulberry32(seed)
+      const random = createRandom(seed)
       const builder = createGuestBackupBuilder(random() < 0.5 ? 0 : 8)
       let state: State = { ...createEmptyState(1, 'test'), ...randomEstate(random) }
       let before: readonly GuestBackup[] = []
