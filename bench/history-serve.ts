@@ -25,7 +25,8 @@ export interface HistoryServeOptions {
 const CLUSTERS = 2
 const NODES_PER_CLUSTER = 5
 
-async function timeAsync(
+/** Time an async case: medians of `iterations` runs, `before` untimed. */
+export async function timeAsync(
   name: string,
   size: number,
   iterations: number,

@@ -42,6 +42,7 @@ import {
 } from './web-fanout.ts'
 import { printTable, type BenchResult } from './harness.ts'
 import { benchHistory, printHistoryFigures } from './history.ts'
+import { benchCoverage, printCoverage, type CoverageBenchResult } from './coverage.ts'
 import { SEARCH_SET } from './search-set.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
@@ -99,6 +100,15 @@ if (wanted('backup-coverage')) {
     coverage,
   )
   results.backupCoverage = coverage
+}
+if (wanted('coverage')) {
+  // Issue 26: the server's per-guest backup summaries, 1,000,000 backup records at every size.
+  // BENCH_COVERAGE_SIZES=1000,10000 runs a subset.
+  const sizes = process.env.BENCH_COVERAGE_SIZES?.split(',').map(Number) ?? SIZES
+  const coverage: CoverageBenchResult[] = []
+  for (const size of sizes) coverage.push(...(await benchCoverage(size)))
+  printCoverage(coverage)
+  results.coverage = coverage
 }
 if (wanted('alerts')) {
   // Issue 14's target: one evaluation under 20 ms at 100k guests.

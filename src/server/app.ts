@@ -50,6 +50,7 @@ import { registerSecurityRoutes } from './http/security.ts'
 import { registerSocketRoute } from './http/socket.ts'
 import { registerSpa } from './http/spa.ts'
 import { createLiveState, type LiveState } from './live/live-state.ts'
+import { createBackupHealthDerive } from './backup-health/wiring.ts'
 import { createNodeService, type NodeService } from './nodes/node-service.ts'
 import { openDatabase, type Db } from './store/db.ts'
 import { createAlertHistoryRepo } from './store/alert-history.ts'
@@ -195,6 +196,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     version: config.version,
     clientCount: () => hubRef.current?.clientCount() ?? 0,
+    derive: createBackupHealthDerive(http.log),
     decorate: (next, at, poll) => {
       alerts.decorate(next, at, poll)
       historySource.decorate(next)

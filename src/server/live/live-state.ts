@@ -54,6 +54,12 @@ export interface LiveStateDeps {
    * published, in place; `poll` is true for a poll result, false for a republish.
    */
   decorate?: (next: State, now: number, poll: boolean) => void
+  /**
+   * Fills collections computed from the collected ones (guestBackups) of a polled state, before
+   * `decorate` (the alert engine reads them); may take several event-loop turns. `stale` is true
+   * once a newer poll waits in the queue: the step may then leave its collections as they were.
+   */
+  derive?: (next: State, stale: () => boolean) => Promise<unknown>
 }
 
 /** Create the live state holder. */
@@ -63,6 +69,9 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
   const listeners = new Set<(p: Publication) => void>()
   const slots = createGuestSlots()
   let queue: Promise<unknown> = Promise.resolve()
+  // Polls queued behind the one being applied: its derived data would be superseded.
+  let pollsWaiting = 0
+  const stale = () => pollsWaiting > 0
 
   const apply = async (collected: CollectedState): Promise<Publication> => {
     const prev = publication.state
@@ -98,6 +107,7 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
         version: deps.version,
       },
     }
+    if (deps.derive) await deps.derive(next, stale)
     deps.decorate?.(next, now, true)
     return publish(prev, next)
   }
@@ -118,7 +128,13 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
 
   return {
     current: () => publication,
-    applyCollected: (collected) => enqueue(() => apply(collected)),
+    applyCollected: (collected) => {
+      pollsWaiting++
+      return enqueue(() => {
+        pollsWaiting--
+        return apply(collected)
+      })
+    },
     republish: () =>
       enqueue(() => {
         const prev = publication.state

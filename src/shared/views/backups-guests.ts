@@ -80,17 +80,31 @@ export function resolvePbsName(
   backup: PbsBackup,
   instance: string | undefined,
 ): string {
-  let candidates = names.byTypeVmid.get(`${backup.backupType}/${backup.vmid}`)
-  if (!candidates) return ''
+  return (
+    resolvePbsGuest(names.byTypeVmid.get(`${backup.backupType}/${backup.vmid}`), backup, instance)
+      ?.name ?? ''
+  )
+}
+
+/**
+ * The rule of resolvePbsName over a backup's candidates (the named guests of its type and vmid,
+ * in arrival order): the guest itself, for callers that need more than its name.
+ */
+export function resolvePbsGuest<G extends NamedGuest>(
+  candidates: readonly G[] | undefined,
+  backup: Pick<PbsBackup, 'comment'>,
+  instance: string | undefined,
+): G | undefined {
+  if (!candidates) return undefined
   if (instance) {
     candidates = candidates.filter((guest) => guest.instance === instance)
-    if (candidates.length === 0) return ''
+    if (candidates.length === 0) return undefined
   }
   if (candidates.length > 1 && backup.comment) {
     const comment = backup.comment.trim()
-    for (const guest of candidates) if (guest.name === comment) return guest.name
+    for (const guest of candidates) if (guest.name === comment) return guest
   }
-  return candidates[0]!.name
+  return candidates[0]
 }
 
 /**
