@@ -55,11 +55,11 @@ export interface LiveStateDeps {
    */
   decorate?: (next: State, now: number, poll: boolean) => void
   /**
-   * Fills collections computed from the collected ones (guestBackups) of a polled state, before
-   * `decorate` (the alert engine reads them); may take several event-loop turns. `stale` is true
-   * once a newer poll waits in the queue: the step may then leave its collections as they were.
+   * Sets collections computed from the collected ones (guestBackups) on a state about to be
+   * published, before `decorate` (the alert engine reads them). Synchronous: a costly computation
+   * runs elsewhere and hands its newest result here (backup-health/wiring.ts).
    */
-  derive?: (next: State, stale: () => boolean) => Promise<unknown>
+  derive?: (next: State) => void
 }
 
 /** Create the live state holder. */
@@ -69,9 +69,6 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
   const listeners = new Set<(p: Publication) => void>()
   const slots = createGuestSlots()
   let queue: Promise<unknown> = Promise.resolve()
-  // Polls queued behind the one being applied: its derived data would be superseded.
-  let pollsWaiting = 0
-  const stale = () => pollsWaiting > 0
 
   const apply = async (collected: CollectedState): Promise<Publication> => {
     const prev = publication.state
@@ -107,7 +104,7 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
         version: deps.version,
       },
     }
-    if (deps.derive) await deps.derive(next, stale)
+    deps.derive?.(next)
     deps.decorate?.(next, now, true)
     return publish(prev, next)
   }
@@ -128,17 +125,12 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
 
   return {
     current: () => publication,
-    applyCollected: (collected) => {
-      pollsWaiting++
-      return enqueue(() => {
-        pollsWaiting--
-        return apply(collected)
-      })
-    },
+    applyCollected: (collected) => enqueue(() => apply(collected)),
     republish: () =>
       enqueue(() => {
         const prev = publication.state
         const next = { ...prev }
+        deps.derive?.(next)
         deps.decorate?.(next, deps.now(), false)
         return publish(prev, next)
       }),

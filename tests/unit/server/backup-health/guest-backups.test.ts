@@ -1,10 +1,15 @@
 // The server's per-guest backup summary builder (src/server/backup-health): when it rebuilds,
-// what it keeps, and its place in the live state (before the alert engine, never on web nodes).
+// what it keeps, and its place in the live state (built in the background, handed to the alert
+// engine and the clients by the next publication; never on web nodes).
 import { describe, expect, it } from 'vitest'
 import { createEmptyState, type State } from '../../../../src/shared/model/state.ts'
 import { createGuestBackupBuilder } from '../../../../src/server/backup-health/guest-backups.ts'
 import { createBackupHealthDerive } from '../../../../src/server/backup-health/wiring.ts'
-import { createLiveState } from '../../../../src/server/live/live-state.ts'
+import {
+  createLiveState,
+  type LiveState,
+  type Publication,
+} from '../../../../src/server/live/live-state.ts'
 import { makeCollected } from '../collected-fixture.ts'
 import { makeGuest } from '../../shared/views/guest-fixtures.ts'
 import { makePbsBackup, makeStorageBackup } from '../../shared/views/backups-fixtures.ts'
@@ -85,21 +90,52 @@ describe('createGuestBackupBuilder', () => {
 })
 
 describe('guest backups in the live state', () => {
-  it('derives the summary before decorate, in the same publication', async () => {
+  it('publishes a poll without waiting for the summary, then republishes it once built', async () => {
     const seen: number[] = []
+    const liveRef: { current?: LiveState } = {}
+    const republished: Promise<Publication>[] = []
+    const backupHealth = createBackupHealthDerive(silent, () => {
+      republished.push(liveRef.current!.republish())
+    })
     const live = createLiveState({
       now: () => 1_700_000_000_000,
       version: 'test',
       clientCount: () => 0,
-      derive: createBackupHealthDerive(silent),
+      derive: backupHealth.derive,
       decorate: (next) => seen.push(next.guestBackups.length),
     })
+    liveRef.current = live
     const collected = makeCollected(6, 1)
-    const published = await live.applyCollected(collected)
     const guests = collected.vms.length + collected.containers.length
-    expect(seen).toEqual([guests])
-    expect(published.state.guestBackups).toHaveLength(guests)
-    expect(published.changes?.delta?.upsert?.guestBackups).toHaveLength(guests)
+    // The poll goes out with the summaries as they were (none yet): it never waits for a build.
+    const first = await live.applyCollected(collected)
+    expect(first.state.guestBackups).toEqual([])
+    await backupHealth.idle()
+    expect(republished).toHaveLength(1)
+    const second = await republished[0]!
+    // The republish hands the alert engine (decorate) and the clients the built summaries.
+    expect(seen).toEqual([0, guests])
+    expect(second.state.guestBackups).toHaveLength(guests)
+    expect(second.changes?.delta?.upsert?.guestBackups).toHaveLength(guests)
+    // The published poll was not changed under the clients' feet.
+    expect(first.state.guestBackups).toEqual([])
+  })
+
+  it('builds the newest waiting inputs after the running build, never two at once', async () => {
+    let built = 0
+    const backupHealth = createBackupHealthDerive(silent, () => built++)
+    const a = makeState()
+    const b = { ...makeState(), vms: makeState().vms.map((g) => ({ ...g, name: `${g.name}-b` })) }
+    const c = { ...makeState(), vms: makeState().vms.map((g) => ({ ...g, name: `${g.name}-c` })) }
+    backupHealth.derive(a)
+    backupHealth.derive(b) // waits, then is replaced by c
+    backupHealth.derive(c)
+    await backupHealth.idle()
+    expect(built).toBe(2)
+    const next = makeState()
+    backupHealth.derive(next)
+    expect(next.guestBackups.find((s) => s.name.endsWith('-c'))).toBeDefined()
+    expect(next.guestBackups.find((s) => s.name.endsWith('-b'))).toBeUndefined()
   })
 
   it('leaves a received state summaries as the collector built them (web nodes)', async () => {
@@ -108,7 +144,7 @@ describe('guest backups in the live state', () => {
       now: () => 1_700_000_000_000,
       version: 'test',
       clientCount: () => 0,
-      derive: async () => {
+      derive: () => {
         derived++
       },
     })
