@@ -96,7 +96,7 @@ function evaluateGuestBackups(run: EngineRun, state: State, fresh: Freshness): v
     const coverage = gb.coverage
     const job = gb.lastJob
     const trouble =
-      (!template && gb.newest <= ageCut) ||
+      (!template && gb.newest <= ageCut && (gb.newest > 0 || coverage === 'enabled')) ||
       (uncovered && !template && (coverage === 'none' || coverage === 'disabled')) ||
       (failedOn && job !== undefined && job.state === 'failed' && gb.newest <= job.time) ||
       (verifyOn && gb.verifyFailed > 0)
@@ -203,11 +203,14 @@ function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefi
   const template = gb.template === true
   const name = gb.name
 
-  // Age. Never backed up counts as over both levels.
+  // Age. Never backed up counts as over both levels, but only for a guest an enabled job selects:
+  // a guest in no job is the 'not backed up' kind (opt-in), so an estate that backs nothing up
+  // (or a guest left out on purpose) does not turn every guest critical.
   const ageOpen = openOf(existing, 'backup-age')
   const ageOff =
     !limits.enabled || template || (limits.warningDays <= 0 && limits.criticalDays <= 0)
-  const level = ageOff ? null : backupAgeLevel(limits, gb.newest, nowS)
+  const neverInJob = gb.newest > 0 || gb.coverage === 'enabled'
+  const level = ageOff || !neverInJob ? null : backupAgeLevel(limits, gb.newest, nowS)
   const ageDays = gb.newest > 0 ? Math.round(((nowS - gb.newest) / DAY_S) * 10) / 10 : null
   const ageThreshold = level === 'critical' ? limits.criticalDays : limits.warningDays
   const ageOn = level !== null && !ageOff

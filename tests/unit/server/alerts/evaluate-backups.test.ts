@@ -63,6 +63,20 @@ describe('backup age alerts', () => {
     })
   })
 
+  it('raises no age alert for a guest never backed up that no enabled job selects', () => {
+    // That guest is the 'not backed up' kind (opt-in): an estate that backs nothing up does not
+    // turn every guest critical. An enabled job selecting it makes "never" an age alert again.
+    const d = new Driver()
+    for (const coverage of ['none', 'disabled', 'unknown'] as const) {
+      d.poll(backupState([ct], [summary(ct, { newest: 0, coverage })]))
+      expect(d.ids(), coverage).toEqual([])
+    }
+    d.poll(backupState([ct], [summary(ct, { newest: 0, coverage: 'enabled' })]))
+    expect(d.ids()).toEqual(['backup-age-lab-pve1-201'])
+    const t = d.poll(backupState([ct], [summary(ct, { newest: 0, coverage: 'none' })]))
+    expect(kinds(t)).toEqual(['resolved:backup-age-lab-pve1-201:resolved'])
+  })
+
   it('follows the guest override, then the matching rule, then the defaults', () => {
     const old = (g = web) => summary(g, { newest: NOW_S - 5 * DAY_S })
     const prod = makeGuest(102, { name: 'db', tags: ['production'] })
