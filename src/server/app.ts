@@ -196,11 +196,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     version: config.version,
     clientCount: () => hubRef.current?.clientCount() ?? 0,
-    derive: createBackupHealthDerive(http.log, () => {
-      liveRef.current?.republish().catch((err: unknown) => {
-        http.log.error({ err }, 'publishing the guest backup summaries failed')
-      })
-    }).derive,
+    derive: createBackupHealthDerive(http.log).derive,
     decorate: (next, at, poll) => {
       alerts.decorate(next, at, poll)
       historySource.decorate(next)

@@ -1,9 +1,9 @@
 // app.ts's one call for backup health: live-state's `derive` step on the collector (and in the
 // single process). The build runs in the background, never in a publication's path: at 100,000
 // guests with 1,000,000 backup records it takes seconds (bench `coverage`), and a poll must not
-// wait for it. Each publication carries the newest completed summaries; a build that changes them
-// asks for a republish, so they reach the clients (and the alert engine's next evaluation) as soon
-// as they are ready. One build at a time, never abandoned: inputs that arrive meanwhile wait and
+// wait for it. Each publication carries the newest completed summaries: a build's result reaches
+// the clients and the alert engine with the next poll (no publication of its own, which would
+// run every publication's listener out of the poll rhythm). One build at a time, never abandoned: inputs that arrive meanwhile wait and
 // the newest of them is built next, so the summaries always progress. A failed build is logged
 // and the summaries stay as they were: a bug here must never stop the live state.
 import type { FastifyBaseLogger } from 'fastify'
@@ -21,7 +21,7 @@ export interface BackupHealthDerive {
 /** The derive step that keeps `guestBackups` current; `onBuilt` runs after a changing build. */
 export function createBackupHealthDerive(
   log: Pick<FastifyBaseLogger, 'error'>,
-  onBuilt: () => void,
+  onBuilt: () => void = () => undefined,
 ): BackupHealthDerive {
   const builder = createGuestBackupBuilder()
   let running: Promise<void> | null = null

@@ -10,7 +10,8 @@ export const DAY_SEC = 86_400
 /** How far back runs are considered; retention never reaches further. */
 export const HORIZON_DAYS = 45
 const RUN_FAIL_RATE = 0.02
-const VERIFY_FAIL_RATE = 0.01
+// Rare, as on a healthy store: each failure raises a critical alert (issue 26).
+const VERIFY_FAIL_RATE = 0.0005
 
 /** A snapshot that exists at the moment asked about. */
 export interface SimSnapshot {

@@ -1,15 +1,11 @@
 // The server's per-guest backup summary builder (src/server/backup-health): when it rebuilds,
 // what it keeps, and its place in the live state (built in the background, handed to the alert
-// engine and the clients by the next publication; never on web nodes).
+// engine and the clients by the next poll; never on web nodes).
 import { describe, expect, it } from 'vitest'
 import { createEmptyState, type State } from '../../../../src/shared/model/state.ts'
 import { createGuestBackupBuilder } from '../../../../src/server/backup-health/guest-backups.ts'
 import { createBackupHealthDerive } from '../../../../src/server/backup-health/wiring.ts'
-import {
-  createLiveState,
-  type LiveState,
-  type Publication,
-} from '../../../../src/server/live/live-state.ts'
+import { createLiveState } from '../../../../src/server/live/live-state.ts'
 import { makeCollected } from '../collected-fixture.ts'
 import { makeGuest } from '../../shared/views/guest-fixtures.ts'
 import { makePbsBackup, makeStorageBackup } from '../../shared/views/backups-fixtures.ts'
@@ -90,13 +86,9 @@ describe('createGuestBackupBuilder', () => {
 })
 
 describe('guest backups in the live state', () => {
-  it('publishes a poll without waiting for the summary, then republishes it once built', async () => {
+  it('publishes a poll without waiting for the summary; the next poll carries it', async () => {
     const seen: number[] = []
-    const liveRef: { current?: LiveState } = {}
-    const republished: Promise<Publication>[] = []
-    const backupHealth = createBackupHealthDerive(silent, () => {
-      republished.push(liveRef.current!.republish())
-    })
+    const backupHealth = createBackupHealthDerive(silent)
     const live = createLiveState({
       now: () => 1_700_000_000_000,
       version: 'test',
@@ -104,16 +96,14 @@ describe('guest backups in the live state', () => {
       derive: backupHealth.derive,
       decorate: (next) => seen.push(next.guestBackups.length),
     })
-    liveRef.current = live
     const collected = makeCollected(6, 1)
     const guests = collected.vms.length + collected.containers.length
     // The poll goes out with the summaries as they were (none yet): it never waits for a build.
     const first = await live.applyCollected(collected)
     expect(first.state.guestBackups).toEqual([])
     await backupHealth.idle()
-    expect(republished).toHaveLength(1)
-    const second = await republished[0]!
-    // The republish hands the alert engine (decorate) and the clients the built summaries.
+    const second = await live.applyCollected(makeCollected(6, 2))
+    // The next poll hands the alert engine (decorate) and the clients the built summaries.
     expect(seen).toEqual([0, guests])
     expect(second.state.guestBackups).toHaveLength(guests)
     expect(second.changes?.delta?.upsert?.guestBackups).toHaveLength(guests)
