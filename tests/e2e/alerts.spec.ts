@@ -40,6 +40,17 @@ let server: ServerProcess
 test.beforeAll(async () => {
   server = await createServerProcess()
   await server.start()
+  // This spec is about the metric and state kinds; the backup kinds (backup-health.spec.ts) would
+  // fill the overview's first screen with critical backup alerts of the demo.
+  const res = await fetch(`${server.url}/api/alerts/config`)
+  const config = (await res.json()) as { backups: { enabled: boolean } }
+  config.backups.enabled = false
+  const saved = await fetch(`${server.url}/api/alerts/config`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(config),
+  })
+  expect(saved.ok).toBe(true)
 })
 
 test.afterAll(async () => {

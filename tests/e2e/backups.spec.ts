@@ -157,9 +157,10 @@ test('the type filter keeps one guest type; Host appears for the host backups', 
 test('grouping by guest, header sorts, relative time and Reset', async ({ page }) => {
   await openBackups(page)
   const first = (await groupLabels(page))[0]
-  expect(first).toBe('Today')
+  // The newest day: just after midnight the night's backups have not run yet.
+  expect(['Today', 'Yesterday']).toContain(first)
   await toggle(page, 'Grouping', 'By guest').click()
-  await expect.poll(async () => (await groupLabels(page))[0]).not.toBe('Today')
+  await expect.poll(async () => (await groupLabels(page))[0]).not.toBe(first)
   await toggle(page, 'Grouping', 'By date').click()
 
   // Size starts descending on the first header click.
