@@ -11,6 +11,8 @@ import { parseVmidList } from './pve-backup-jobs.ts'
 
 /** Lines of a failed task's log kept as its tail. */
 export const LOG_TAIL_LINES = 20
+/** A failed task's ERROR lines kept besides its tail (a guest's error is rarely near the end). */
+export const LOG_ERROR_LINES = 10
 /** Characters kept of one tail line. */
 export const LOG_LINE_MAX = 300
 /** Guests kept per task (a node runs far fewer in one job). */
@@ -123,8 +125,12 @@ export class TaskLogReader {
   private command: VzdumpCommand | undefined
   private readonly guests = new Map<number, BackupTaskGuest>()
   private readonly tail: string[] = []
+  /** The first ERROR lines, with their line numbers (to know whether the tail holds them). */
+  private readonly errors: { n: number; t: string }[] = []
   /** Lines read so far (the next `start`). */
   lines = 0
+  /** Lines folded so far (1-based number of the last one). */
+  private seen = 0
 
   /** Feeds one page of `[{n, t}]`; returns how many entries it held. */
   feed(page: unknown): number {
@@ -138,8 +144,13 @@ export class TaskLogReader {
   }
 
   private line(t: string): void {
-    this.tail.push(t.length > LOG_LINE_MAX ? `${t.slice(0, LOG_LINE_MAX - 1)}…` : t)
+    const shown = t.length > LOG_LINE_MAX ? `${t.slice(0, LOG_LINE_MAX - 1)}…` : t
+    this.tail.push(shown)
     if (this.tail.length > LOG_TAIL_LINES) this.tail.shift()
+    this.seen++
+    if (this.errors.length < LOG_ERROR_LINES && t.startsWith('ERROR:')) {
+      this.errors.push({ n: this.seen, t: shown })
+    }
     if (this.command === undefined && t.startsWith(COMMAND_PREFIX)) {
       this.command = parseVzdumpCommand(t)
       return
@@ -167,6 +178,11 @@ export class TaskLogReader {
     const out: TaskLogSummary = { guests: [...this.guests.values()] }
     if (this.command) out.command = this.command
     const tail = this.tail.filter((t) => t !== 'no content' || this.lines > 1)
+    // The ERROR lines that scrolled out of the tail go first, then a gap marker: the tail of a
+    // multi-guest run ends with other guests' INFO lines, not with the guest that failed.
+    const firstInTail = this.seen - this.tail.length + 1
+    const earlier = this.errors.filter((e) => e.n < firstInTail).map((e) => e.t)
+    if (earlier.length > 0) tail.unshift(...earlier, '…')
     if (failed && tail.length > 0) out.logTail = tail
     return out
   }

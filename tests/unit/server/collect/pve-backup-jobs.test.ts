@@ -140,6 +140,28 @@ describe('vzdump task logs', () => {
     expect(tail.at(-1)!.endsWith('…')).toBe(true)
   })
 
+  it("puts a failed guest's ERROR line that scrolled out of the tail first, then a gap", () => {
+    // A multi-guest run: the guest that failed early, then many guests' INFO lines.
+    const reader = new TaskLogReader()
+    const error =
+      "ERROR: Backup of VM 104 failed - VM 104 qmp command 'backup' failed - got timeout"
+    const lines = [
+      'INFO: Starting Backup of VM 104 (qemu)',
+      error,
+      ...Array.from({ length: 60 }, (_, i) => `INFO: Finished Backup of VM ${200 + i} (00:00:47)`),
+      'TASK ERROR: job errors',
+    ].map((t, i) => ({ n: i + 1, t }))
+    reader.feed(lines)
+    const tail = reader.summary(true).logTail!
+    expect(tail.slice(0, 2)).toEqual([error, '…'])
+    expect(tail).toHaveLength(LOG_TAIL_LINES + 2)
+    expect(tail.at(-1)).toBe('TASK ERROR: job errors')
+    // An ERROR line still in the tail is not repeated.
+    const near = new TaskLogReader()
+    near.feed([error, 'TASK ERROR: job errors'].map((t, i) => ({ n: i + 1, t })))
+    expect(near.summary(true).logTail).toEqual([error, 'TASK ERROR: job errors'])
+  })
+
   it('parses a scheduled all-guests command with exclusions and quoted options', () => {
     const line =
       "INFO: starting new backup job: vzdump --exclude 105,9000 --notes-template '{{guestname}} x' --all 1 --quiet 1 --storage pbs --mode snapshot"
