@@ -44,6 +44,7 @@ import { printTable, type BenchResult } from './harness.ts'
 import { benchHistory, printHistoryFigures } from './history.ts'
 import { benchCoverage, printCoverage, type CoverageBenchResult } from './coverage.ts'
 import { SEARCH_SET } from './search-set.ts'
+import { printSteadyTargets, steadyTargets } from './steady-targets.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
 const only = process.argv.slice(2)
@@ -212,7 +213,7 @@ mkdirSync(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: tr
 const previous: Record<string, unknown> = existsSync(path)
   ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)
   : {}
-const body = {
+const body: Record<string, unknown> = {
   ...previous,
   date: new Date().toISOString(),
   node: process.version,
@@ -224,5 +225,9 @@ const body = {
   guestsPerNode: 100,
   ...results,
 }
+// Issue 27: every steady-state target from the figures now on file (this run's and the last ones).
+const steady = steadyTargets(body)
+printSteadyTargets(steady)
+body.steadyState = steady
 writeFileSync(path, `${JSON.stringify(body, null, 2)}\n`)
 console.log(`\nwrote ${path}`)

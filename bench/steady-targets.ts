@@ -1,0 +1,255 @@
+// Issue 27's targets (the steady state at 100,000 guests), read from bench/results/latest.json:
+// one line per target and size with the figure, its statistic, N and PASS/FAIL against the goal.
+// `npm run bench` prints it after every run (a partial run reads the other benches' last figures);
+// a figure no bench has written yet shows as "not measured", never as a pass.
+import type { BenchResult } from './harness.ts'
+
+/** One target at one size. */
+export interface SteadyTarget {
+  /** The issue's target number and a short name. */
+  target: string
+  what: string
+  size: number
+  /** null: no bench has measured it yet. */
+  value: number | null
+  unit: 'ms' | 'MiB' | 'MB' | 'tasks' | 'calls'
+  /** median, p95, p99, max, end, ... */
+  stat: string
+  n: number | null
+  /** Below this is a pass; null: a figure to quote, no goal of its own. */
+  goal: number | null
+}
+
+type Latest = Record<string, unknown>
+type Row = Record<string, unknown>
+
+const SIZES = [1_000, 10_000, 100_000]
+
+const rowsOf = (latest: Latest, key: string): Row[] => {
+  const value = latest[key]
+  return Array.isArray(value) ? (value as Row[]) : []
+}
+
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null
+
+/** The bench case whose name holds `name` at `size` (the first one). */
+function benchCase(latest: Latest, key: string, name: string, size: number): BenchResult | null {
+  const found = rowsOf(latest, key).find(
+    (row) => typeof row.name === 'string' && row.name.includes(name) && row.size === size,
+  )
+  return (found as BenchResult | undefined) ?? null
+}
+
+/** A timed case as a target line. */
+function timed(
+  latest: Latest,
+  key: string,
+  name: string,
+  size: number,
+  head: Pick<SteadyTarget, 'target' | 'what' | 'goal'>,
+): SteadyTarget {
+  const found = benchCase(latest, key, name, size)
+  return {
+    ...head,
+    size,
+    value: found ? found.medianMs : null,
+    unit: 'ms',
+    stat: 'median',
+    n: found ? found.iterations : null,
+  }
+}
+
+/** A field of the row of `key` whose `sizeField` is `size`. */
+function field(
+  latest: Latest,
+  key: string,
+  sizeField: string,
+  size: number,
+  name: string,
+): { value: number | null; row: Row | null } {
+  const row = rowsOf(latest, key).find((r) => r[sizeField] === size) ?? null
+  return { value: row ? num(row[name]) : null, row }
+}
+
+function serverLoop(latest: Latest): SteadyTarget[] {
+  return SIZES.flatMap((size) => {
+    const max = field(latest, 'serverLoop', 'guests', size, 'loopMaxMs')
+    const cycles = max.row ? num(max.row.cycles) : null
+    const health = field(latest, 'serverLoop', 'guests', size, 'healthP99Ms')
+    const healthN = health.row ? num(health.row.healthRequests) : null
+    const rss = field(latest, 'serverLoop', 'guests', size, 'rssMaxMiB')
+    return [
+      {
+        target: '1 loop',
+        what: 'server event loop, longest block',
+        size,
+        value: max.value,
+        unit: 'ms',
+        stat: 'max',
+        n: cycles,
+        goal: 50,
+      },
+      {
+        target: '1 loop',
+        what: '/api/health while polling',
+        size,
+        value: health.value,
+        unit: 'ms',
+        stat: 'p99',
+        n: healthN,
+        goal: 50,
+      },
+      {
+        target: '2 memory',
+        what: 'server RSS, peak',
+        size,
+        value: rss.value,
+        unit: 'MiB',
+        stat: 'max',
+        n: cycles,
+        goal: 1024,
+      },
+    ] satisfies SteadyTarget[]
+  })
+}
+
+function collector(latest: Latest): SteadyTarget[] {
+  return SIZES.flatMap((size) => {
+    const cycle = field(latest, 'collector', 'size', size, 'medianCycleMs')
+    const cycles = cycle.row ? num(cycle.row.cycles) : null
+    const calls = field(latest, 'collector', 'size', size, 'medianCycleCalls')
+    return [
+      {
+        target: '3 collector',
+        what: 'one poll cycle against the simulator',
+        size,
+        value: cycle.value,
+        unit: 'ms',
+        stat: 'median',
+        n: cycles === null ? null : cycles - 1,
+        goal: 1000,
+      },
+      {
+        target: '3 collector',
+        what: 'API calls per cycle',
+        size,
+        value: calls.value,
+        unit: 'calls',
+        stat: 'median',
+        n: cycles === null ? null : cycles - 1,
+        goal: null,
+      },
+    ] satisfies SteadyTarget[]
+  })
+}
+
+function alerts(latest: Latest): SteadyTarget[] {
+  const head = (what: string) => ({ target: '6 alerts', what, goal: 20 })
+  return SIZES.flatMap((size) => [
+    timed(latest, 'alerts', '5% cross', size, head('5 % of guests fire')),
+    timed(latest, 'alerts', '5% recover', size, head('5 % of guests resolve')),
+    timed(latest, 'alertRules', 'no change, 100 rules', size, head('100 custom rules, steady')),
+    timed(latest, 'alertBackups', '(fire)', size, head('backup kinds, 5 % over age fire')),
+  ])
+}
+
+function notify(latest: Latest): SteadyTarget[] {
+  return [1_000, 10_000].map((size) => {
+    const plan = benchCase(latest, 'notify', 'enqueue', size)
+    const claim = benchCase(latest, 'notify', 'claim', size)
+    return {
+      target: '7 notify',
+      what: 'storm to 3 destinations: plan + store + claim (size = alerts)',
+      size,
+      value: plan && claim ? plan.medianMs + claim.medianMs : null,
+      unit: 'ms',
+      stat: 'median',
+      n: plan && claim ? Math.min(plan.iterations, claim.iterations) : null,
+      goal: 200,
+    }
+  })
+}
+
+function webNode(latest: Latest): SteadyTarget[] {
+  return SIZES.map((size) => {
+    const latency = field(latest, 'webFanout', 'size', size, 'latencyMedianMs')
+    return {
+      target: '8 web node',
+      what: 'publish to a browser behind a web node',
+      size,
+      value: latency.value,
+      unit: 'ms',
+      stat: 'median',
+      n: latency.row ? num(latency.row.latencyRounds) : null,
+      goal: 100,
+    }
+  })
+}
+
+function backups(latest: Latest): SteadyTarget[] {
+  const change = [...SIZES, 1_000_000].map((size) =>
+    timed(latest, 'backups', '1 % of records changed', size, {
+      target: '5 backups',
+      what: '1 % of backup records changed, Backups view (size = records)',
+      goal: 100,
+    }),
+  )
+  const coverage = SIZES.map((size) =>
+    timed(latest, 'backupCoverage', '1 % of rows replaced', size, {
+      target: '5 backups',
+      what: '1 % of guest summaries changed, coverage view',
+      goal: 100,
+    }),
+  )
+  return [...change, ...coverage]
+}
+
+/** Every target of issue 27 that `latest` has a place for. */
+export function steadyTargets(latest: Latest): SteadyTarget[] {
+  const rows = [
+    ...serverLoop(latest),
+    ...collector(latest),
+    ...backups(latest),
+    ...alerts(latest),
+    ...notify(latest),
+    ...webNode(latest),
+  ]
+  // By target, then each figure (in the order first listed) across the sizes.
+  const order = new Map<string, number>()
+  for (const row of rows) if (!order.has(row.what)) order.set(row.what, order.size)
+  return rows.sort(
+    (a, b) =>
+      a.target.localeCompare(b.target, 'en', { numeric: true }) ||
+      order.get(a.what)! - order.get(b.what)! ||
+      a.size - b.size,
+  )
+}
+
+const verdict = (row: SteadyTarget): string => {
+  if (row.value === null) return 'not measured'
+  if (row.goal === null) return ''
+  return row.value < row.goal ? 'PASS' : `FAIL (${(row.value / row.goal).toFixed(1)}x)`
+}
+
+/** Print the targets as one aligned table. */
+export function printSteadyTargets(rows: readonly SteadyTarget[]): void {
+  const head = ['target', 'what', 'size', 'figure', 'stat', 'N', 'goal', '']
+  const cells = rows.map((r) => [
+    r.target,
+    r.what,
+    r.size.toLocaleString('en-US'),
+    r.value === null ? '-' : `${r.value.toFixed(r.value < 10 ? 2 : 0)} ${r.unit}`,
+    r.stat,
+    r.n === null ? '-' : String(r.n),
+    r.goal === null ? '' : `< ${r.goal} ${r.unit}`,
+    verdict(r),
+  ])
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)))
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
+  console.log('\nIssue 27: the steady state at 100,000 guests, target by target')
+  console.log(line(head))
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  for (const row of cells) console.log(line(row))
+}
