@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const RESULTS = fileURLToPath(new URL('./results/browser-100k.json', import.meta.url))
 const HISTORY_RESULTS = fileURLToPath(new URL('./results/history-browser.json', import.meta.url))
+const HOUR_RESULTS = fileURLToPath(new URL('./results/hour.json', import.meta.url))
 
 function run(args: string[], env: Record<string, string> = {}): void {
   const done = spawnSync('npx', args, {
@@ -67,4 +68,16 @@ export function benchBrowserHistory(): { runs: unknown; median: unknown; thresho
     thresholds: unknown
   }
   return { runs, median, thresholds }
+}
+
+/**
+ * The hour (issue 27, target 9): builds the app and runs browser/hour.spec.ts alone; returns its
+ * summary (the curves stay in bench/results/hour.json).
+ */
+export function benchHour(): unknown {
+  run(['vite', 'build', '--logLevel', 'warn'])
+  run(['playwright', 'test', '--config', 'bench/browser/playwright.config.ts', 'hour'], {
+    BENCH_HOUR: '1',
+  })
+  return (JSON.parse(readFileSync(HOUR_RESULTS, 'utf8')) as { summary: unknown }).summary
 }

@@ -17,7 +17,7 @@ import { benchNotify } from './notify.ts'
 import { benchTemplateRender, printHostile } from './template-render.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
 import { benchBackupCoverage } from './backup-coverage.ts'
-import { benchBrowser100k, benchBrowserHistory } from './browser-100k.ts'
+import { benchBrowser100k, benchBrowserHistory, benchHour } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
 import { benchServerLoop, printServerLoop, type ServerLoopResult } from './server-loop.ts'
 import { benchStoreMerge } from './store-merge.ts'
@@ -205,6 +205,8 @@ if (wanted('web-fanout')) {
 
 if (only.includes('browser-100k')) results.browser100k = benchBrowser100k()
 if (only.includes('browser-history')) results.browserHistory = benchBrowserHistory()
+// Issue 27, target 9: an hour at 100k with a browser open (BENCH_HOUR_MS, BENCH_HOUR_SIZE).
+if (only.includes('hour')) results.hour = benchHour()
 
 const cpus = os.cpus()
 const path = fileURLToPath(new URL('./results/latest.json', import.meta.url))

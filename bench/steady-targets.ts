@@ -12,7 +12,7 @@ export interface SteadyTarget {
   size: number
   /** null: no bench has measured it yet. */
   value: number | null
-  unit: 'ms' | 'MiB' | 'MB' | 'tasks' | 'calls'
+  unit: 'ms' | 'MiB' | 'MB' | 'tasks' | 'calls' | 'events'
   /** median, p95, p99, max, end, ... */
   stat: string
   n: number | null
@@ -205,15 +205,102 @@ function backups(latest: Latest): SteadyTarget[] {
   return [...change, ...coverage]
 }
 
+const obj = (value: unknown): Row => (value && typeof value === 'object' ? (value as Row) : {})
+
+/** Target 4 from the browser bench's live phase (`browser100k.live[size]`). */
+function typing(latest: Latest): SteadyTarget[] {
+  const live = obj(obj(latest.browser100k).live)
+  return SIZES.flatMap((size) => {
+    const figures = obj(live[String(size)])
+    const typed = obj(figures.typing)
+    const steady = obj(figures.steady)
+    const tasks = obj(steady.longTasks)
+    const apply = obj(obj(steady.workerMeasuresLive)['pulse:apply metrics'])
+    const head = { target: '4 typing', size }
+    return [
+      {
+        ...head,
+        what: 'keystroke to rows painted, cycles arriving (browser)',
+        value: num(typed.keyToPaintP95Ms),
+        unit: 'ms',
+        stat: 'p95',
+        n: num(typed.keysWithPaint),
+        goal: 100,
+      },
+      {
+        ...head,
+        what: 'main-thread tasks over 50 ms, steady phase (browser)',
+        value: num(tasks.over50ms),
+        unit: 'tasks',
+        stat:
+          steady.ms === undefined ? 'count' : `in ${Math.round(Number(steady.ms) / 60_000)} min`,
+        n: num(tasks.count),
+        goal: 1,
+      },
+      {
+        ...head,
+        what: 'a metrics frame applied in the worker (browser)',
+        value: num(apply.medianMs),
+        unit: 'ms',
+        stat: 'median',
+        n: num(apply.count),
+        goal: 16,
+      },
+    ] satisfies SteadyTarget[]
+  })
+}
+
+/** Target 9 from `hour` (one run at its size). */
+function hour(latest: Latest): SteadyTarget[] {
+  const h = obj(latest.hour)
+  const size = num(h.guests) ?? 100_000
+  const health = obj(h.health)
+  const head = { target: '9 hour', size }
+  const curve = (name: string, what: string, unit: SteadyTarget['unit']): SteadyTarget => ({
+    ...head,
+    what: `${what}, growth per hour after the first tenth`,
+    value: num(obj(h[name]).slopePerHour),
+    unit,
+    stat: `max ${num(obj(h[name]).max) ?? '-'}`,
+    n: null,
+    goal: null,
+  })
+  return [
+    {
+      ...head,
+      what: '/api/health every second for the hour',
+      value: num(health.maxMs),
+      unit: 'ms',
+      stat: 'max',
+      n: num(health.samples),
+      goal: 250,
+    },
+    curve('serverRssMiB', 'server RSS', 'MiB'),
+    curve('workerHeapMB', 'worker heap', 'MB'),
+    curve('pageHeapMB', 'page heap', 'MB'),
+    {
+      ...head,
+      what: 'disconnects and full-state frames after the first load',
+      value: h.guests === undefined ? null : (num(h.disconnects) ?? 0) + (num(h.resyncFrames) ?? 0),
+      unit: 'events',
+      stat: 'count',
+      n: null,
+      goal: 1,
+    },
+  ]
+}
+
 /** Every target of issue 27 that `latest` has a place for. */
 export function steadyTargets(latest: Latest): SteadyTarget[] {
   const rows = [
     ...serverLoop(latest),
     ...collector(latest),
+    ...typing(latest),
     ...backups(latest),
     ...alerts(latest),
     ...notify(latest),
     ...webNode(latest),
+    ...hour(latest),
   ]
   // By target, then each figure (in the order first listed) across the sizes.
   const order = new Map<string, number>()

@@ -5,8 +5,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts'
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  // The history bench runs only when named (`npm run bench -- browser-history`).
-  testIgnore: process.env.BENCH_BROWSER_HISTORY ? [] : ['history-100k.spec.ts'],
+  // The history bench and the hour run only when named (`npm run bench -- browser-history`, `hour`).
+  testIgnore: [
+    ...(process.env.BENCH_BROWSER_HISTORY ? [] : ['history-100k.spec.ts']),
+    ...(process.env.BENCH_HOUR ? [] : ['hour.spec.ts']),
+  ],
   timeout: 900_000,
   expect: { timeout: 30_000 },
   workers: 1,
