@@ -136,8 +136,8 @@ if (wanted('alert-history')) {
   results.alertHistory = history
 }
 if (wanted('notify')) {
-  // Issue 15's target: 10,000 alerts in one cycle to 3 destinations, enqueue and render < 200 ms.
-  const notify = [...benchNotify(1_000), ...benchNotify(10_000)]
+  // Issue 15's and 27's target: 10,000 alerts in one cycle to 3 destinations, < 200 ms of loop time.
+  const notify = [...(await benchNotify(1_000)), ...(await benchNotify(10_000))]
   printTable('Notifications (size = alerts firing in one cycle): outbox enqueue, batches', notify)
   results.notify = notify
 }

@@ -418,6 +418,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       alerts.close()
       hub.close()
       await notify.stop()
+      await notify.close()
       await historySource.forecasts.stop()
       await poller.stop()
       await http.close()

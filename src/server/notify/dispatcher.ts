@@ -6,9 +6,11 @@ import type { Alert, AlertSchedule, ResolvedAlert } from '../../shared/model/ale
 import type { NotificationEvent } from '../../shared/model/notifications.ts'
 import type { OutboxRepo } from '../store/outbox-repo.ts'
 import { escalationsDue } from './escalation.ts'
-import { createPlanningMemory } from './planning-memory.ts'
-import { planEvent } from './policy.ts'
+import { enqueueEvents } from './enqueue.ts'
+import { STORM_EVENTS, type StormWriter } from './storm.ts'
 import type { PolicyDestination, ResolvedDestination } from './types.ts'
+
+export { enqueueEvents }
 
 export const ESCALATION_INTERVAL_MS = 60_000
 /** On start, a 'fired' of an active alert younger than this with no outbox row is planned again. */
@@ -33,6 +35,8 @@ export interface DispatcherDeps {
   now: () => number
   log: { error(obj: object, msg: string): void }
   escalationIntervalMs?: number
+  /** The storm path (storm.ts); without it every dispatch is planned on the loop. */
+  storm?: StormWriter | null
 }
 
 export interface Dispatcher {
@@ -41,6 +45,8 @@ export interface Dispatcher {
   flush(): void
   /** Run the escalation check now. */
   checkEscalations(): void
+  /** Resolves when every dispatch handed to the storm worker so far is in the outbox. */
+  settled(): Promise<void>
   stop(): void
 }
 
@@ -58,46 +64,6 @@ export function toEvent(t: AlertTransition): NotificationEvent {
   return { kind: t.kind, alert: t.alert, at: t.at }
 }
 
-/**
- * Plan each event for the destinations and insert the rows, all in one transaction: the policy
- * of a later event sees the rows of the earlier ones (an open group, a cooldown).
- */
-export function enqueueEvents(
-  repo: OutboxRepo,
-  events: readonly NotificationEvent[],
-  schedule: AlertSchedule,
-  destinations: readonly PolicyDestination[],
-  now: number,
-): number {
-  if (events.length === 0 || destinations.length === 0) return 0
-  return repo.transaction(() => {
-    const alertIds = new Set<string>()
-    for (const event of events) alertIds.add(event.alert.id)
-    const memory = createPlanningMemory(
-      repo.memoryRows([...alertIds]),
-      schedule.grouping.enabled ? repo.openGroups(now) : [],
-    )
-    let inserted = 0
-    for (const event of events) {
-      const planned = planEvent({
-        event,
-        schedule,
-        destinations,
-        now,
-        memory,
-        openGroupDue: memory.openGroupDue,
-      })
-      for (const row of planned) {
-        // A key already stored (a replanned event) is in the memory already.
-        if (!repo.insertOne(row, now)) continue
-        inserted++
-        memory.record(row)
-      }
-    }
-    return inserted
-  })
-}
-
 export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const { repo, alerts, log } = deps
   let queued: NotificationEvent[] = []
@@ -105,9 +71,20 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let unsubscribe: (() => void) | null = null
   let timer: ReturnType<typeof setInterval> | null = null
 
+  const { storm } = deps
   const write = (events: readonly NotificationEvent[]) => {
     const destinations = policyDestinations(deps.destinations())
-    enqueueEvents(repo, events, alerts.config().schedule, destinations, deps.now())
+    const schedule = alerts.config().schedule
+    // Behind a dispatch the worker is still planning, even a small one waits its turn: its
+    // policy must see the earlier rows (a recovery's fire, an open group).
+    if (storm && destinations.length > 0 && (events.length >= STORM_EVENTS || storm.busy())) {
+      const dispatch = { events: [...events], schedule, destinations, now: deps.now() }
+      storm.enqueue(dispatch).catch((err: unknown) => {
+        log.error({ err, count: events.length }, 'planning staged notifications failed')
+      })
+      return
+    }
+    enqueueEvents(repo, events, schedule, destinations, deps.now())
   }
 
   const flush = () => {
@@ -123,6 +100,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   }
 
   const checkEscalations = () => {
+    // A staged dispatch whose planning failed (the worker died) is tried again every minute.
+    storm?.resume().catch((err: unknown) => {
+      log.error({ err }, 'planning staged notifications failed')
+    })
     try {
       const schedule = alerts.config().schedule
       const due = escalationsDue(alerts.active(), schedule, deps.now(), repo.escalationPlanned)
@@ -160,6 +141,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         }
       })
       try {
+        // What a kill left in the inbox first: recover() then sees its rows (or queues behind).
+        storm?.resume().catch((err: unknown) => {
+          log.error({ err }, 'planning staged notifications failed')
+        })
         recover()
       } catch (err) {
         log.error({ err }, 'recovering unplanned notifications failed')
@@ -169,6 +154,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
     flush,
     checkEscalations,
+    settled: async () => {
+      flush()
+      await storm?.settled()
+    },
     stop() {
       unsubscribe?.()
       unsubscribe = null

@@ -13,6 +13,7 @@ import {
   type SentSummary,
 } from '../store/outbox-repo.ts'
 import { buildBatch } from './batches.ts'
+import { STORM_ROWS } from './storm.ts'
 import type { Channel, ResolvedDestination, SendResult } from './types.ts'
 
 export const SEND_INTERVAL_MS = 1000
@@ -27,6 +28,8 @@ export interface OutboxDeps {
   now: () => number
   log: { error(obj: object, msg: string): void }
   intervalMs?: number
+  /** Claims due rows off the loop (storm.ts); repo.claimDue otherwise. */
+  claimDue?: (now: number, busy: readonly string[]) => Promise<ClaimedBatch[]>
 }
 
 export interface Outbox {
@@ -141,7 +144,13 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (stopped) return
     const busy: string[] = []
     for (const key of inFlight.keys()) busy.push(key.slice(key.indexOf(':') + 1))
-    const batches = repo.claimDue(deps.now(), busy)
+    const now = deps.now()
+    // A backlog of a storm's size is read and parsed off the loop; a few rows are not worth it.
+    const batches =
+      deps.claimDue && repo.dueCount(now) >= STORM_ROWS
+        ? await deps.claimDue(now, busy)
+        : repo.claimDue(now, busy)
+    if (stopped) return
     if (batches.length === 0) return
     const byKey = new Map<string, ResolvedDestination>()
     for (const d of deps.destinations()) byKey.set(destinationKey(d.kind, d.id), d)

@@ -7,6 +7,7 @@ import { createOutboxRepo, type OutboxRepo } from '../store/outbox-repo.ts'
 import { createDispatcher, type Dispatcher, type DispatcherDeps } from './dispatcher.ts'
 import { createOutbox, type Outbox } from './outbox.ts'
 import { createQuietHoursCheck } from './quiet-hours.ts'
+import { createStormWriter } from './storm.ts'
 import type { Channel, ResolvedDestination } from './types.ts'
 
 /** How often old delivery rows are pruned (and once at start). */
@@ -31,6 +32,8 @@ export interface NotifyService {
   destinations: () => readonly ResolvedDestination[]
   start(): void
   stop(): Promise<void>
+  /** End the storm worker (after stop(), before the database closes). */
+  close(): Promise<void>
 }
 
 /** A channel for a kind no part provides yet: every attempt fails and is retried. */
@@ -41,6 +44,7 @@ export const MISSING_CHANNEL: Channel = {
 
 export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
   const repo = createOutboxRepo(deps.db)
+  const storm = createStormWriter(deps.db)
   // Stored quiet hours that cannot be applied (issue 24 item 18) are ignored by the policy; the
   // administrator learns it here, once, whenever the schedule in force is read.
   const checkQuietHours = createQuietHoursCheck(deps.log)
@@ -61,6 +65,7 @@ export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
     now: deps.now,
     log: deps.log,
     intervalMs: deps.sendIntervalMs,
+    ...(storm ? { claimDue: storm.claimDue } : {}),
   })
   const dispatcher = createDispatcher({
     repo,
@@ -69,6 +74,7 @@ export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
     now: deps.now,
     log: deps.log,
     escalationIntervalMs: deps.escalationIntervalMs,
+    storm,
   })
   let pruneTimer: ReturnType<typeof setInterval> | null = null
   const prune = () => {
@@ -100,7 +106,11 @@ export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
       if (pruneTimer) clearInterval(pruneTimer)
       pruneTimer = null
       dispatcher.stop()
+      await dispatcher.settled()
       await outbox.stop()
+    },
+    async close() {
+      await storm?.close()
     },
   }
 }

@@ -227,6 +227,16 @@ const MIGRATIONS: readonly string[] = [
        json_extract(json, '$.schedule.quietHours.suppress.storage') = 1 OR
        json_extract(json, '$.schedule.quietHours.suppress.offline') = 1)
      ELSE 0 END`,
+  // The notification inbox (issue 27, notify/storm.ts): a dispatch too large to plan on the event
+  // loop is committed here as one row (its events and the plan's inputs) before it is
+  // acknowledged; a worker thread plans it into outbox rows and deletes it in the same transaction
+  // as the last of them. A row left by a kill is planned again on start (the outbox's unique keys
+  // make the rows it already wrote no-ops). Queued outbox rows are untouched.
+  `CREATE TABLE IF NOT EXISTS notification_inbox (
+     id INTEGER PRIMARY KEY,
+     json TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

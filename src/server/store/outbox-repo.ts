@@ -85,6 +85,8 @@ export interface OutboxRepo {
    * the `busy` destination ids (a send in flight) are left for a later claim.
    */
   claimDue(now: number, busy?: readonly string[]): ClaimedBatch[]
+  /** How many rows claimDue(now) would read, busy destinations included (one index count). */
+  dueCount(now: number): number
   /**
    * `summary` (a storm or quiet-hours summary) replaces the rows' titles; a storm's also sets
    * their reason 'storm', so the log says why an alert went out only as a count.
@@ -206,6 +208,10 @@ export function createOutboxRepo(db: Db): OutboxRepo {
      WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?
        AND destination_id NOT IN (SELECT value FROM json_each(?))
      ORDER BY id`,
+  )
+  const dueCountOf = db.prepare<[number], { n: number }>(
+    `SELECT COUNT(*) AS n FROM notification_outbox INDEXED BY notification_outbox_due
+     WHERE status IN ('pending', 'failed') AND next_attempt_at <= ?`,
   )
   const sent = db.prepare<[number, string | null, string | null, string | null, number]>(
     `UPDATE notification_outbox
@@ -333,6 +339,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     memoryRows: (alertIds) => (alertIds.length === 0 ? [] : memoryOf.all(JSON.stringify(alertIds))),
     transaction: (fn) => db.transaction(fn)(),
     claimDue: (now, busy = []) => claim(now, JSON.stringify(busy)),
+    dueCount: (now) => dueCountOf.get(now)?.n ?? 0,
     markSent: db.transaction(
       (ids: readonly number[], now: number, info?: string, summary?: SentSummary) => {
         const reason = summary?.reason === 'storm' ? 'storm' : null

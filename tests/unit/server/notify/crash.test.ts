@@ -63,6 +63,13 @@ async function waitFor(base: string, predicate: (rows: DeliveryRecord[]) => bool
 }
 
 const ALERTS = 5
+/** Enough alerts in one poll for the storm path (notify/storm.ts STORM_EVENTS). */
+const STORM = 150
+
+async function total(base: string, query: string): Promise<number> {
+  const res = await fetch(`${base}/api/notifications/deliveries?${query}`)
+  return Number(res.headers.get('x-total-count'))
+}
 
 describe('kill -9 with notifications in the outbox', () => {
   it('delivers every accepted notification after a restart, none under a second key', async () => {
@@ -96,4 +103,36 @@ describe('kill -9 with notifications in the outbox', () => {
         keysPerAlert.set(e.alert.id, (keysPerAlert.get(e.alert.id) ?? new Set()).add(r.key))
     for (const keys of keysPerAlert.values()) expect(keys.size).toBe(1)
   })
+
+  it(
+    'delivers a storm planned by the worker when the kill came before the first claim',
+    { timeout: 120_000 },
+    async () => {
+      const storm = createReceiver()
+      try {
+        const url = await storm.listen()
+        // Ready once the storm is in the outbox; the sender never ran.
+        const first = await start({
+          NOTIFY_CHILD_RAISE: String(STORM),
+          NOTIFY_CHILD_URL: url,
+          NOTIFY_CHILD_HOLD: '1',
+        })
+        expect(await total(first.base, 'status=pending')).toBe(STORM)
+        expect(storm.received).toEqual([])
+        expect(await killed(first.child)).toBe('SIGKILL')
+
+        const second = await start({ NOTIFY_CHILD_URL: url })
+        for (;;) {
+          if ((await total(second.base, 'status=sent')) === STORM) break
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        expect(await total(second.base, '')).toBe(STORM)
+        const arrived = storm.received.flatMap((r) => r.batch.events.map((e) => e.alert.id))
+        expect(arrived).toHaveLength(STORM)
+        expect(new Set(arrived).size).toBe(STORM)
+      } finally {
+        await storm.close()
+      }
+    },
+  )
 })

@@ -1,7 +1,8 @@
 // Forked by crash.test.ts: the real app on PULSE_DATA_DIR with one test webhook destination at
 // NOTIFY_CHILD_URL and the test channel (the real webhook channel is another part's), on the
 // wall clock so the outbox's backoff runs. With NOTIFY_CHILD_RAISE=N it first applies a poll with
-// N hot VMs (delays off), so N alerts fire. Starts the sender, reports its port over IPC.
+// N hot VMs (delays off), so N alerts fire (150 or more take the storm path, notify/storm.ts).
+// Starts the sender, reports its port over IPC.
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { buildApp } from '../../../../src/server/app.ts'
@@ -36,7 +37,10 @@ if (raise > 0) {
   for (let i = 0; i < raise; i++) cpus[101 + i] = 0.95
   await poll(app, clock, cpuPoll(cpus, 1))
 }
-app.notify.start()
+// NOTIFY_CHILD_HOLD=1: the sender stays off (a kill between planning and the first claim).
+if (process.env.NOTIFY_CHILD_HOLD !== '1') app.notify.start()
+// A storm's dispatch is planned by the worker: ready once it is in the outbox.
+await app.notify.dispatcher.settled()
 await app.http.listen({ port: 0, host: '127.0.0.1' })
 process.send?.({ type: 'ready', port: (app.http.server.address() as AddressInfo).port })
 process.on('disconnect', () => process.exit(0))

@@ -1,5 +1,5 @@
 // The migration that carries stored quiet-hours category flags over to the reference's meaning
-// (issue 24 #12): a real SQLite file, brought back one schema version, given a config saved under
+// (issue 24 #12): a real SQLite file, brought back to the schema before it, given a config saved under
 // the old meaning, then migrated forward as a start after the upgrade does.
 import { afterEach, describe, expect, it } from 'vitest'
 import { migrate, openDatabase, type Db } from '../../../../src/server/store/db.ts'
@@ -20,7 +20,8 @@ function beforeUpgrade(json: string): Db {
     tmp.cleanup()
   }
   const latest = migrate(db)
-  db.prepare('UPDATE schema_version SET version = ?').run(latest - 1)
+  // The flag migration is followed by the notification inbox's (issue 27), which is idempotent.
+  db.prepare('UPDATE schema_version SET version = ?').run(latest - 2)
   db.prepare('INSERT INTO alert_config (id, json, updated_at) VALUES (1, ?, 0)').run(json)
   return db
 }
