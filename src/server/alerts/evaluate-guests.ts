@@ -8,6 +8,7 @@ import { filesystemAlertId, filesystemKey, metricAlertId, poweredOffId } from '.
 import type { EngineRun } from './engine-run.ts'
 import {
   blankObservation,
+  blankPlace,
   fillMetricObservation,
   metricObservation,
   stateObservation,
@@ -86,18 +87,7 @@ interface Scratch {
 }
 
 function createScratch(): Scratch {
-  const o = blankObservation()
-  return {
-    place: {
-      resourceId: '',
-      resourceName: '',
-      node: '',
-      instance: '',
-      resourceType: 'VM',
-      klass: 'guest',
-    },
-    o,
-  }
+  return { place: blankPlace(), o: blankObservation() }
 }
 
 function placeOf(scratch: Scratch, guest: Guest): Place {

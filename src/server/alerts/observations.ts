@@ -89,9 +89,9 @@ export function metricObservation(
   }
 }
 
-/** A blank metric observation, to be filled by fillMetricObservation. */
-export function blankObservation(): Observation {
-  const place: Place = {
+/** A blank guest place, to be refilled per guest. */
+export function blankPlace(): Place {
+  return {
     resourceId: '',
     resourceName: '',
     node: '',
@@ -99,7 +99,11 @@ export function blankObservation(): Observation {
     resourceType: 'VM',
     klass: 'guest',
   }
-  return metricObservation(place, '', 'cpu', 0, null)
+}
+
+/** A blank metric observation, to be filled by fillMetricObservation. */
+export function blankObservation(): Observation {
+  return metricObservation(blankPlace(), '', 'cpu', 0, null)
 }
 
 /**
