@@ -13,6 +13,7 @@ import { benchAlerts } from './alerts.ts'
 import { benchAlertRules } from './alert-rules.ts'
 import { benchAlertBackups } from './alert-backups.ts'
 import { benchAlertHistory } from './alert-history.ts'
+import { benchAlertService } from './alert-service.ts'
 import { benchNotify } from './notify.ts'
 import { benchTemplateRender, printHostile } from './template-render.ts'
 import { benchBackups, benchBackupsDelta } from './backups.ts'
@@ -128,6 +129,12 @@ if (wanted('alert-backups')) {
   const alertBackups = SIZES.flatMap((size) => benchAlertBackups(size))
   printTable('Alert engine with the backup kinds: evaluate() per poll', alertBackups)
   results.alertBackups = alertBackups
+}
+if (wanted('alert-service')) {
+  // Issue 27: what the alert service does on the loop after evaluate() (persist, publish).
+  const alertService = SIZES.flatMap((size) => benchAlertService(size))
+  printTable('Alert service: decorate() per poll (evaluate, then persist + publish)', alertService)
+  results.alertService = alertService
 }
 if (wanted('alert-history')) {
   // Issue 14: the history screen's queries over 1,000,000 stored occurrences.

@@ -6,7 +6,15 @@ import type { Guest, GuestDisk } from '../../shared/model/state.ts'
 import type { GuestThresholds, ThresholdResolver } from '../../shared/views/alert-thresholds.ts'
 import { filesystemAlertId, filesystemKey, metricAlertId, poweredOffId } from './alert-ids.ts'
 import type { EngineRun } from './engine-run.ts'
-import { metricObservation, stateObservation, type Place } from './observations.ts'
+import {
+  blankObservation,
+  blankPlace,
+  fillMetricObservation,
+  metricObservation,
+  stateObservation,
+  type Observation,
+  type Place,
+} from './observations.ts'
 import type { Freshness } from './freshness.ts'
 import type { GuestRuleLookup } from './guest-rule-cache.ts'
 
@@ -68,15 +76,28 @@ function isMetricId(id: string, resourceId: string, metric: string): boolean {
 /** Bit i: the guest's open alert i was observed (lists longer than 31 fall back to `touched`). */
 const bit = (i: number): number => (i < 31 ? 1 << i : 0)
 
-function placeOf(guest: Guest): Place {
-  return {
-    resourceId: guest.id,
-    resourceName: guest.name,
-    node: guest.node,
-    instance: guest.instance,
-    resourceType: guest.type === 'qemu' ? 'VM' : 'Container',
-    klass: 'guest',
-  }
+/**
+ * Scratch objects of one evaluateGuests call: the place of the guest being evaluated and its
+ * metric observation, refilled per guest and per metric (observe() keeps neither), so a storm of
+ * thousands of guests allocates only what it stores: alerts, ids, messages, transitions.
+ */
+interface Scratch {
+  place: Place
+  o: Observation
+}
+
+function createScratch(): Scratch {
+  return { place: blankPlace(), o: blankObservation() }
+}
+
+function placeOf(scratch: Scratch, guest: Guest): Place {
+  const place = scratch.place
+  place.resourceId = guest.id
+  place.resourceName = guest.name
+  place.node = guest.node
+  place.instance = guest.instance
+  place.resourceType = guest.type === 'qemu' ? 'VM' : 'Container'
+  return place
 }
 
 /** Evaluate every guest of one collection (vms or containers). */
@@ -109,6 +130,7 @@ export function evaluateGuests(
   const inT = tr.networkIn * MB
   const outT = tr.networkOut * MB
   const filesystems = diskT !== Infinity
+  const scratch = createScratch()
   for (let i = 0; i < guests.length; i++) {
     const guest = guests[i]!
     const status = guest.status
@@ -139,7 +161,7 @@ export function evaluateGuests(
         }
         if (over) {
           const existing = lookup(run, guest, anyAlerts, vmids, flags, flagCount)
-          running(run, fresh, guest, thresholdsOf(guest), existing)
+          running(run, fresh, guest, thresholdsOf(guest), existing, scratch)
           continue
         }
       }
@@ -149,7 +171,7 @@ export function evaluateGuests(
         flags !== null ? vmid < flagCount && flags[vmid] === 1 : vmids === null || vmids.has(vmid)
       ) {
         const existing = byResource.get(guest.id)
-        if (existing) running(run, fresh, guest, thresholdsOf(guest), existing)
+        if (existing) running(run, fresh, guest, thresholdsOf(guest), existing, scratch)
       }
       continue
     }
@@ -157,7 +179,7 @@ export function evaluateGuests(
     const poweredOff = status === 'stopped' && guest.template !== true
     if (!existing && !poweredOff) continue
     if (isStale(fresh, guest)) holdAll(run, existing)
-    else evaluateNotRunning(run, guest, thresholdsOf(guest), existing, poweredOff)
+    else evaluateNotRunning(run, guest, thresholdsOf(guest), existing, poweredOff, scratch)
   }
 }
 
@@ -168,9 +190,10 @@ function running(
   guest: Guest,
   t: GuestThresholds,
   existing: readonly Alert[] | undefined,
+  scratch: Scratch,
 ): void {
   if (isStale(fresh, guest)) holdAll(run, existing)
-  else evaluateRunning(run, guest, t, existing)
+  else evaluateRunning(run, guest, t, existing, scratch)
 }
 
 /** The guest's open alerts (undefined when none). */
@@ -204,6 +227,7 @@ function evaluateNotRunning(
   t: GuestThresholds,
   existing: readonly Alert[] | undefined,
   poweredOff: boolean,
+  scratch: Scratch,
 ): void {
   if (existing) {
     // A guest that is not running has no metric alerts.
@@ -211,7 +235,7 @@ function evaluateNotRunning(
       if (alert.type !== 'powered-off') run.resolve(alert, t.disabled ? 'disabled' : 'stopped')
     }
   }
-  const place = placeOf(guest)
+  const place = placeOf(scratch, guest)
   const label = place.resourceType === 'VM' ? 'VM' : 'Container'
   const disabled = t.disabled || t.disableConnectivity || run.config.disableAllGuestsOffline
   const id = poweredOffId(guest.id)
@@ -236,13 +260,14 @@ function evaluateRunning(
   guest: Guest,
   t: GuestThresholds,
   existing: readonly Alert[] | undefined,
+  scratch: Scratch,
 ): void {
   if (t.disabled) {
     if (existing) for (const alert of existing) run.resolve(alert, 'disabled')
     return
   }
   const active = run.prev.active
-  const place = placeOf(guest)
+  const place = placeOf(scratch, guest)
   let seen = 0
   for (const metric of GUEST_METRICS) {
     const value = readValue(guest, metric)
@@ -257,7 +282,7 @@ function evaluateRunning(
     const id = at >= 0 ? existing![at]!.id : metricAlertId(guest.id, metric)
     if (below && at < 0 && !active.has(id)) continue
     run.observe(
-      metricObservation(place, id, metric, value, t.pairs[metric]),
+      fillMetricObservation(scratch.o, place, id, metric, value, t.pairs[metric]),
       at >= 0 ? existing![at] : undefined,
     )
     if (at >= 0) seen |= bit(at)

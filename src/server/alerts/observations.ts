@@ -89,6 +89,59 @@ export function metricObservation(
   }
 }
 
+/** A blank guest place, to be refilled per guest. */
+export function blankPlace(): Place {
+  return {
+    resourceId: '',
+    resourceName: '',
+    node: '',
+    instance: '',
+    resourceType: 'VM',
+    klass: 'guest',
+  }
+}
+
+/** A blank metric observation, to be filled by fillMetricObservation. */
+export function blankObservation(): Observation {
+  return metricObservation(blankPlace(), '', 'cpu', 0, null)
+}
+
+/**
+ * metricObservation written into `o` (a scratch observation the guest loop reuses): at 100,000
+ * guests a storm observes thousands of metrics per poll, and EngineRun.observe never keeps the
+ * observation (alerts, pending entries and transitions copy what they need), so one object does.
+ * Every field is written, in metricObservation's order, so observe() sees one shape.
+ */
+export function fillMetricObservation(
+  o: Observation,
+  place: Place,
+  id: string,
+  metric: AlertMetric,
+  value: number,
+  pair: ThresholdPair | null,
+): Observation {
+  const trigger = pair ? pair.trigger : Infinity
+  o.id = id
+  o.klass = place.klass
+  o.delayKey = metric
+  o.disabled = pair === null
+  o.on = value >= trigger
+  o.off = pair ? value <= pair.clear : true
+  o.value = value
+  o.threshold = pair ? pair.trigger : 0
+  o.clear = pair ? pair.clear : undefined
+  o.level = value >= trigger + CRITICAL_MARGIN ? 'critical' : 'warning'
+  o.metric = true
+  o.type = metric
+  o.resourceId = place.resourceId
+  o.resourceName = place.resourceName
+  o.node = place.node
+  o.instance = place.instance
+  o.message = null
+  o.metadata = sharedMetadata(place.resourceType, metric, pair)
+  return o
+}
+
 /** Built by assignment, not conditional spreads (a slow path per call); same key order. */
 function filesystemMetadata(
   resourceType: AlertResourceType,
