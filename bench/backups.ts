@@ -1,6 +1,8 @@
 // Benchmark: the backups view (normalise + filter + group + chart buckets + window) at 1k, 10k
 // and 100k backup records, seeded and realistic (see README.md "Backups"); and a live change of
 // 1 % of the records merged into the worker's store and through the view, up to 1M records.
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { StateDelta } from '../src/shared/model/messages.ts'
 import {
   createEmptyState,
@@ -249,27 +251,53 @@ function toSummaryInput(input: BackupsViewInput): NodeSummaryInput {
   }
 }
 
+/** The worker's heap with the estate loaded and the Backups tab computed (after a full GC). */
+export interface BackupsHeap {
+  /** Backup records. */
+  records: number
+  /** heapUsed after a full GC, in MB (10^6 bytes): the store, the normalised records, the views. */
+  heapUsedMB: number
+  /** heapUsed after a full GC before the estate was built (code and the bench itself), in MB. */
+  baselineMB: number
+}
+
+/** A full garbage collection, exposed at run time when node was not started with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc')
+  ;(runInNewContext('gc') as () => void)()
+}
+
+const heapMB = () => {
+  collectGarbage()
+  return process.memoryUsage().heapUsed / 1e6
+}
+
 /**
  * A live change of 1 % of `size` records (8 in 10 changed, 1 removed, 1 new), as a parsed delta
  * merged into the worker's real store, then the Backups view (default request) recomputed: what a
- * backup tick costs the worker with the dashboard's data already loaded.
+ * backup tick costs the worker with the dashboard's data already loaded. Also the heap the store
+ * and the views hold once the changes are through.
  */
-export function benchBackupsDelta(size: number): BenchResult[] {
+export function benchBackupsDelta(size: number): { cases: BenchResult[]; heap: BackupsHeap } {
   const now = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000)
-  const input = createBackupEstate(size, now)
-  const state = createEmptyState(now * 1000, 'bench')
-  const guestKey = (g: Guest) => (g.type === 'lxc' ? 'containers' : 'vms')
-  for (const guest of input.guests) {
-    state[guestKey(guest)].push({ ...guest, id: `${guest.instance}-${guest.node}-${guest.vmid}` })
-  }
-  state.nodes = [...input.nodes]
-  state.pbs = [...input.pbs]
-  // The store never changes an entity object of these (a delta replaces it): share them.
-  state.storageBackups = [...input.storageBackups]
-  state.guestSnapshots = [...input.guestSnapshots]
-  state.pbsBackups = [...input.pbsBackups]
+  const baselineMB = heapMB()
   const store = createStateStore()
-  store.applyFull(state as unknown as Record<string, unknown>, 0)
+  {
+    // Scoped: once loaded, only what the worker holds stays reachable.
+    const input = createBackupEstate(size, now)
+    const state = createEmptyState(now * 1000, 'bench')
+    const guestKey = (g: Guest) => (g.type === 'lxc' ? 'containers' : 'vms')
+    for (const guest of input.guests) {
+      state[guestKey(guest)].push({ ...guest, id: `${guest.instance}-${guest.node}-${guest.vmid}` })
+    }
+    state.nodes = [...input.nodes]
+    state.pbs = [...input.pbs]
+    // The store never changes an entity object of these (a delta replaces it): share them.
+    state.storageBackups = [...input.storageBackups]
+    state.guestSnapshots = [...input.guestSnapshots]
+    state.pbsBackups = [...input.pbsBackups]
+    store.applyFull(state as unknown as Record<string, unknown>, 0)
+  }
   // What the worker computes on the Backups tab: the Backups view and the node summary's Backups
   // counts, both over the store's one shared normaliser (view-kinds.ts).
   const pipeline = createBackupsViewPipeline()
@@ -355,5 +383,7 @@ export function benchBackupsDelta(size: number): BenchResult[] {
       },
     }),
   )
-  return results
+  delta = {}
+  const heap = { records: size, heapUsedMB: heapMB(), baselineMB }
+  return { cases: results, heap }
 }

@@ -12,6 +12,7 @@ import {
   createBackupsViewPipeline,
   type BackupsViewInput,
 } from '../../../../src/shared/views/backups-view.ts'
+import { normaliseBackups } from '../../../../src/shared/views/backups-normalize.ts'
 import { readNormalisedBackups } from '../../../../src/worker/view-kinds.ts'
 import type { StateStore } from '../../../../src/worker/store.ts'
 import { makeBackupsRequest } from './backups-fixtures.ts'
@@ -19,6 +20,7 @@ import {
   createLoadedStore,
   createScenario,
   randomDelta,
+  sourcesOf,
   T0,
   viewInput,
   withoutGroupNumbers,
@@ -54,16 +56,15 @@ function workerInput(store: StateStore): BackupsViewInput {
   return { ...viewInput(store), normalised: () => readNormalisedBackups(store) }
 }
 
-/** A fresh pipeline over copies of the arrays: everything normalised and sorted from scratch. */
+/**
+ * A fresh pipeline over the plain normalisation (no kept counts, no change to carry over):
+ * everything normalised, counted, sorted and grouped from scratch.
+ */
 function freshModel(store: StateStore, request: BackupsViewRequest) {
   const input = viewInput(store)
-  const copy: BackupsViewInput = {
-    ...input,
-    storageBackups: [...input.storageBackups],
-    guestSnapshots: [...input.guestSnapshots],
-    pbsBackups: [...input.pbsBackups],
-  }
-  return withoutGroupNumbers(createBackupsViewPipeline().compute(copy, request))
+  const scratch = normaliseBackups(sourcesOf(store))
+  const fresh: BackupsViewInput = { ...input, normalised: () => scratch }
+  return withoutGroupNumbers(createBackupsViewPipeline().compute(fresh, request))
 }
 
 describe('the incremental Backups view', () => {
