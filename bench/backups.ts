@@ -1,8 +1,6 @@
 // Benchmark: the backups view (normalise + filter + group + chart buckets + window) at 1k, 10k
 // and 100k backup records, seeded and realistic (see README.md "Backups"); and a live change of
 // 1 % of the records merged into the worker's store and through the view, up to 1M records.
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import type { StateDelta } from '../src/shared/model/messages.ts'
 import {
   createEmptyState,
@@ -261,24 +259,17 @@ export interface BackupsHeap {
   baselineMB: number
 }
 
-/** A full garbage collection, exposed at run time when node was not started with --expose-gc. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc')
-  ;(runInNewContext('gc') as () => void)()
-}
-
-const heapMB = () => {
-  collectGarbage()
-  return process.memoryUsage().heapUsed / 1e6
-}
-
 /**
  * A live change of 1 % of `size` records (8 in 10 changed, 1 removed, 1 new), as a parsed delta
  * merged into the worker's real store, then the Backups view (default request) recomputed: what a
  * backup tick costs the worker with the dashboard's data already loaded. Also the heap the store
- * and the views hold once the changes are through.
+ * and the views hold once the changes are through, read by `heapMB` (bench/heap.ts: Node only,
+ * this file also runs in a browser test's worker).
  */
-export function benchBackupsDelta(size: number): { cases: BenchResult[]; heap: BackupsHeap } {
+export function benchBackupsDelta(
+  size: number,
+  heapMB: () => number = () => NaN,
+): { cases: BenchResult[]; heap: BackupsHeap } {
   const now = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000)
   const baselineMB = heapMB()
   const store = createStateStore()

@@ -16,6 +16,7 @@ import { benchAlertHistory } from './alert-history.ts'
 import { benchNotify } from './notify.ts'
 import { benchTemplateRender, printHostile } from './template-render.ts'
 import { benchBackups, benchBackupsDelta, type BackupsHeap } from './backups.ts'
+import { heapAfterGcMB } from './heap.ts'
 import { benchBackupCoverage } from './backup-coverage.ts'
 import { benchBrowser100k, benchBrowserHistory } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
@@ -91,7 +92,7 @@ if (wanted('backups')) {
   // Target 2 of issue 13 and target 5 of issue 27: up to 1,000,000 backup records.
   const heaps: BackupsHeap[] = []
   for (const size of [...SIZES, 1_000_000]) {
-    const { cases, heap } = benchBackupsDelta(size)
+    const { cases, heap } = benchBackupsDelta(size, heapAfterGcMB)
     backups.push(...cases)
     heaps.push(heap)
   }
