@@ -249,27 +249,46 @@ function toSummaryInput(input: BackupsViewInput): NodeSummaryInput {
   }
 }
 
+/** The worker's heap with the estate loaded and the Backups tab computed (after a full GC). */
+export interface BackupsHeap {
+  /** Backup records. */
+  records: number
+  /** heapUsed after a full GC, in MB (10^6 bytes): the store, the normalised records, the views. */
+  heapUsedMB: number
+  /** heapUsed after a full GC before the estate was built (code and the bench itself), in MB. */
+  baselineMB: number
+}
+
 /**
  * A live change of 1 % of `size` records (8 in 10 changed, 1 removed, 1 new), as a parsed delta
  * merged into the worker's real store, then the Backups view (default request) recomputed: what a
- * backup tick costs the worker with the dashboard's data already loaded.
+ * backup tick costs the worker with the dashboard's data already loaded. Also the heap the store
+ * and the views hold once the changes are through, read by `heapMB` (bench/heap.ts: Node only,
+ * this file also runs in a browser test's worker).
  */
-export function benchBackupsDelta(size: number): BenchResult[] {
+export function benchBackupsDelta(
+  size: number,
+  heapMB: () => number = () => NaN,
+): { cases: BenchResult[]; heap: BackupsHeap } {
   const now = Math.floor(Date.UTC(2026, 0, 15, 12) / 1000)
-  const input = createBackupEstate(size, now)
-  const state = createEmptyState(now * 1000, 'bench')
-  const guestKey = (g: Guest) => (g.type === 'lxc' ? 'containers' : 'vms')
-  for (const guest of input.guests) {
-    state[guestKey(guest)].push({ ...guest, id: `${guest.instance}-${guest.node}-${guest.vmid}` })
-  }
-  state.nodes = [...input.nodes]
-  state.pbs = [...input.pbs]
-  // The store never changes an entity object of these (a delta replaces it): share them.
-  state.storageBackups = [...input.storageBackups]
-  state.guestSnapshots = [...input.guestSnapshots]
-  state.pbsBackups = [...input.pbsBackups]
+  const baselineMB = heapMB()
   const store = createStateStore()
-  store.applyFull(state as unknown as Record<string, unknown>, 0)
+  {
+    // Scoped: once loaded, only what the worker holds stays reachable.
+    const input = createBackupEstate(size, now)
+    const state = createEmptyState(now * 1000, 'bench')
+    const guestKey = (g: Guest) => (g.type === 'lxc' ? 'containers' : 'vms')
+    for (const guest of input.guests) {
+      state[guestKey(guest)].push({ ...guest, id: `${guest.instance}-${guest.node}-${guest.vmid}` })
+    }
+    state.nodes = [...input.nodes]
+    state.pbs = [...input.pbs]
+    // The store never changes an entity object of these (a delta replaces it): share them.
+    state.storageBackups = [...input.storageBackups]
+    state.guestSnapshots = [...input.guestSnapshots]
+    state.pbsBackups = [...input.pbsBackups]
+    store.applyFull(state as unknown as Record<string, unknown>, 0)
+  }
   // What the worker computes on the Backups tab: the Backups view and the node summary's Backups
   // counts, both over the store's one shared normaliser (view-kinds.ts).
   const pipeline = createBackupsViewPipeline()
@@ -355,5 +374,7 @@ export function benchBackupsDelta(size: number): BenchResult[] {
       },
     }),
   )
-  return results
+  delta = {}
+  const heap = { records: size, heapUsedMB: heapMB(), baselineMB }
+  return { cases: results, heap }
 }

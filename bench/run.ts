@@ -16,7 +16,8 @@ import { benchAlertHistory } from './alert-history.ts'
 import { benchAlertService } from './alert-service.ts'
 import { benchNotify } from './notify.ts'
 import { benchTemplateRender, printHostile } from './template-render.ts'
-import { benchBackups, benchBackupsDelta } from './backups.ts'
+import { benchBackups, benchBackupsDelta, type BackupsHeap } from './backups.ts'
+import { heapAfterGcMB } from './heap.ts'
 import { benchBackupCoverage } from './backup-coverage.ts'
 import { benchBrowser100k, benchBrowserHistory, benchHour } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
@@ -89,10 +90,25 @@ if (wanted('wire')) {
 }
 if (wanted('backups')) {
   const backups = SIZES.flatMap((size) => benchBackups(size))
-  // Target 2 of issue 13: up to 1,000,000 backup records.
-  backups.push(...[...SIZES, 1_000_000].flatMap((size) => benchBackupsDelta(size)))
+  // Target 2 of issue 13 and target 5 of issue 27: up to 1,000,000 backup records.
+  const heaps: BackupsHeap[] = []
+  for (const size of [...SIZES, 1_000_000]) {
+    const { cases, heap } = benchBackupsDelta(size, heapAfterGcMB)
+    backups.push(...cases)
+    heaps.push(heap)
+  }
   printTable('Backups view (size = backup records): normalise + filter + group + chart', backups)
+  console.log(
+    '\nWorker heap with the backups loaded and the Backups tab computed (after a full GC)',
+  )
+  for (const heap of heaps) {
+    const records = heap.records.toLocaleString('en-US')
+    console.log(
+      `${records.padStart(9)} records: ${heap.heapUsedMB.toFixed(0)} MB (baseline ${heap.baselineMB.toFixed(0)} MB)`,
+    )
+  }
   results.backups = backups
+  results.backupsHeap = heaps
 }
 if (wanted('backup-coverage')) {
   // Issue 26: the coverage view at 1k, 10k and 100k guests (1,000,000 backup records at 100k).

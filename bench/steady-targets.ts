@@ -202,7 +202,18 @@ function backups(latest: Latest): SteadyTarget[] {
       goal: 100,
     }),
   )
-  return [...change, ...coverage]
+  const heap = field(latest, 'backupsHeap', 'records', 1_000_000, 'heapUsedMB')
+  const heapLine: SteadyTarget = {
+    target: '5 backups',
+    what: 'worker heap, backups loaded and the Backups tab computed (size = records)',
+    size: 1_000_000,
+    value: heap.value,
+    unit: 'MB',
+    stat: 'after GC',
+    n: heap.value === null ? null : 1,
+    goal: 500,
+  }
+  return [...change, ...coverage, heapLine]
 }
 
 const obj = (value: unknown): Row => (value && typeof value === 'object' ? (value as Row) : {})

@@ -100,12 +100,24 @@ export function bucketBackups(
   classes: readonly BackupClass[],
   range: BackupChartRange,
   today: number,
+  byDay?: ReadonlyMap<number, Int32Array>,
 ): BackupChartData {
   const first = today - range + 1
   const snapshot = new Array<number>(range).fill(0)
   const pve = new Array<number>(range).fill(0)
   const pbs = new Array<number>(range).fill(0)
-  const count = order ? order.length : days.length
+  // Every record passes and the counts per day are kept: read the days shown, not every record.
+  const perDay = order ? undefined : byDay
+  if (perDay) {
+    for (let slot = 0; slot < range; slot++) {
+      const counts = perDay.get(first + slot)
+      if (!counts) continue
+      snapshot[slot] = counts[0]!
+      pve[slot] = counts[1]!
+      pbs[slot] = counts[2]!
+    }
+  }
+  const count = perDay ? 0 : order ? order.length : days.length
   for (let i = 0; i < count; i++) {
     const index = order ? order[i]! : i
     const slot = days[index]! - first

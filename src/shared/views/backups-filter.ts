@@ -85,8 +85,12 @@ export function filterBackups(
   // Nothing filters (the default view): no mask and no index list over every record, and the
   // sorted order is used as it is.
   if (!searching && wantClass === null && wantType === null && !selectedNode && !scope) {
-    const counts: Record<BackupClass, number> = { snapshot: 0, local: 0, remote: 0 }
-    for (let i = 0; i < classes.length; i++) counts[classes[i]!]++
+    // Counts kept by the incremental normaliser: no pass over every record.
+    const kept = data.classCounts?.total
+    const counts: Record<BackupClass, number> = kept
+      ? { ...kept }
+      : { snapshot: 0, local: 0, remote: 0 }
+    if (!kept) for (let i = 0; i < classes.length; i++) counts[classes[i]!]++
     return { mask: null, order: null, total: records.length, counts }
   }
   // Candidates: the shortest term list when searching, else every record.

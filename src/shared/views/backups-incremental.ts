@@ -24,6 +24,7 @@ import {
   indexGuestNames,
   isIgnoredStorageBackup,
   toHaystack,
+  type BackupClassCounts,
   type BackupNodeCounts,
   type BackupSources,
   type GuestNames,
@@ -76,6 +77,7 @@ export function createBackupNormaliser(): BackupNormaliser {
   let spare: Columns | null = null
   let hostCount = 0
   let nodeCounts: BackupNodeCounts = { pve: new Map(), pbs: new Map() }
+  let classCounts = createClassCounts()
   const take = (count: number): Columns => {
     let columns = spare
     spare = null
@@ -99,6 +101,7 @@ export function createBackupNormaliser(): BackupNormaliser {
     spare = null
     hostCount = 0
     nodeCounts = { pve: new Map(), pbs: new Map() }
+    classCounts = createClassCounts()
   }
 
   return (sources) => {
@@ -176,7 +179,11 @@ export function createBackupNormaliser(): BackupNormaliser {
       if (byInstance.size === 0) deleteKey(twins, time, vmid)
     }
     if (flipped.size > 0) {
-      markWhere(storMatch, sources.storageBackups, (s) => hasKey(flipped, s.ctime, String(s.vmid)))
+      // The time first: a vmid text per storage backup was a string for each of them per update.
+      markWhere(storMatch, sources.storageBackups, (s) => {
+        const byVmid = flipped.get(s.ctime)
+        return byVmid !== undefined && byVmid.has(String(s.vmid))
+      })
     }
     // Twin counts of what was a duplicate and is gone or re-evaluated.
     const storSlots = new Int32Array(sources.storageBackups.length)
@@ -306,11 +313,14 @@ export function createBackupNormaliser(): BackupNormaliser {
       const gone = before.records[j]!
       if (gone.type === 'Host') hostCount--
       countPlace(nodeCounts, gone, -1)
+      countClass(classCounts, before.classes[j]!, before.days[j]!, -1)
     }
     for (let k = 0; k < added.length; k++) {
-      const record = records[added[k]!]!
+      const at = added[k]!
+      const record = records[at]!
       if (record.type === 'Host') hostCount++
       countPlace(nodeCounts, record, 1)
+      countClass(classCounts, classes[at]!, days[at]!, 1)
     }
     const hasHost = hostCount > 0
     let haystacks: string[] | null = haystackList ?? null
@@ -331,6 +341,7 @@ export function createBackupNormaliser(): BackupNormaliser {
       },
       change: previous ? { previous, remap, added: Uint32Array.from(added) } : undefined,
       nodeCounts,
+      classCounts,
     }
     if (haystacks) builtHaystacks.set(result, haystacks)
     // The previous result is reachable only through `change`: later stages drop it after use.
@@ -359,6 +370,21 @@ function countPlace(counts: BackupNodeCounts, record: BackupRecord, by: number):
   if (count > 0) byNode.set(record.node, count)
   else byNode.delete(record.node)
   if (byNode.size === 0) counts.pve.delete(record.instance)
+}
+
+const CLASS_SLOT: Readonly<Record<BackupClass, number>> = { snapshot: 0, local: 1, remote: 2 }
+
+function createClassCounts(): BackupClassCounts {
+  return { total: { snapshot: 0, local: 0, remote: 0 }, byDay: new Map() }
+}
+
+/** Count a record in its class, in all and on its local day. */
+function countClass(counts: BackupClassCounts, kind: BackupClass, day: number, by: number): void {
+  counts.total[kind] += by
+  let perDay = counts.byDay.get(day)
+  if (!perDay) counts.byDay.set(day, (perDay = new Int32Array(3)))
+  perDay[CLASS_SLOT[kind]] = perDay[CLASS_SLOT[kind]]! + by
+  if (perDay[0] === 0 && perDay[1] === 0 && perDay[2] === 0) counts.byDay.delete(day)
 }
 
 /** Column buffers, at least as long as the records written into them. */

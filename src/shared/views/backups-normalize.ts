@@ -63,6 +63,19 @@ export interface NormalisedBackups {
    * by the incremental normaliser for the node summary's Backups counts; absent from scratch.
    */
   nodeCounts?: BackupNodeCounts
+  /**
+   * Records per class, in all and per local day, kept by the incremental normaliser (so the
+   * unfiltered view's counts and chart cost the days shown, not a pass over every record); absent
+   * from scratch.
+   */
+  classCounts?: BackupClassCounts
+}
+
+/** Records per class (spec 000 §3), in all and per local day. */
+export interface BackupClassCounts {
+  total: Record<BackupClass, number>
+  /** Local day → records of each class that day, in BACKUP_CLASSES order. */
+  byDay: Map<number, Int32Array>
 }
 
 /** Records per place, as the node summary counts them (spec 000 §2.1). */

@@ -231,9 +231,15 @@ function sortByTime(times: Float64Array, direction: SortDirection): Uint32Array 
   return order
 }
 
-/** Grouped layout: `entries` holds a record index, or -(group + 1) for a header. */
+/**
+ * Grouped layout: `length` rows, each a record index or -(group + 1) for a header (`entryAt`).
+ * When every group's records are consecutive in the sorted order and the groups show in the order
+ * they come (time sort by date, any sort by guest), the rows are the order with a header before
+ * each run: nothing is copied, and a row is found from the group starts.
+ */
 export interface BackupLayout {
-  entries: Int32Array
+  length: number
+  entryAt(row: number): number
   groups: { key: string; label: string; count: number }[]
 }
 
@@ -254,15 +260,15 @@ export function groupBackups(
   const keys: number[] = []
   const counts: number[] = []
   const firsts: number[] = []
-  const groupOf = new Int32Array(order.length)
   // Sorted by time, one day's records are consecutive: look the group up only when the key moves.
+  // A key that comes back after another one breaks the runs: then every row is placed.
+  let runs = true
   let lastKey = NaN
   let lastGroup = -1
   for (let k = 0; k < order.length; k++) {
     const key = keyOf[order[k]!]!
     if (key === lastKey) {
       counts[lastGroup]!++
-      groupOf[k] = lastGroup
       continue
     }
     let g = slot.get(key)
@@ -272,28 +278,13 @@ export function groupBackups(
       keys.push(key)
       counts.push(0)
       firsts.push(order[k]!)
-    }
+    } else runs = false
     counts[g]!++
-    groupOf[k] = g
     lastKey = key
     lastGroup = g
   }
   const rank = keys.map((_, g) => g)
   if (byDate && sortKey !== 'backupTime') rank.sort((a, b) => keys[b]! - keys[a]!)
-  // Offsets of each group's header in the entries, in display order.
-  const offset = new Int32Array(keys.length)
-  let at = 0
-  for (const g of rank) {
-    offset[g] = at
-    at += counts[g]! + 1
-  }
-  const entries = new Int32Array(at)
-  const fill = new Int32Array(keys.length)
-  for (let g = 0; g < keys.length; g++) entries[offset[g]!] = -(g + 1)
-  for (let k = 0; k < order.length; k++) {
-    const g = groupOf[k]!
-    entries[offset[g]! + 1 + fill[g]!++] = order[k]!
-  }
   const groups = keys.map((key, g) => {
     const first = data.records[firsts[g]!]!
     return {
@@ -302,7 +293,68 @@ export function groupBackups(
       count: counts[g]!,
     }
   })
-  return { entries, groups }
+  const inPlace = runs && rank.every((g, at) => g === at)
+  return inPlace ? runLayout(order, counts, groups) : placeRows(order, keyOf, slot, rank, groups)
+}
+
+/** Consecutive groups in their order: row k is a header or order[k - headers before it]. */
+function runLayout(
+  order: Uint32Array,
+  counts: readonly number[],
+  groups: BackupLayout['groups'],
+): BackupLayout {
+  // Row of each group's header.
+  const heads = new Int32Array(groups.length)
+  let at = 0
+  for (let g = 0; g < groups.length; g++) {
+    heads[g] = at
+    at += counts[g]! + 1
+  }
+  return {
+    length: at,
+    groups,
+    entryAt(row) {
+      let lo = 0
+      let hi = heads.length - 1
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1
+        if (heads[mid]! <= row) lo = mid
+        else hi = mid - 1
+      }
+      return heads[lo] === row ? -(lo + 1) : order[row - lo - 1]!
+    },
+  }
+}
+
+/** Every row placed: groups in `rank` order, each group's records in sort order. */
+function placeRows(
+  order: Uint32Array,
+  keyOf: Int32Array,
+  slot: ReadonlyMap<number, number>,
+  rank: readonly number[],
+  groups: BackupLayout['groups'],
+): BackupLayout {
+  // Offsets of each group's header in the entries, in display order.
+  const offset = new Int32Array(groups.length)
+  let at = 0
+  for (const g of rank) {
+    offset[g] = at
+    at += groups[g]!.count + 1
+  }
+  const entries = new Int32Array(at)
+  const fill = new Int32Array(groups.length)
+  for (let g = 0; g < groups.length; g++) entries[offset[g]!] = -(g + 1)
+  let lastKey = NaN
+  let g = -1
+  for (let k = 0; k < order.length; k++) {
+    const key = keyOf[order[k]!]!
+    if (key !== lastKey) {
+      g = slot.get(key)!
+      lastKey = key
+    }
+    entries[offset[g]! + 1 + fill[g]!++] = order[k]!
+  }
+  return { length: at, groups, entryAt: (row) => entries[row]! }
 }
 
 /** 'VM 101 · web-1', 'Host backup-host'. */

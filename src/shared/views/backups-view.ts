@@ -138,7 +138,7 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
       match: BackupMatch,
       range: BackupsViewRequest['range'],
       today: number,
-    ) => bucketBackups(match.order, data.days, data.classes, range, today),
+    ) => bucketBackups(match.order, data.days, data.classes, range, today, data.classCounts?.byDay),
   )
   // One sorted order per key and direction. When the records change incrementally, the orders
   // of the previous records are kept aside and carried over when a key is next asked for.
@@ -206,7 +206,7 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
       loaded,
       totals: {
         records: data.records.length,
-        matched: layout.entries.length - layout.groups.length,
+        matched: layout.length - layout.groups.length,
         snapshot: match.counts.snapshot,
         local: match.counts.local,
         remote: match.counts.remote,
@@ -216,7 +216,7 @@ export function createBackupsViewPipeline(): BackupsViewPipeline {
       scopes: scopeList,
       today,
       chart: chartData,
-      rowCount: layout.entries.length,
+      rowCount: layout.length,
       start: slice.start,
       rows: slice.rows,
     }),
@@ -267,11 +267,11 @@ export function formatBackupWindow(
   start: number,
   count: number,
 ): { start: number; rows: BackupViewRow[] } {
-  const from = Math.max(0, Math.min(start, layout.entries.length))
-  const to = Math.min(layout.entries.length, from + Math.max(0, count))
+  const from = Math.max(0, Math.min(start, layout.length))
+  const to = Math.min(layout.length, from + Math.max(0, count))
   const rows: BackupViewRow[] = []
   for (let k = from; k < to; k++) {
-    const entry = layout.entries[k]!
+    const entry = layout.entryAt(k)
     if (entry < 0) {
       const group = layout.groups[-entry - 1]!
       rows.push({ kind: 'group', key: group.key, label: group.label, count: group.count })
