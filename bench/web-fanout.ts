@@ -95,7 +95,10 @@ export async function benchWebFanout(size: number): Promise<WebFanoutResult | nu
     serve: (subject, handler) =>
       plainBus.serve(subject, async (request) => {
         const answer = await handler(request)
-        if (subject === SNAPSHOT_SUBJECT) served.push(answer.length)
+        if (subject === SNAPSHOT_SUBJECT)
+          served.push(
+            answer instanceof Uint8Array ? answer.length : answer.reduce((n, p) => n + p.length, 0),
+          )
         return answer
       }),
   }

@@ -9,7 +9,7 @@
 //
 // The poll loop never waits for NATS: messages queue here and go out one at a time. While NATS
 // is down they are dropped (logged once per outage); web nodes see the gap and take a snapshot.
-import { stringifySliced } from '../hub/sliced-json.ts'
+import { stringifySlicedParts } from '../hub/sliced-json.ts'
 import type { LiveState, Publication } from '../live/live-state.ts'
 import type { Bus, LiveMessage } from './bus.ts'
 import { encodeLiveChanges } from './live-changes.ts'
@@ -143,7 +143,7 @@ export function createLivePublisher(deps: LivePublisherDeps): LivePublisher {
 
   // At 100,000 guests the JSON is tens of MB: built in slices (sliced-json.ts), so polls and
   // requests go on meanwhile, and shared by web nodes resyncing together (a collector restart).
-  let cached: { seq: number; bytes: Promise<Buffer> } | null = null
+  let cached: { seq: number; bytes: Promise<Buffer[]> } | null = null
   const snapshot = deps.bus.serve(SNAPSHOT_SUBJECT, async () => {
     const { seq, state } = deps.live.current()
     if (cached?.seq !== seq) {
@@ -154,7 +154,7 @@ export function createLivePublisher(deps: LivePublisherDeps): LivePublisher {
         slots: snapshotSlots(state, deps.live.guestSlot),
         state,
       }
-      cached = { seq, bytes: stringifySliced(answer) }
+      cached = { seq, bytes: stringifySlicedParts(answer) }
     }
     return cached.bytes
   })
