@@ -1,6 +1,6 @@
 // A web node for the web fan-out bench, in its own process (as on its own machine): the bus, a
-// LiveReplica feeding a LiveState, the hub and /ws, composed the way PULSE_ROLE=web composes them
-// (replica onState -> LiveState.replaceState -> hub). No HTTP forwarding and no /ws admission by
+// LiveReplica whose publications feed the hub and /ws, composed the way PULSE_ROLE=web composes
+// them (replica.live -> hub). No HTTP forwarding and no /ws admission by
 // the collector: neither is on the path of a published delta. Prints {"port":N} once listening.
 import Fastify from 'fastify'
 import fastifyWebsocket from '@fastify/websocket'
@@ -8,7 +8,6 @@ import { createLiveReplica } from '../src/server/bus/live-replica.ts'
 import { connectBus } from '../src/server/bus/nats-bus.ts'
 import { registerSocketRoute } from '../src/server/http/socket.ts'
 import { createHub, type Hub } from '../src/server/hub/hub.ts'
-import { createLiveState } from '../src/server/live/live-state.ts'
 
 const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined }
 const natsUrl = process.env.NATS_URL
@@ -16,21 +15,15 @@ if (!natsUrl) throw new Error('NATS_URL is required')
 
 const bus = await connectBus({ url: natsUrl, name: 'bench-web-node', log: quiet })
 const hubRef: { current?: Hub } = {}
-const live = createLiveState({
-  now: Date.now,
-  version: 'bench',
-  clientCount: () => hubRef.current?.clientCount() ?? 0,
-})
-const hub = createHub({ live, now: Date.now, version: 'bench', log: quiet })
-hubRef.current = hub
 const replica = createLiveReplica({
   bus,
   log: quiet,
-  onState: (state) => {
-    live.replaceState(state).catch((err: unknown) => console.error(err))
-  },
-  onEvent: (type, data) => hub.broadcast(type, data),
+  version: 'bench',
+  clientCount: () => hubRef.current?.clientCount() ?? 0,
+  onEvent: (type, data) => hubRef.current?.broadcast(type, data),
 })
+const hub = createHub({ live: replica.live, now: Date.now, version: 'bench', log: quiet })
+hubRef.current = hub
 const http = Fastify({ logger: false })
 await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
 registerSocketRoute(http, hub)

@@ -58,7 +58,7 @@ export function createLocalBus(): LocalBus {
         handler(Uint8Array.from(payload)).then(
           (answer) => {
             clearTimeout(timer)
-            resolve(Uint8Array.from(answer))
+            resolve(answer instanceof Uint8Array ? Uint8Array.from(answer) : Buffer.concat(answer))
           },
           (err: unknown) => {
             clearTimeout(timer)

@@ -34,7 +34,8 @@ export interface Lease {
 }
 
 export interface RpcHandler {
-  (request: Uint8Array): Promise<Uint8Array>
+  /** The answer, whole or in pieces (sent as their concatenation, never joined in one turn). */
+  (request: Uint8Array): Promise<Uint8Array | readonly Uint8Array[]>
 }
 
 export interface Bus {

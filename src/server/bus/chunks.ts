@@ -46,6 +46,40 @@ export function splitChunks(
   return out
 }
 
+/**
+ * splitChunks over the concatenation of `pieces`, without building it: each chunk is copied
+ * together when it is taken, so a caller can send one per turn of the event loop.
+ */
+export function* splitPieces(
+  pieces: readonly Uint8Array[],
+  size: number,
+): Generator<Chunk, void, void> {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0)
+  const id = nuid.next()
+  const count = Math.max(1, Math.ceil(total / size))
+  let piece = 0
+  let offset = 0
+  for (let i = 0; i < count; i++) {
+    const data = new Uint8Array(Math.min(size, total - i * size))
+    let filled = 0
+    while (filled < data.length) {
+      const from = pieces[piece]!
+      const take = Math.min(from.length - offset, data.length - filled)
+      data.set(from.subarray(offset, offset + take), filled)
+      filled += take
+      offset += take
+      if (offset === from.length) {
+        piece++
+        offset = 0
+      }
+    }
+    const headers = createHeaders()
+    headers.set(ID_HEADER, id)
+    headers.set(PART_HEADER, `${i + 1}/${count}`)
+    yield { headers, data }
+  }
+}
+
 export interface ChunkPart {
   id: string
   index: number

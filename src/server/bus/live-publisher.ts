@@ -9,8 +9,11 @@
 //
 // The poll loop never waits for NATS: messages queue here and go out one at a time. While NATS
 // is down they are dropped (logged once per outage); web nodes see the gap and take a snapshot.
+import { stringifySlicedParts } from '../hub/sliced-json.ts'
 import type { LiveState, Publication } from '../live/live-state.ts'
 import type { Bus, LiveMessage } from './bus.ts'
+import { encodeLiveChanges } from './live-changes.ts'
+import { snapshotSlots, type SnapshotSlots } from './replica-state.ts'
 
 /**
  * The snapshot request subject. Not under `pulse.live.>`: the stream captures that, and it would
@@ -29,6 +32,8 @@ const MAX_QUEUE = 256
 export interface LiveSnapshot {
   epoch: string
   seq: number
+  /** The guests' metrics-frame slots, so a web node's frames address them as the collector's. */
+  slots: SnapshotSlots
   state: Publication['state']
 }
 
@@ -124,25 +129,32 @@ export function createLivePublisher(deps: LivePublisherDeps): LivePublisher {
 
   const unsubscribe = deps.live.subscribe((publication) => {
     lastSeq = publication.seq
-    // The first publication has no delta; it never reaches subscribers, but be safe.
-    const delta = publication.delta
-    if (!delta) return
+    // The first publication has no changes; it never reaches subscribers, but be safe.
+    const changes = publication.changes
+    if (!changes) return
+    // The changes as delta mode 2 has them: a web node applies them without a diff of its own.
     enqueue({
       epoch,
       seq: publication.seq,
       kind: 'delta',
-      body: encoder.encode(JSON.stringify(delta)),
+      body: encodeLiveChanges(publication.seq, changes),
     })
   })
 
-  // At 100,000 guests the JSON takes a second of this loop: web nodes resyncing together (a
-  // collector restart) share one encoding per publication.
-  let cached: { seq: number; bytes: Uint8Array } | null = null
+  // At 100,000 guests the JSON is tens of MB: built in slices (sliced-json.ts), so polls and
+  // requests go on meanwhile, and shared by web nodes resyncing together (a collector restart).
+  let cached: { seq: number; bytes: Promise<Buffer[]> } | null = null
   const snapshot = deps.bus.serve(SNAPSHOT_SUBJECT, async () => {
     const { seq, state } = deps.live.current()
     if (cached?.seq !== seq) {
-      const answer: LiveSnapshot = { epoch, seq, state }
-      cached = { seq, bytes: encoder.encode(JSON.stringify(answer)) }
+      // The slots now: the table moves on with the next publication.
+      const answer: LiveSnapshot = {
+        epoch,
+        seq,
+        slots: snapshotSlots(state, deps.live.guestSlot),
+        state,
+      }
+      cached = { seq, bytes: stringifySlicedParts(answer) }
     }
     return cached.bytes
   })

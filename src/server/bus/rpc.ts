@@ -8,8 +8,9 @@ import {
   type Msg,
   type NatsConnection,
 } from '@nats-io/transport-node'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { RpcHandler } from './bus.ts'
-import { ChunkJoiner, readPart, splitChunks } from './chunks.ts'
+import { ChunkJoiner, readPart, splitChunks, splitPieces } from './chunks.ts'
 
 /** A responder's private inbox for the rest of a multi-part request. */
 const CONTINUE_HEADER = 'Pulse-Continue'
@@ -30,6 +31,27 @@ function send(deps: RpcDeps, subject: string, payload: Uint8Array, extra = {}) {
   }
 }
 
+/** Chunks written between two turns of the event loop when answering (one: a chunk is up to 1 MiB). */
+const ANSWER_CHUNKS_PER_TURN = 1
+
+/**
+ * Send an answer of any size: a 100,000-guest snapshot is about 50 chunks, and publishing them
+ * at once held the loop for hundreds of ms, so a few go per turn. The parts stay in order (one
+ * connection, one sender), which is all the requester's joiner needs.
+ */
+async function sendAnswer(
+  deps: RpcDeps,
+  subject: string,
+  payload: Uint8Array | readonly Uint8Array[],
+): Promise<void> {
+  const pieces = payload instanceof Uint8Array ? [payload] : payload
+  let i = 0
+  for (const part of splitPieces(pieces, deps.chunk())) {
+    if (i++ % ANSWER_CHUNKS_PER_TURN === 0 && i > 1) await nextTurn()
+    deps.nc.publish(subject, part.data, { headers: part.headers })
+  }
+}
+
 /** Answer requests on `subject`. */
 export function serveRpc(
   deps: RpcDeps,
@@ -41,7 +63,7 @@ export function serveRpc(
     Promise.resolve(request)
       .then(handler)
       .then(
-        (result) => send(deps, reply, result),
+        (result) => sendAnswer(deps, reply, result),
         (err: unknown) => {
           const message = err instanceof Error ? err.message : String(err)
           send(deps, reply, new Uint8Array(0), { [ERROR_HEADER]: message.replace(/[\r\n]+/g, ' ') })

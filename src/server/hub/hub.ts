@@ -84,8 +84,11 @@ export interface Hub {
   close(): void
 }
 
+/** What the hub reads of a live state (a web node's replica provides the same, live-replica.ts). */
+export type HubLive = Pick<LiveState, 'current' | 'subscribe' | 'guestSlot'>
+
 export interface HubDeps {
-  live: LiveState
+  live: HubLive
   now: () => number
   version: string
   log: { warn(obj: object, msg: string): void; debug?(obj: object, msg: string): void }

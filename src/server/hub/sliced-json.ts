@@ -12,6 +12,14 @@ export const JSON_SLICE_ELEMENTS = 2000
 
 /** The same text as `JSON.stringify(value)`, as UTF-8, built without holding the event loop. */
 export async function stringifySliced(value: unknown): Promise<Buffer> {
+  return Buffer.concat(await stringifySlicedParts(value))
+}
+
+/**
+ * The same, in the pieces it was built in: a caller that sends them in chunks (the bus's
+ * snapshot) saves the one copy of the whole, tens of MB at 100,000 guests in one turn.
+ */
+export async function stringifySlicedParts(value: unknown): Promise<Buffer[]> {
   const parts: Buffer[] = []
   let started = performance.now()
   for (const piece of pieces(value)) {
@@ -20,7 +28,7 @@ export async function stringifySliced(value: unknown): Promise<Buffer> {
     await nextTurn()
     started = performance.now()
   }
-  return Buffer.concat(parts)
+  return parts
 }
 
 // Small values go whole; objects and large arrays are opened up, so no piece is large.

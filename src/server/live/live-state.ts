@@ -150,7 +150,12 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
   }
 }
 
-function createPublication(state: State, seq: number, changes: StateChanges | null): Publication {
+/** A publication of `state` as number `seq`; its mode 1 delta is built from `changes` on first use. */
+export function createPublication(
+  state: State,
+  seq: number,
+  changes: StateChanges | null,
+): Publication {
   let delta: StateDelta | null | undefined
   return {
     state,

@@ -20,18 +20,18 @@ import {
 } from '../bus/http-envelope.ts'
 import { ADMIT_TIMEOUT_MS, installHttpForward } from '../bus/http-forward.ts'
 import { createLiveReplica, type LiveReplica } from '../bus/live-replica.ts'
+import type { ReplicaLive } from '../bus/replica-live.ts'
 import { connectBus } from '../bus/nats-bus.ts'
 import type { ServerConfig } from '../config.ts'
 import { installErrorHandler } from '../http/errors.ts'
 import { registerStateRoute } from '../http/state.ts'
 import { createHub, toDialect, type Hub } from '../hub/hub.ts'
-import { createLiveState, type LiveState } from '../live/live-state.ts'
 import { RequestLogController } from '../log.ts'
 
 export interface WebRole {
   http: FastifyInstance
   bus: Bus
-  live: LiveState
+  live: ReplicaLive
   hub: Hub
   replica: LiveReplica
   close(): Promise<void>
@@ -79,25 +79,19 @@ export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
   const bus = await connectBus({ url: config.cluster.natsUrl, name, log: http.log })
 
   const hubRef: { current?: Hub } = {}
-  const live = createLiveState({
-    now,
-    version: config.version,
-    clientCount: () => hubRef.current?.clientCount() ?? 0,
-  })
-  const hub = createHub({ live, now, version: config.version, log: http.log })
-  hubRef.current = hub
+  // The hub publishes the collector's changes as the replica applies them (replica-live.ts).
   const replica = createLiveReplica({
     bus,
     now,
+    version: config.version,
+    clientCount: () => hubRef.current?.clientCount() ?? 0,
     staleAfterMs: options.staleAfterMs,
     log: http.log,
-    onState: (state) => {
-      live.replaceState(state).catch((err: unknown) => {
-        http.log.error({ err }, 'publishing the replicated state failed')
-      })
-    },
-    onEvent: (type, data) => hub.broadcast(type, data),
+    onEvent: (type, data) => hubRef.current?.broadcast(type, data),
   })
+  const live = replica.live
+  const hub = createHub({ live, now, version: config.version, log: http.log })
+  hubRef.current = hub
 
   installErrorHandler(http)
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
