@@ -226,8 +226,14 @@ export function createHub(deps: HubDeps): Hub {
   }
 
   const publish = (p: Publication) => {
+    const previous = recent.at(-1)
+    if (previous) frames.retire(previous)
     recent.push(p)
     if (recent.length > CATCH_UP_PUBLICATIONS) recent.shift()
+    // The first loads of the last publication: a client still loading holds its own source; new
+    // ones start from this publication. Kept, the built chunks (every guest and backup as JSON)
+    // would stay in memory until the next first load.
+    sources = { publication: null }
     for (const client of clients) {
       if (client.load) continue
       if (!hasRoom(client)) continue
