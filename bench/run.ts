@@ -21,6 +21,7 @@ import { heapAfterGcMB } from './heap.ts'
 import { benchBackupCoverage } from './backup-coverage.ts'
 import { benchBrowser100k, benchBrowserHistory, benchHour } from './browser-100k.ts'
 import { benchServerDiff } from './server-diff.ts'
+import { benchHealthWatch, healthWatchPlan, printHealthWatch } from './health-watch.ts'
 import { benchServerLoop, printServerLoop, type ServerLoopResult } from './server-loop.ts'
 import { benchStoreMerge } from './store-merge.ts'
 import { benchWire, printWireFacts, type WireFacts } from './wire.ts'
@@ -203,6 +204,14 @@ if (wanted('server-loop')) {
   for (const size of sizes) loop.push(await benchServerLoop(size))
   printServerLoop(loop)
   results.serverLoop = loop
+}
+if (only.includes('health-watch')) {
+  // Issue 27's acceptance: the 100k demo for 10 minutes, /api/health and RSS every second.
+  const watch = []
+  for (const { guests, minutes } of healthWatchPlan())
+    watch.push(await benchHealthWatch(guests, minutes))
+  printHealthWatch(watch)
+  results.healthWatch = watch
 }
 
 if (wanted('bus-fanout')) {

@@ -2,15 +2,8 @@
 // one delta client and one plain client on /ws, for a few live cycles: the event-loop delay of the
 // server's main thread (monitorEventLoopDelay through the env-gated IPC hook, loop-stats.ts), the
 // latency of GET /api/health sent every 25 ms, and the server's RSS. Nothing here asserts a time.
-import { fork, type ChildProcess } from 'node:child_process'
-import fs from 'node:fs'
-import http from 'node:http'
-import net from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
-import type { LoopStats } from '../src/server/loop-stats.ts'
+import { askLoopStats as request, getHealth, quantile, startDemoServer } from './demo-server.ts'
 
 export interface ServerLoopResult {
   guests: number
@@ -32,81 +25,18 @@ export interface ServerLoopResult {
   healthRequests: number
   healthMedianMs: number
   healthP95Ms: number
+  healthP99Ms: number
   healthMaxMs: number
   rssMiB: number
   rssMaxMiB: number
   heapUsedMiB: number
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const CLUSTERS = 10
-const NODES_PER_CLUSTER = 10
-// Publications to wait for after the first frame, and the longest wait for all of them.
 const CYCLES = Number(process.env.BENCH_LOOP_CYCLES ?? 3)
 const POLL_INTERVAL_MS = Number(process.env.BENCH_LOOP_INTERVAL_MS ?? 10_000)
 const HEALTH_EVERY_MS = 25
 
 const median = (values: number[]) => quantile(values, 0.5)
-function quantile(values: number[], q: number): number {
-  if (values.length === 0) return 0
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-function request(child: ChildProcess, type: string): Promise<LoopStats> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${type} answer`)), 60_000)
-    const onMessage = (message: unknown) => {
-      if ((message as { type?: unknown }).type !== type) return
-      clearTimeout(timer)
-      child.off('message', onMessage)
-      resolve(message as LoopStats)
-    }
-    child.on('message', onMessage)
-    child.send({ type })
-  })
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
-function getHealth(port: number): Promise<number> {
-  const started = performance.now()
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/health', agent }, (res) => {
-      res.resume()
-      res.on('end', () =>
-        res.statusCode === 200
-          ? resolve(performance.now() - started)
-          : reject(new Error(`health ${res.statusCode}`)),
-      )
-    })
-    req.on('error', reject)
-  })
-}
-
-async function waitHealthy(port: number, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 300_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
-    try {
-      await getHealth(port)
-      return
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-  }
-  throw new Error(`server did not become healthy:\n${output()}`)
-}
 
 interface ClientLog {
   opened: number
@@ -135,35 +65,16 @@ const stateFrames = (log: ClientLog) => log.frames.filter((f) => STATE_TYPES.has
 
 /** Run the demo server with `guests` guests and measure a few live cycles. */
 export async function benchServerLoop(guests: number): Promise<ServerLoopResult> {
-  const port = await freePort()
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pulse-bench-loop-'))
-  let output = ''
   const started = performance.now()
-  const child = fork(path.join(root, 'src/server/main.ts'), [], {
-    cwd: root,
-    execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      DEMO_MODE: 'true',
-      DISABLE_AUTH: 'true',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PULSE_DATA_DIR: dataDir,
-      DEMO_CLUSTERS: String(CLUSTERS),
-      DEMO_NODES_PER_CLUSTER: String(NODES_PER_CLUSTER),
-      DEMO_GUESTS_PER_NODE: String(Math.round(guests / (CLUSTERS * NODES_PER_CLUSTER))),
-      PULSE_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
-      LOG_LEVEL: 'warn',
-      PULSE_DEBUG_LOOP_STATS: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  const server = await startDemoServer(guests, {
+    PULSE_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+    PULSE_DEBUG_LOOP_STATS: '1',
   })
-  child.stdout?.on('data', (d) => (output = (output + String(d)).slice(-20_000)))
-  child.stderr?.on('data', (d) => (output = (output + String(d)).slice(-20_000)))
+  const { child, port } = server
+  const output = server.output
   const clients: ClientLog[] = []
   let pinger: ReturnType<typeof setInterval> | undefined
   try {
-    await waitHealthy(port, child, () => output)
     const startMs = performance.now() - started
     await request(child, 'loop-stats-reset')
     const health: number[] = []
@@ -187,7 +98,7 @@ export async function benchServerLoop(guests: number): Promise<ServerLoopResult>
       late !== undefined &&
       stateFrames(late).length > 0
     while (!done() && Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited:\n${output}`)
+      if (child.exitCode !== null) throw new Error(`server exited:\n${output()}`)
       if (!late && stateFrames(delta).length >= 3) clients.push((late = connect(port, true)))
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
@@ -211,6 +122,7 @@ export async function benchServerLoop(guests: number): Promise<ServerLoopResult>
       healthRequests: health.length,
       healthMedianMs: median(health),
       healthP95Ms: quantile(health, 0.95),
+      healthP99Ms: quantile(health, 0.99),
       healthMaxMs: Math.max(0, ...health),
       rssMiB: mib(stats.rssBytes),
       rssMaxMiB: mib(stats.rssMaxBytes),
@@ -219,18 +131,8 @@ export async function benchServerLoop(guests: number): Promise<ServerLoopResult>
   } finally {
     if (pinger) clearInterval(pinger)
     for (const client of clients) client.close()
-    await stop(child)
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    await server.stop()
   }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
-  })
 }
 
 /** Print the server-loop results as a table. */

@@ -42,6 +42,11 @@ export interface DemoConfig {
    * PVE's usual mix (about a fifth of guests stopped) and random trouble only.
    */
   alertScenarios: boolean
+  /**
+   * Backups kept per guest by every simulated cluster's nightly job (DEMO_BACKUP_KEEP, 1-30; 0,
+   * the default: 7-14 per cluster). 19 gives about 1,000,000 backup records at 100,000 guests.
+   */
+  backupKeep?: number
 }
 
 export const PULSE_ROLES = ['all', 'collector', 'web'] as const
@@ -264,6 +269,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
           pbsInstances: readInt(env, 'DEMO_PBS', 1, 0, 10),
           alertScenarios:
             env.DEMO_ALERT_SCENARIOS === undefined || readBool(env, 'DEMO_ALERT_SCENARIOS'),
+          backupKeep: readInt(env, 'DEMO_BACKUP_KEEP', 0, 0, 30),
         }
       : null,
   }

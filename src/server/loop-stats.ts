@@ -15,6 +15,21 @@ export interface LoopStats {
   /** Peak RSS since the process started (getrusage maxrss). */
   rssMaxBytes: number
   heapUsedBytes: number
+  /** Guests and backup records (storage and PBS) in the published state, -1 before it is known. */
+  guests: number
+  backupRecords: number
+}
+
+/** What the hook reports of the published state (main.ts sets it once the app is built). */
+export interface LoopStatsCounts {
+  guests: number
+  backupRecords: number
+}
+let counts: () => LoopStatsCounts = () => ({ guests: -1, backupRecords: -1 })
+
+/** Tell the hook how to count the published state's guests and backup records. */
+export function setLoopStatsCounts(read: () => LoopStatsCounts): void {
+  counts = read
 }
 
 /** Starts the hook when enabled by the environment; returns whether it did. */
@@ -49,5 +64,6 @@ function readLoopStats(histogram: IntervalHistogram): LoopStats {
     rssBytes: memory.rss,
     rssMaxBytes: process.resourceUsage().maxRSS * 1024,
     heapUsedBytes: memory.heapUsed,
+    ...counts(),
   }
 }

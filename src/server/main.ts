@@ -4,7 +4,7 @@ import { buildApp } from './app.ts'
 import { readConfig, type ServerConfig } from './config.ts'
 import { startDemo, type DemoSimulators } from './demo.ts'
 import { chooseLogFormat, loggerOptions } from './log.ts'
-import { startLoopStatsHook } from './loop-stats.ts'
+import { setLoopStatsCounts, startLoopStatsHook } from './loop-stats.ts'
 import { startCollectorRole } from './roles/collector.ts'
 import { startWebRole } from './roles/web.ts'
 import { VERSION } from './version.ts'
@@ -16,6 +16,13 @@ interface Running {
 
 async function startAll(config: ServerConfig, logger: object): Promise<Running> {
   const app = await buildApp({ config, logger })
+  setLoopStatsCounts(() => {
+    const state = app.live.current().state
+    return {
+      guests: state.vms.length + state.containers.length,
+      backupRecords: state.storageBackups.length + state.pbsBackups.length,
+    }
+  })
   const demo = config.demo ? await startDemo(config.demo, app) : null
   app.startPolling()
   await app.http.listen({ port: config.port, host: config.host })

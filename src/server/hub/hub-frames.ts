@@ -34,6 +34,13 @@ export interface PublicationFrames {
    * the on-demand collections for a client that has not asked for them.
    */
   delta2(p: Publication, backups: boolean): Frame[]
+  /**
+   * `p` is no longer the current publication: let go of its whole-state frames (and the plain
+   * state they were made from). Only its deltas can still be sent (a client catching up); a
+   * whole state always goes out of the current one. At 100,000 guests with their backups each of
+   * those is hundreds of MB, and the hub keeps the last few publications.
+   */
+  retire(p: Publication): void
 }
 
 /** Frame caches keyed by publication; a publication's frames go with it. */
@@ -91,6 +98,15 @@ export function createPublicationFrames(): PublicationFrames {
       if (backups) cache.delta2 = frames
       else cache.delta2Lean = frames
       return frames
+    },
+    retire(p) {
+      const cache = caches.get(p)
+      if (!cache) return
+      // A frame still being built or queued is held by whoever awaits it; not by this cache.
+      delete cache.plainState
+      delete cache.full
+      delete cache.plainFull
+      delete cache.raw
     },
   }
 }

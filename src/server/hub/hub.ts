@@ -38,6 +38,19 @@ export function toDialect(deltas: unknown): Dialect {
   return deltas === '2' ? 'deltas2' : deltas === '1' ? 'deltas' : 'plain'
 }
 
+/**
+ * A past publication as the hub keeps it for clients catching up: only its delta frames, built
+ * while it was current for the dialects then connected (a client that connects later starts from
+ * a whole state, never from a past delta). Not the publication: its state (every guest and
+ * backup of that cycle) would stay in memory CATCH_UP_PUBLICATIONS cycles longer.
+ */
+interface PastDeltas {
+  seq: number
+  full: Frame[] | null
+  lean: Frame[] | null
+  json: Promise<Frame> | null
+}
+
 interface Load {
   source: SnapshotSource
   next: number
@@ -105,7 +118,7 @@ export function createHub(deps: HubDeps): Hub {
   const highWater = deps.highWaterBytes ?? HIGH_WATER_BYTES
   const stallLimit = deps.stallLimitMs ?? STALL_LIMIT_MS
   const frames = createPublicationFrames()
-  const recent: Publication[] = []
+  const recent: Array<Publication | PastDeltas> = []
   // The first loads of the current publication, shared by the clients that start them.
   let sources: { publication: Publication | null } & Partial<
     Record<SnapshotScope, SnapshotSource>
@@ -201,8 +214,37 @@ export function createHub(deps: HubDeps): Hub {
     startLoad(client, 'backups')
   }
 
-  const deltaFrames = (client: Client, p: Publication): Array<Frame | Promise<Frame>> =>
-    client.dialect === 'deltas2' ? frames.delta2(p, client.backups) : [frames.delta(p)]
+  /** The delta frames of `p` for `client`; null when a past publication kept none for it. */
+  const deltaFrames = (
+    client: Client,
+    p: Publication | PastDeltas,
+  ): Array<Frame | Promise<Frame>> | null => {
+    if ('state' in p)
+      return client.dialect === 'deltas2' ? frames.delta2(p, client.backups) : [frames.delta(p)]
+    if (client.dialect !== 'deltas2') return p.json && [p.json]
+    return client.backups ? p.full : p.lean
+  }
+
+  /** Keep only the delta frames of `p`, for the dialects connected now (see PastDeltas). */
+  const toPast = (p: Publication): PastDeltas => {
+    const past: PastDeltas = { seq: p.seq, full: null, lean: null, json: null }
+    for (const client of clients) {
+      if (client.dialect === 'deltas') past.json ??= frames.delta(p)
+      else if (client.dialect === 'deltas2' && client.backups) past.full ??= frames.delta2(p, true)
+      else if (client.dialect === 'deltas2') past.lean ??= frames.delta2(p, false)
+    }
+    frames.retire(p)
+    return past
+  }
+
+  /** A whole state to a delta client: a paced first load (mode 2) or initialState (mode 1). */
+  const fullLoad = (client: Client, current: Publication) => {
+    if (client.dialect === 'deltas2') startLoad(client)
+    else {
+      deliver(client, [frames.full(current)])
+      client.seq = current.seq
+    }
+  }
 
   /** Bring a delta client with a baseline up to the current publication. */
   const catchUp = (client: Client) => {
@@ -212,25 +254,28 @@ export function createHub(deps: HubDeps): Hub {
       return
     }
     const from = client.seq === null ? -1 : recent.findIndex((p) => p.seq === client.seq! + 1)
-    if (from < 0 || recent.at(-1) !== current) {
-      if (client.dialect === 'deltas2') startLoad(client)
-      else {
-        deliver(client, [frames.full(current)])
-        client.seq = current.seq
-      }
-      return
+    if (from < 0 || recent.at(-1) !== current) return fullLoad(client, current)
+    const list: Array<Frame | Promise<Frame>> = []
+    for (const p of recent.slice(from)) {
+      const deltas = deltaFrames(client, p)
+      // Not kept for this client (it asked for the backups since): a whole state instead.
+      if (!deltas) return fullLoad(client, current)
+      list.push(...deltas)
     }
-    deliver(
-      client,
-      recent.slice(from).flatMap((p) => deltaFrames(client, p)),
-    )
+    deliver(client, list)
     client.seq = current.seq
     sendPendingBackups(client)
   }
 
   const publish = (p: Publication) => {
+    const previous = recent.at(-1)
+    if (previous && 'state' in previous) recent[recent.length - 1] = toPast(previous)
     recent.push(p)
     if (recent.length > CATCH_UP_PUBLICATIONS) recent.shift()
+    // The first loads of the last publication: a client still loading holds its own source; new
+    // ones start from this publication. Kept, the built chunks (every guest and backup as JSON)
+    // would stay in memory until the next first load.
+    sources = { publication: null }
     for (const client of clients) {
       if (client.load) continue
       if (!hasRoom(client)) continue

@@ -95,7 +95,11 @@ export function emptyBackupState(): BackupState {
 }
 
 /** Chooses the job's target (PBS, then NFS, then CephFS, then local) and schedule. */
-export function createBackupState(cluster: SimClusterModel, nowSec: number): BackupState {
+export function createBackupState(
+  cluster: SimClusterModel,
+  nowSec: number,
+  keepAll?: number,
+): BackupState {
   const backupCapable = cluster.storages.filter((s) => s.content.includes('backup'))
   const preference = ['pbs', 'nfs', 'cephfs', 'dir']
   const target =
@@ -103,7 +107,7 @@ export function createBackupState(cluster: SimClusterModel, nowSec: number): Bac
       .map((type) => backupCapable.find((s) => s.plugintype === type))
       .find((s) => s !== undefined)?.storage ?? 'local'
   const startMinute = 30 * Math.floor(hash01(cluster.seed, 31) * 5) // 00:00 .. 02:00
-  const keep = 7 + Math.floor(hash01(cluster.seed, 32) * 8)
+  const keep = keepAll || 7 + Math.floor(hash01(cluster.seed, 32) * 8)
   return {
     stores: [],
     target,

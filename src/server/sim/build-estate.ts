@@ -31,6 +31,8 @@ export interface EstateShape {
   cephOsdDownAtStart?: boolean
   /** The demo's scripted alert conditions (see SimulatorOptions.alertScenarios). */
   alertScenarios?: boolean
+  /** Backups kept per guest (see SimulatorOptions.backupKeep). */
+  backupKeep?: number
 }
 
 /** Builds every cluster of the estate at simulated time `nowMs`. */
@@ -98,7 +100,7 @@ function buildCluster(shape: EstateShape, index: number, nowMs: number): SimClus
   if (scenarios) cluster.scenario = planScenario(cluster, nowMs)
   planFills(cluster, nowSec)
   cluster.buildVmidLimit = cluster.nextVmid
-  cluster.backups = createBackupState(cluster, nowSec)
+  cluster.backups = createBackupState(cluster, nowSec, shape.backupKeep)
   seedBackupHistory(cluster, HISTORY_DAYS)
   cluster.history = createHistory(cluster, nowMs)
   return cluster

@@ -18,6 +18,8 @@ export interface DemoSimOptions {
   cephOsdDownAtStart?: boolean
   /** Scripted alert conditions (SimulatorOptions.alertScenarios; default true: the demo's alerts). */
   alertScenarios?: boolean
+  /** SimulatorOptions.backupKeep (0 or absent: each cluster's own). */
+  backupKeep?: number
 }
 
 /** One simulated endpoint to register as a configured node. */
@@ -58,6 +60,7 @@ export async function startDemoSimulators(
     // The demo shows a Ceph warning from the start (it heals after 20 minutes).
     cephOsdDownAtStart: options.cephOsdDownAtStart ?? true,
     alertScenarios: options.alertScenarios ?? true,
+    ...(options.backupKeep ? { backupKeep: options.backupKeep } : {}),
     ...(options.basePort
       ? { ports: Array.from({ length: options.clusters }, (_, i) => options.basePort + i) }
       : {}),

@@ -52,6 +52,12 @@ export interface SimulatorOptions {
    * alert thresholds (default false).
    */
   alertScenarios?: boolean
+  /**
+   * Backups kept per guest by every cluster's nightly job, over the 30 days of seeded history
+   * (default: 7-14, chosen per cluster). Larger values make more backup records (1,000,000 at
+   * 100,000 guests with 19).
+   */
+  backupKeep?: number
 }
 
 /** One member's own endpoint. */
@@ -123,6 +129,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     guestsPerNode: Math.max(0, options.guestsPerNode ?? 225),
     cephOsdDownAtStart: options.cephOsdDownAtStart ?? false,
     alertScenarios: options.alertScenarios ?? false,
+    ...(options.backupKeep ? { backupKeep: options.backupKeep } : {}),
   }
   const certificate = await loadCertificate()
   const estate = createEstate(shape, clock, tickMs > 0 ? tickMs : DEFAULT_TICK_MS)
