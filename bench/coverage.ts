@@ -3,7 +3,12 @@
 // tenth of those the PVE side of a PBS backup, 1 % of records of VMIDs no guest has), 3 backup
 // jobs per cluster, a vzdump task per 10 guests. Times are wall-clock of one `derive` (the build
 // runs in event-loop slices; nothing else runs meanwhile, so it is the CPU cost), medians of N.
-// "longest slice" is the longest run between two turns of the event loop over all iterations.
+// "longest slice" is the longest run between two turns of the event loop over all iterations;
+// "cpu" is the process CPU time of one derive (the honest figure on a loaded machine). The
+// `memory` row: heap after gc with the builder alive, minus the same without it (its caches),
+// per backup record; the published summaries are counted apart.
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { BackupCoverage, BackupJob } from '../src/shared/model/backup-health.ts'
 import type {
   BackupTask,
@@ -24,6 +29,13 @@ export interface CoverageBenchResult {
   medianMs: number
   p95Ms: number
   longestSliceMs: number
+  /** Median process CPU time of one derive. */
+  cpuMedianMs?: number
+  /** `memory` row: the builder's caches on the heap after gc, and that per backup record. */
+  cacheBytes?: number
+  bytesPerRecord?: number
+  /** `memory` row: the published summaries (guestBackups) on the heap. */
+  summaryBytes?: number
 }
 
 const DAY = 86_400
@@ -161,6 +173,11 @@ function withMetrics(state: State): State {
   return { ...state, vms: poll(state.vms), containers: poll(state.containers) }
 }
 
+/** A PBS content refresh: every PBS record a new, equal object, as the collector hands them. */
+function withPbsRefresh(state: State): State {
+  return { ...state, pbsBackups: state.pbsBackups.map((backup) => ({ ...backup })) }
+}
+
 async function timeCase(
   name: string,
   size: number,
@@ -170,13 +187,61 @@ async function timeCase(
   once: () => Promise<number>,
 ): Promise<CoverageBenchResult> {
   let longest = 0
+  const cpu: number[] = []
   prepare(-1)
   await once() // warm-up
   const result = await timeAsync(name, size, runs, prepare, async () => {
+    const start = process.cpuUsage()
     longest = Math.max(longest, await once())
+    const used = process.cpuUsage(start)
+    cpu.push((used.user + used.system) / 1000)
   })
   const { medianMs, p95Ms } = result
-  return { name, size, records, iterations: runs, medianMs, p95Ms, longestSliceMs: longest }
+  cpu.sort((a, b) => a - b)
+  const cpuMedianMs = cpu[Math.floor((cpu.length - 1) / 2)]!
+  return {
+    name,
+    size,
+    records,
+    iterations: runs,
+    medianMs,
+    p95Ms,
+    longestSliceMs: longest,
+    cpuMedianMs,
+  }
+}
+
+setFlagsFromString('--expose-gc')
+const collect = runInNewContext('gc') as () => void
+const heapAfterGc = () => {
+  collect()
+  collect()
+  return process.memoryUsage().heapUsed
+}
+
+/** The `memory` row: what a built summariser holds beyond the inputs and the summaries. */
+async function measureMemory(base: State, size: number, records: number) {
+  const before = heapAfterGc()
+  let builder: ReturnType<typeof createGuestBackupBuilder> | null = createGuestBackupBuilder()
+  await builder.derive({ ...base })
+  const withCaches = heapAfterGc()
+  const summaries = builder.current()
+  builder = null
+  const summaryBytes = heapAfterGc() - before
+  const cacheBytes = withCaches - before - summaryBytes
+  const row: CoverageBenchResult = {
+    name: 'memory',
+    size,
+    records,
+    iterations: 1,
+    medianMs: 0,
+    p95Ms: 0,
+    longestSliceMs: 0,
+    cacheBytes,
+    bytesPerRecord: cacheBytes / records,
+    summaryBytes: summaries.length > 0 ? summaryBytes : 0,
+  }
+  return row
 }
 
 /** The cases at one size; the input change of each run is made before its timing starts. */
@@ -193,6 +258,7 @@ export async function benchCoverage(
   }
   const build = async () => (await createGuestBackupBuilder().derive(next)).longestSliceMs
   out.push(await timeCase('full build', size, records, runs, fresh, build))
+  out.push(await measureMemory(base, size, records))
   const builder = createGuestBackupBuilder()
   let state: State = { ...base }
   await builder.derive(state)
@@ -204,6 +270,7 @@ export async function benchCoverage(
     ['1 % new backups', withNewBackups],
     ['1 % renamed', withRenames],
     ['poll, no change read', withMetrics],
+    ['PBS refresh, records equal', withPbsRefresh],
   ] as const
   for (const [name, make] of cases) {
     out.push(await timeCase(name, size, records, runs, change(make), derive))
@@ -214,16 +281,39 @@ export async function benchCoverage(
 /** Print the table. */
 export function printCoverage(results: readonly CoverageBenchResult[]): void {
   console.log('\nGuest backup summaries (server, guestBackups): one derive, sliced')
-  const head = ['case', 'guests', 'records', 'N', 'median ms', 'p95 ms', 'longest slice ms']
-  const rows = results.map((r) => [
-    r.name,
-    r.size.toLocaleString('en-US'),
-    r.records.toLocaleString('en-US'),
-    String(r.iterations),
-    r.medianMs.toFixed(1),
-    r.p95Ms.toFixed(1),
-    r.longestSliceMs.toFixed(1),
-  ])
+  const head = [
+    'case',
+    'guests',
+    'records',
+    'N',
+    'median ms',
+    'p95 ms',
+    'longest slice ms',
+    'cpu ms',
+  ]
+  const rows = results.map((r) =>
+    r.name === 'memory'
+      ? [
+          'memory: caches B/record',
+          r.size.toLocaleString('en-US'),
+          r.records.toLocaleString('en-US'),
+          '1',
+          `${(r.bytesPerRecord ?? 0).toFixed(1)} B`,
+          `${((r.cacheBytes ?? 0) / 1048576).toFixed(1)} MB`,
+          `summaries ${((r.summaryBytes ?? 0) / 1048576).toFixed(1)} MB`,
+          '',
+        ]
+      : [
+          r.name,
+          r.size.toLocaleString('en-US'),
+          r.records.toLocaleString('en-US'),
+          String(r.iterations),
+          r.medianMs.toFixed(1),
+          r.p95Ms.toFixed(1),
+          r.longestSliceMs.toFixed(1),
+          (r.cpuMedianMs ?? 0).toFixed(1),
+        ],
+  )
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')

@@ -1,7 +1,7 @@
 // app.ts's one call for backup health: live-state's `derive` step on the collector (and in the
 // single process). The build runs in the background, never in a publication's path: at 100,000
-// guests with 1,000,000 backup records it takes seconds (bench `coverage`), and a poll must not
-// wait for it. Each publication carries the newest completed summaries: a build's result reaches
+// guests with 1,000,000 backup records the first one takes seconds and a later one work in
+// proportion to what changed (bench `coverage`), and a poll must not wait for either. Each publication carries the newest completed summaries: a build's result reaches
 // the clients and the alert engine with the next poll (no publication of its own, which would
 // run every publication's listener out of the poll rhythm). One build at a time, never abandoned: inputs that arrive meanwhile wait and
 // the newest of them is built next, so the summaries always progress. A failed build is logged

@@ -14,9 +14,10 @@ export function isIgnoredStorageBackup(backup: StorageBackup): boolean {
   const type = backup.type as string
   if (type === 'vztmpl' || type === 'iso') return true
   // The wire type is the guest type; the content shows in the volume id ('local:iso/x.iso').
+  // No substring: at 1,000,000 records a slice per record was a tenth of the server's summary.
   const volid = textOf(backup.volid)
-  const path = volid.slice(volid.indexOf(':') + 1)
-  return path.startsWith('vztmpl/') || path.startsWith('iso/')
+  const at = volid.indexOf(':') + 1
+  return volid.startsWith('vztmpl/', at) || volid.startsWith('iso/', at)
 }
 
 /** Guest class (spec 000 §5): VMID 0 or type host → Host; vm/qemu → VM; anything else → LXC. */

@@ -1,6 +1,6 @@
 // One backup summary per guest, plus one per orphaned backup group (GuestBackup, the
 // `guestBackups` collection): what the alert engine and the Backups tab's coverage view read.
-// Pure, written as steps so the server runs it in event-loop slices. Rules:
+// Kept incrementally by summariser.ts, folded per VMID by bucket-fold.ts. Pure. Rules:
 // - newest: the newest PVE storage backup (qemu/lxc, by ctime) or PBS vm/ct backup (backupTime)
 //   of the guest; snapshots never count. A storage backup duplicating a PBS backup (same vmid and
 //   time: a PBS storage's listing) counts once, as the PBS backup.
@@ -13,16 +13,11 @@
 import type { BackupCoverage, BackupJob, GuestBackup } from '../../model/backup-health.ts'
 import { runSteps } from '../../model/delta-steps.ts'
 import type { BackupTask, Guest, PbsBackup, StorageBackup } from '../../model/state.ts'
-import { resolvePbsGuest } from '../backups-guests.ts'
-import {
-  indexBackupSteps,
-  isNewer,
-  STEP_ITEMS,
-  type BackupAggregate,
-  type BackupIndex,
-} from './backup-index.ts'
-import { coverageOf, indexJobs, type JobIndex } from './job-selection.ts'
-import { indexTasks, lastJobOf, type TaskIndex } from './last-job.ts'
+import type { BackupAggregate } from './backup-index.ts'
+import type { GuestKey, Orphan } from './bucket-fold.ts'
+import { coverageOf, type JobIndex } from './job-selection.ts'
+import { lastJobOf, type TaskIndex } from './last-job.ts'
+import { createGuestBackupSummariser } from './summariser.ts'
 
 /** The state collections a summary reads. */
 export interface GuestBackupInputs {
@@ -35,19 +30,11 @@ export interface GuestBackupInputs {
   backupCoverage: readonly BackupCoverage[]
 }
 
-/** Summarise from scratch, at once (tests, small estates). */
+/** Summarise from scratch, at once (tests, small estates): guests in order, then orphans by id. */
 export function summariseGuestBackups(inputs: GuestBackupInputs): GuestBackup[] {
-  const backups = runSteps(indexBackupSteps(inputs.storageBackups, inputs.pbsBackups))
-  const guests = [...inputs.vms, ...inputs.containers]
-  const jobs = indexJobs(inputs.backupJobs, inputs.backupCoverage)
-  return runSteps(summariseSteps(guests, backups, jobs, indexTasks(inputs.backupTasks)))
-}
-
-interface Orphan extends BackupAggregate {
-  id: string
-  instance: string
-  vmid: number
-  type: Guest['type']
+  const summariser = createGuestBackupSummariser()
+  runSteps(summariser.updateSteps(inputs))
+  return summariser.result() as GuestBackup[]
 }
 
 const NO_BACKUPS: BackupAggregate = {
@@ -59,118 +46,34 @@ const NO_BACKUPS: BackupAggregate = {
   verifyFailed: 0,
 }
 
-/**
- * The summaries: guests in order, then orphan groups by id. An unchanged summary is the object
- * from `previous` (by id), so a state diff sends only the changed ones.
- */
-export function* summariseSteps(
-  guests: readonly Guest[],
-  backups: BackupIndex,
+/** A guest's summary from its backups' aggregate, its jobs and its newest task. */
+export function guestSummary(
+  guest: GuestKey,
+  sum: BackupAggregate | undefined,
   jobs: JobIndex,
   tasks: TaskIndex,
-  previous?: ReadonlyMap<string, GuestBackup>,
-): Generator<void, GuestBackup[], void> {
-  // Guests by (instance, vmid) (first wins), by type and vmid (named ones, for PBS attribution
-  // as indexGuestNames does), and which (type, vmid) any guest has.
-  const byInstance = new Map<string, number>()
-  const named = new Map<string, Guest[]>()
-  const anyTyped = new Set<string>()
-  for (let i = 0; i < guests.length; i++) {
-    const guest = guests[i]!
-    if (i % STEP_ITEMS === 0) yield
-    const key = `${guest.instance}\u0000${guest.vmid}`
-    if (!byInstance.has(key)) byInstance.set(key, i)
-    const typed = `${guest.type === 'lxc' ? 'ct' : 'vm'}/${guest.vmid}`
-    anyTyped.add(typed)
-    if (!guest.name) continue
-    const list = named.get(typed)
-    if (list) list.push(guest)
-    else named.set(typed, [guest])
-  }
-  const sums = new Map<number, BackupAggregate>()
-  const orphans = new Map<string, Orphan>()
-  const addTo = (at: number, group: BackupAggregate) => {
-    const sum = sums.get(at)
-    if (sum) merge(sum, group)
-    else sums.set(at, { ...group })
-  }
-  const addOrphan = (
-    instance: string,
-    type: Guest['type'],
-    vmid: number,
-    group: BackupAggregate,
-  ) => {
-    const id = `orphan-${instance}-${type === 'lxc' ? 'ct' : 'vm'}-${vmid}`
-    const known = orphans.get(id)
-    if (known) merge(known, group)
-    else orphans.set(id, { ...group, id, instance, vmid, type })
-  }
-  for (let i = 0; i < backups.pve.length; i++) {
-    const group = backups.pve[i]!
-    if (i % STEP_ITEMS === 0) yield
-    const at = byInstance.get(`${group.instance}\u0000${group.vmid}`)
-    if (at !== undefined) addTo(at, group)
-    else addOrphan(group.instance, group.type, group.vmid, group)
-  }
-  for (let i = 0; i < backups.pbs.length; i++) {
-    const group = backups.pbs[i]!
-    if (i % STEP_ITEMS === 0) yield
-    const typed = `${group.backupType}/${group.vmid}`
-    const guest = resolvePbsGuest(named.get(typed), group, group.twin)
-    const type = group.backupType === 'ct' ? 'lxc' : 'qemu'
-    const vmid = Number(group.vmid)
-    if (guest) addTo(byInstance.get(`${guest.instance}\u0000${guest.vmid}`)!, group)
-    else if (group.twin) {
-      // Listed on that instance, whose guests have no such vmid: that instance's orphan.
-      if (!byInstance.has(`${group.twin}\u0000${group.vmid}`))
-        addOrphan(group.twin, type, vmid, group)
-    } else if (!anyTyped.has(typed)) addOrphan(`pbs-${group.pbs}`, type, vmid, group)
-  }
-  const out: GuestBackup[] = []
-  const keep = (next: GuestBackup) => {
-    const old = previous?.get(next.id)
-    out.push(old && sameGuestBackup(old, next) ? old : next)
-  }
-  for (let i = 0; i < guests.length; i++) {
-    const guest = guests[i]!
-    if (i % STEP_ITEMS === 0) yield
-    const task = tasks.get(guest.instance)?.get(guest.vmid)
-    const summary = toSummary(sums.get(i) ?? NO_BACKUPS, {
-      id: guest.id,
-      instance: guest.instance,
-      node: guest.node,
-      vmid: guest.vmid,
-      type: guest.type,
-      name: guest.name,
-      template: guest.template === true,
-      orphaned: false,
-      coverage: coverageOf(jobs, guest),
-    })
-    if (task) summary.lastJob = lastJobOf(task, guest.vmid)
-    keep(summary)
-  }
-  const orphanIds = [...orphans.keys()].sort()
-  for (let i = 0; i < orphanIds.length; i++) {
-    const orphan = orphans.get(orphanIds[i]!)!
-    if (i % STEP_ITEMS === 0) yield
-    const { id, instance, vmid, type } = orphan
-    // No guest, so no job can be said to cover it and no node to show.
-    const base = { id, instance, node: '', vmid, type, name: '', template: false, orphaned: true }
-    keep(toSummary(orphan, { ...base, coverage: 'unknown' }))
-  }
-  return out
+): GuestBackup {
+  const task = tasks.get(guest.instance)?.get(guest.vmid)
+  const summary = toSummary(sum ?? NO_BACKUPS, {
+    id: guest.id,
+    instance: guest.instance,
+    node: guest.node,
+    vmid: guest.vmid,
+    type: guest.type,
+    name: guest.name,
+    template: guest.template === true,
+    orphaned: false,
+    coverage: coverageOf(jobs, guest),
+  })
+  if (task) summary.lastJob = lastJobOf(task, guest.vmid)
+  return summary
 }
 
-function merge(into: BackupAggregate, group: BackupAggregate): void {
-  if (group.count === 0) return
-  if (into.count === 0 || isNewer(group.newest, group.location, group.size, into)) {
-    into.newest = group.newest
-    into.source = group.source
-    into.location = group.location
-    into.size = group.size
-  }
-  into.count += group.count
-  into.verifyFailed += group.verifyFailed
+/** An orphan group's summary: no guest, so no job can be said to cover it and no node to show. */
+export function orphanSummary(orphan: Orphan): GuestBackup {
+  const { id, instance, vmid, type } = orphan
+  const base = { id, instance, node: '', vmid, type, name: '', template: false, orphaned: true }
+  return toSummary(orphan, { ...base, coverage: 'unknown' })
 }
 
 type Identity = Pick<

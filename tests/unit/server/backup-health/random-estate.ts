@@ -55,7 +55,7 @@ function randomGuests(random: Random, instances: string[]): Guest[] {
   return guests
 }
 
-function storageBackup(random: Random, instances: string[]): StorageBackup {
+export function storageBackup(random: Random, instances: string[]): StorageBackup {
   const type = pick(random, ['qemu', 'qemu', 'lxc', 'lxc', 'host', 'unknown'] as const)
   const vmid = type === 'host' ? 0 : pick(random, [...VMIDS, 110, 111])
   const storage = pick(random, ['local', 'nfs', 'pbs-main'])
@@ -78,7 +78,7 @@ function storageBackup(random: Random, instances: string[]): StorageBackup {
   }
 }
 
-function pbsBackup(random: Random): PbsBackup {
+export function pbsBackup(random: Random): PbsBackup {
   const backupType = pick(random, ['vm', 'vm', 'ct', 'ct', 'host'] as const)
   const vmid = backupType === 'host' ? 'pbs-host' : String(pick(random, [...VMIDS, 110, 111]))
   const comment = pick(random, [undefined, ' web ', 'db', 'other'])
