@@ -12,7 +12,7 @@ export interface SteadyTarget {
   size: number
   /** null: no bench has measured it yet. */
   value: number | null
-  unit: 'ms' | 'MiB' | 'MB' | 'tasks' | 'calls' | 'events'
+  unit: 'ms' | 'MiB' | 'MB' | 'B' | 'tasks' | 'calls' | 'events'
   /** median, p95, p99, max, end, ... */
   stat: string
   n: number | null
@@ -172,9 +172,20 @@ function notify(latest: Latest): SteadyTarget[] {
 }
 
 function webNode(latest: Latest): SteadyTarget[] {
-  return SIZES.map((size) => {
+  return SIZES.flatMap((size) => {
     const latency = field(latest, 'webFanout', 'size', size, 'latencyMedianMs')
-    return {
+    const resync = field(latest, 'webFanout', 'size', size, 'resyncLoopBlockMaxMs')
+    const block: SteadyTarget = {
+      target: '8 web node',
+      what: "collector's loop while a web node resyncs, longest block",
+      size,
+      value: resync.value,
+      unit: 'ms',
+      stat: 'max',
+      n: resync.value === null ? null : 1,
+      goal: 50,
+    }
+    const publish: SteadyTarget = {
       target: '8 web node',
       what: 'publish to a browser behind a web node',
       size,
@@ -184,6 +195,7 @@ function webNode(latest: Latest): SteadyTarget[] {
       n: latency.row ? num(latency.row.latencyRounds) : null,
       goal: 100,
     }
+    return [publish, block]
   })
 }
 
@@ -214,6 +226,89 @@ function backups(latest: Latest): SteadyTarget[] {
     goal: 500,
   }
   return [...change, ...coverage, heapLine]
+}
+
+/** The acceptance run (`health-watch`): the demo for minutes, `/api/health` and RSS each second. */
+function healthWatch(latest: Latest): SteadyTarget[] {
+  return SIZES.flatMap((size) => {
+    const row = rowsOf(latest, 'healthWatch').find((r) => r.guests === size) ?? {}
+    const n = num(row.samples)
+    const minutes = num(row.minutes)
+    const stat = (s: string) => (minutes === null ? s : `${s}, ${minutes} min`)
+    return [
+      {
+        target: '1 loop',
+        what: '/api/health every second, demo (acceptance: < 250 ms every time)',
+        size,
+        value: num(row.healthMaxMs),
+        unit: 'ms',
+        stat: stat('max'),
+        n,
+        goal: 250,
+      },
+      {
+        target: '1 loop',
+        what: '/api/health every second, demo',
+        size,
+        value: num(row.healthP99Ms),
+        unit: 'ms',
+        stat: stat('p99'),
+        n,
+        goal: 50,
+      },
+      {
+        target: '2 memory',
+        what: 'server RSS, demo (acceptance: < 1.5 GiB)',
+        size,
+        value: num(row.rssMaxMiB),
+        unit: 'MiB',
+        stat: stat('max'),
+        n,
+        goal: 1536,
+      },
+    ] satisfies SteadyTarget[]
+  })
+}
+
+/** The server's per-guest backup summaries over 1,000,000 records (`coverage`). */
+function summaries(latest: Latest): SteadyTarget[] {
+  return SIZES.flatMap((size) => {
+    const change = benchCase(latest, 'coverage', '1 % new backups', size) as Row | null
+    const memory = rowsOf(latest, 'coverage').find((r) => r.name === 'memory' && r.size === size)
+    const n = change ? num(change.iterations) : null
+    return [
+      {
+        target: '5 backups',
+        what: 'server summaries, 1 % new backups of 1,000,000 (CPU)',
+        size,
+        value: change ? num(change.cpuMedianMs) : null,
+        unit: 'ms',
+        stat: 'median',
+        n,
+        goal: 100,
+      },
+      {
+        target: '1 loop',
+        what: 'server summaries, 1 % new backups: longest slice',
+        size,
+        value: change ? num(change.longestSliceMs) : null,
+        unit: 'ms',
+        stat: 'max',
+        n,
+        goal: 50,
+      },
+      {
+        target: '2 memory',
+        what: 'server summaries: builder bytes per backup record',
+        size,
+        value: memory ? num(memory.bytesPerRecord) : null,
+        unit: 'B',
+        stat: 'after GC',
+        n: memory ? 1 : null,
+        goal: null,
+      },
+    ] satisfies SteadyTarget[]
+  })
 }
 
 const obj = (value: unknown): Row => (value && typeof value === 'object' ? (value as Row) : {})
@@ -305,6 +400,8 @@ function hour(latest: Latest): SteadyTarget[] {
 export function steadyTargets(latest: Latest): SteadyTarget[] {
   const rows = [
     ...serverLoop(latest),
+    ...healthWatch(latest),
+    ...summaries(latest),
     ...collector(latest),
     ...typing(latest),
     ...backups(latest),
