@@ -154,8 +154,42 @@ async function scanItems(
   else if (items > 0) throw syntax(end)
 }
 
+// Proxmox writes compact JSON: the elements of a list of objects are joined by `},{`. Cutting there
+// and parsing `[` + piece + `]` is right whenever that parse succeeds (the tokens of a valid prefix
+// are those of the whole text, so the cut `}` closed an element); when it fails (the cut was
+// inside a string or a nested list), or no cut is near, the rest is scanned byte by byte.
+const CUT = Buffer.from('},{')
+
 async function parseArray(ctx: Ctx, s: number, e: number): Promise<unknown[]> {
   const out: unknown[] = []
+  const start = await cutArray(ctx, s + 1, e - 1, out)
+  if (start === e - 1) return out
+  return scanArray(ctx, start - 1, e, out)
+}
+
+/** Parses [from, end) at `},{` cuts into `out`; returns where it stopped (end when done). */
+async function cutArray(ctx: Ctx, from: number, end: number, out: unknown[]): Promise<number> {
+  let pieceStart = from
+  while (pieceStart < end) {
+    await pause(ctx)
+    const cut = ctx.buf.indexOf(CUT, pieceStart + ctx.piece)
+    const to = cut >= 0 && cut < end ? cut + 1 : end
+    if (to - pieceStart > 4 * ctx.piece) return pieceStart
+    let items: unknown[]
+    try {
+      items = parseText(ctx, pieceStart, to, '[', ']') as unknown[]
+    } catch {
+      return pieceStart
+    }
+    if (to < end && items.length === 0) return pieceStart
+    for (const item of items) out.push(item)
+    pieceStart = to === end ? end : to + 1
+  }
+  return end
+}
+
+// `s` is the byte before the first element still to parse: a '[' or the ',' after a cut.
+async function scanArray(ctx: Ctx, s: number, e: number, out: unknown[]): Promise<unknown[]> {
   let pieceStart = s + 1
   const flush = (to: number) => {
     if (to > pieceStart)
@@ -176,7 +210,35 @@ async function parseArray(ctx: Ctx, s: number, e: number): Promise<unknown[]> {
   return out
 }
 
+// The envelope `{"data":[...]}`: one member whose value runs to the closing brace. Parsed that way
+// first; if that fails (several members, or not JSON), the object is scanned member by member.
 async function parseObject(ctx: Ctx, s: number, e: number): Promise<Record<string, unknown>> {
+  const [ks, end] = trim(ctx.buf, s + 1, e - 1)
+  if (ctx.buf[ks] === QUOTE) {
+    try {
+      const keyEnd = skipString(ctx.buf, ks, end)
+      const key = parseText(ctx, ks, keyEnd + 1) as string
+      const [cs] = trim(ctx.buf, keyEnd + 1, end)
+      if (ctx.buf[cs] === COLON) {
+        const [vs, ve] = trim(ctx.buf, cs + 1, end)
+        const value = await parseValue(ctx, vs, ve)
+        const out: Record<string, unknown> = {}
+        Object.defineProperty(out, key, {
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        })
+        return out
+      }
+    } catch {
+      // scanned below
+    }
+  }
+  return scanObject(ctx, s, e)
+}
+
+async function scanObject(ctx: Ctx, s: number, e: number): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {}
   let pieceStart = s + 1
   // Like JSON.parse: own data properties (even `__proto__`), a repeated key keeps its first place

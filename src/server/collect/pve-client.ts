@@ -82,11 +82,16 @@ export function createPveClient(options: PveClientOptions): PveClient {
     return redactCredentials(text, secrets)
   }
 
-  async function send(
-    method: 'GET' | 'POST',
-    path: string,
-    init: { query?: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
-  ): Promise<unknown> {
+  type SendInit = {
+    query?: string
+    headers: Record<string, string>
+    body?: string
+    signal?: AbortSignal
+  }
+
+  // The answer's bytes; parsed by the caller, outside the limiter, so that a large answer's
+  // parse does not hold one of the host's request slots.
+  async function sendRaw(method: 'GET' | 'POST', path: string, init: SendInit): Promise<Buffer> {
     const timeout = new AbortController()
     const timer = setTimeout(
       () => timeout.abort(new AppError('PVE_TIMEOUT', { host: label, ms: timeoutMs })),
@@ -119,9 +124,12 @@ export function createPveClient(options: PveClientOptions): PveClient {
     } finally {
       clearTimeout(timer)
     }
-    // The timeout bounds the transfer; the parse is ours and yields to the loop as it goes.
-    return parseEnvelope(label, body)
+    return body
   }
+
+  // The timeout bounds the transfer; the parse is ours and yields to the loop as it goes.
+  const send = async (method: 'GET' | 'POST', path: string, init: SendInit): Promise<unknown> =>
+    parseEnvelope(label, await sendRaw(method, path, init))
 
   async function obtainTicket(auth: Extract<PveAuth, { kind: 'password' }>): Promise<Ticket> {
     const body = new URLSearchParams({
@@ -171,9 +179,13 @@ export function createPveClient(options: PveClientOptions): PveClient {
     let ok = false
     try {
       const qs = query ? toQueryString(query) : undefined
-      const result = await limiter.run(async () => {
+      const bytes = await limiter.run(async () => {
         try {
-          return await send('GET', path, { query: qs, headers: await authHeaders(false), signal })
+          return await sendRaw('GET', path, {
+            query: qs,
+            headers: await authHeaders(false),
+            signal,
+          })
         } catch (err) {
           // An expired or revoked ticket: log in again once, then give up.
           if (
@@ -182,9 +194,14 @@ export function createPveClient(options: PveClientOptions): PveClient {
             err.code !== 'PVE_AUTH_REJECTED'
           )
             throw err
-          return await send('GET', path, { query: qs, headers: await authHeaders(true), signal })
+          return await sendRaw('GET', path, {
+            query: qs,
+            headers: await authHeaders(true),
+            signal,
+          })
         }
       })
+      const result = await parseEnvelope(label, bytes)
       ok = true
       return result as T
     } finally {

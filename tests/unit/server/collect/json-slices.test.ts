@@ -84,6 +84,27 @@ describe('parseJsonSliced', () => {
     }
   })
 
+  it('cuts a compact list of objects only where an element ends', async () => {
+    const rand = createRandom(9)
+    for (let i = 0; i < 200; i++) {
+      const data = Array.from({ length: 1 + Math.floor(rand() * 30) }, (_, k) => ({
+        name: ['},{', 'a"},{"b', '\\},{'][k % 3]!,
+        files: [{ f: k }, { f: '},{' }],
+        n: k,
+      }))
+      const tail = rand() < 0.5 ? '' : ',"total":3'
+      const text = `{"data":${JSON.stringify(data)}${tail}}`
+      const { expected, actual } = (await outcome(text, 1 + Math.floor(rand() * 80))) as Record<
+        string,
+        unknown
+      >
+      expect(actual, text).toStrictEqual(expected)
+      const cut = text.slice(0, Math.floor(rand() * text.length))
+      const broken = (await outcome(cut, 16)) as Record<string, unknown>
+      expect(broken.actual, cut).toStrictEqual(broken.expected)
+    }
+  })
+
   it('keeps own __proto__ keys and the last value of a repeated key in its first place', async () => {
     const text = '{"b":1,"__proto__":{"x":1},"a":[1,2,3],"b":2,"10":0,"2":0}'
     const parsed = (await parseJsonSliced(Buffer.from(text), { pieceBytes: 4 })) as object
