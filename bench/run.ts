@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { benchDashboard, type DashboardCaseResult } from './dashboard.ts'
 import { printDashboard, summarise } from './dashboard-report.ts'
-import { benchCollector, printCollector, type CollectorResult } from './collector.ts'
+import { benchCollector, DEMO_TOPOLOGY, printCollector, type CollectorResult } from './collector.ts'
 import { benchAlerts } from './alerts.ts'
 import { benchAlertRules } from './alert-rules.ts'
 import { benchAlertBackups } from './alert-backups.ts'
@@ -187,8 +187,11 @@ if (wanted('history')) {
 if (wanted('collector')) {
   const collector: CollectorResult[] = []
   for (const size of SIZES) collector.push(await benchCollector(size))
-  printCollector(collector)
+  // The 100k demo: 10 clusters of 10 nodes, at the largest size.
+  const demo = [await benchCollector(Math.max(...SIZES), DEMO_TOPOLOGY)]
+  printCollector([...collector, ...demo])
   results.collector = collector
+  results.collectorDemoTopology = demo
 }
 
 if (wanted('many-clients')) {

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks'
 import { request } from 'undici'
 import { AppError } from '../../shared/model/errors.ts'
 import { isRecord } from './coerce.ts'
+import { JsonTooLargeError, parseJsonSliced } from './json-slices.ts'
 import { createLimiter } from './limiter.ts'
 import { cleanReason, redactCredentials, toHttpError, toTransportError } from './pve-errors.ts'
 import { createTlsAgent } from './tls-agent.ts'
@@ -33,6 +34,8 @@ export interface PveClientOptions {
   onCall?: (info: { path: string; ms: number; ok: boolean }) => void
   /** Clock for ticket renewal; defaults to Date.now. */
   now?: () => number
+  /** Largest answer accepted, default 512 MiB: a bigger one is refused as PVE_BAD_RESPONSE. */
+  maxAnswerBytes?: number
 }
 
 /** A client for one PVE endpoint. */
@@ -63,6 +66,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
   const timeoutMs = options.timeoutMs ?? 10_000
   const maxConcurrency = options.maxConcurrency ?? 4
   const now = options.now ?? Date.now
+  const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES
   const agent = createTlsAgent({
     verifySSL: options.verifySSL,
     fingerprint: options.fingerprint,
@@ -78,17 +82,23 @@ export function createPveClient(options: PveClientOptions): PveClient {
     return redactCredentials(text, secrets)
   }
 
-  async function send(
-    method: 'GET' | 'POST',
-    path: string,
-    init: { query?: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
-  ): Promise<unknown> {
+  type SendInit = {
+    query?: string
+    headers: Record<string, string>
+    body?: string
+    signal?: AbortSignal
+  }
+
+  // The answer's bytes; parsed by the caller, outside the limiter, so that a large answer's
+  // parse does not hold one of the host's request slots.
+  async function sendRaw(method: 'GET' | 'POST', path: string, init: SendInit): Promise<Buffer> {
     const timeout = new AbortController()
     const timer = setTimeout(
       () => timeout.abort(new AppError('PVE_TIMEOUT', { host: label, ms: timeoutMs })),
       timeoutMs,
     )
     const signal = init.signal ? AbortSignal.any([timeout.signal, init.signal]) : timeout.signal
+    let body: Buffer
     try {
       const url = `${baseUrl}/api2/json${path}${init.query ? `?${init.query}` : ''}`
       const res = await request(url, {
@@ -105,15 +115,21 @@ export function createPveClient(options: PveClientOptions): PveClient {
         // Both may echo our request (auth header, login form): never pass them on unfiltered.
         throw toHttpError(label, res.statusCode, redact(reason || res.statusText))
       }
-      return parseEnvelope(label, await res.body.text())
+      body = await readBody(res.body, label, maxAnswerBytes)
     } catch (err) {
+      if (err instanceof AppError && err.code === 'PVE_BAD_RESPONSE') throw err
       throw signal.aborted
         ? toAbortError(label, signal.reason, err)
         : toTransportError(label, err, timeoutMs)
     } finally {
       clearTimeout(timer)
     }
+    return body
   }
+
+  // The timeout bounds the transfer; the parse is ours and yields to the loop as it goes.
+  const send = async (method: 'GET' | 'POST', path: string, init: SendInit): Promise<unknown> =>
+    parseEnvelope(label, await sendRaw(method, path, init))
 
   async function obtainTicket(auth: Extract<PveAuth, { kind: 'password' }>): Promise<Ticket> {
     const body = new URLSearchParams({
@@ -163,9 +179,13 @@ export function createPveClient(options: PveClientOptions): PveClient {
     let ok = false
     try {
       const qs = query ? toQueryString(query) : undefined
-      const result = await limiter.run(async () => {
+      const bytes = await limiter.run(async () => {
         try {
-          return await send('GET', path, { query: qs, headers: await authHeaders(false), signal })
+          return await sendRaw('GET', path, {
+            query: qs,
+            headers: await authHeaders(false),
+            signal,
+          })
         } catch (err) {
           // An expired or revoked ticket: log in again once, then give up.
           if (
@@ -174,9 +194,14 @@ export function createPveClient(options: PveClientOptions): PveClient {
             err.code !== 'PVE_AUTH_REJECTED'
           )
             throw err
-          return await send('GET', path, { query: qs, headers: await authHeaders(true), signal })
+          return await sendRaw('GET', path, {
+            query: qs,
+            headers: await authHeaders(true),
+            signal,
+          })
         }
       })
+      const result = await parseEnvelope(label, bytes)
       ok = true
       return result as T
     } finally {
@@ -227,12 +252,43 @@ function toQueryString(query: Record<string, string | number>): string {
   return params.toString()
 }
 
-function parseEnvelope(host: string, text: string): unknown {
+/** Answers up to this size are parsed in one JSON.parse (a few ms); larger ones in slices. */
+const SLICED_FROM_BYTES = 512 * 1024
+const MAX_ANSWER_BYTES = 512 * 1024 * 1024
+const utf8 = new TextDecoder()
+
+// The bytes as they arrive, refused past `max` without reading the rest.
+async function readBody(
+  stream: AsyncIterable<Buffer> & { destroy(err?: Error): unknown },
+  host: string,
+  max: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of stream) {
+    size += chunk.length
+    if (size > max) {
+      stream.destroy()
+      const mib = Math.floor(max / (1024 * 1024))
+      throw new AppError('PVE_BAD_RESPONSE', { host, reason: `answer larger than ${mib} MiB` })
+    }
+    chunks.push(chunk)
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+}
+
+async function parseEnvelope(host: string, bytes: Buffer): Promise<unknown> {
   let body: unknown
   try {
-    body = JSON.parse(text)
-  } catch {
-    throw new AppError('PVE_BAD_RESPONSE', { host, reason: 'body is not JSON' })
+    // TextDecoder drops a leading BOM, as undici's text() did; parseJsonSliced does the same.
+    body =
+      bytes.length < SLICED_FROM_BYTES
+        ? JSON.parse(utf8.decode(bytes))
+        : await parseJsonSliced(bytes)
+  } catch (err) {
+    const reason =
+      err instanceof JsonTooLargeError ? 'answer holds a value over 16 MiB' : 'body is not JSON'
+    throw new AppError('PVE_BAD_RESPONSE', { host, reason })
   }
   if (!isRecord(body) || !('data' in body)) {
     throw new AppError('PVE_BAD_RESPONSE', { host, reason: 'no data field in the body' })

@@ -104,6 +104,39 @@ describe('createPveClient', () => {
     expect((await errorOf(clientFor().get('/version'))).code).toBe('PVE_BAD_RESPONSE')
   })
 
+  it('parses a large answer in slices to what JSON.parse gives', async () => {
+    // Over the sliced threshold (512 KiB): the path /cluster/resources takes at 100k guests.
+    const data = Array.from({ length: 8_000 }, (_, i) => ({
+      id: `qemu/${100 + i}`,
+      name: `web-${i} "quoted" [x], {y}`,
+      tags: 'a;b',
+      cpu: i / 8_000,
+    }))
+    const text = JSON.stringify({ data })
+    expect(text.length).toBeGreaterThan(512 * 1024)
+    stub.handler = () => ({ body: text })
+    expect(await clientFor().get('/cluster/resources')).toStrictEqual(JSON.parse(text).data)
+  })
+
+  it('maps a large body that is cut short or has no data to PVE_BAD_RESPONSE as before', async () => {
+    const text = JSON.stringify({ data: Array.from({ length: 40_000 }, (_, i) => ({ vmid: i })) })
+    stub.handler = () => ({ body: text.slice(0, text.length - 3) })
+    const cut = await errorOf(clientFor().get('/cluster/resources'))
+    expect(cut.code).toBe('PVE_BAD_RESPONSE')
+    expect(cut.params.reason).toBe('body is not JSON')
+    stub.handler = () => ({ body: text.replace('{"data":', '{"list":') })
+    const missing = await errorOf(clientFor().get('/cluster/resources'))
+    expect(missing.code).toBe('PVE_BAD_RESPONSE')
+    expect(missing.params.reason).toBe('no data field in the body')
+  })
+
+  it('refuses an answer larger than maxAnswerBytes without parsing it', async () => {
+    stub.handler = () => ({ body: { data: 'x'.repeat(200_000) } })
+    const err = await errorOf(clientFor({ maxAnswerBytes: 100_000 }).get('/version'))
+    expect(err.code).toBe('PVE_BAD_RESPONSE')
+    expect(err.userMessage).toContain('larger than')
+  })
+
   it('maps a refused connection to PVE_UNREACHABLE', async () => {
     const closed = await startStubPve(cert, () => ({}))
     const url = closed.url
