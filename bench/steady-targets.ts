@@ -187,6 +187,63 @@ function webNode(latest: Latest): SteadyTarget[] {
   })
 }
 
+/** The live browser figures of one size (browser100k.live[size]), or null. */
+function browserLive(latest: Latest, size: number): Row | null {
+  const browser = latest.browser100k as { live?: Record<string, Row> } | undefined
+  return browser?.live?.[String(size)] ?? null
+}
+
+function typing(latest: Latest): SteadyTarget[] {
+  const target = '4 typing'
+  const structural = SIZES.map((size) =>
+    timed(latest, 'storeMerge', 'structural tick: merge + view', size, {
+      target,
+      what: 'structural tick (guest added/removed): merge + view',
+      goal: 20,
+    }),
+  )
+  const browser = SIZES.flatMap((size): SteadyTarget[] => {
+    const live = browserLive(latest, size)
+    const steady = (live?.steady ?? null) as Row | null
+    const typed = (live?.typing ?? null) as Row | null
+    const tasks = (steady?.longTasks ?? null) as Row | null
+    if (!live) return []
+    return [
+      {
+        target,
+        what: 'metrics frame applied in Chromium (worker)',
+        size,
+        value: num(steady?.applyMetricsMedianMs),
+        unit: 'ms',
+        stat: 'median',
+        n: num(steady?.applyMetricsN),
+        goal: 16,
+      },
+      {
+        target,
+        what: 'keystroke to rows painted, cycles arriving',
+        size,
+        value: num(typed?.keyToPaintP95Ms),
+        unit: 'ms',
+        stat: 'p95',
+        n: num(typed?.keysWithPaint),
+        goal: 100,
+      },
+      {
+        target,
+        what: 'main-thread tasks over 50 ms, steady state',
+        size,
+        value: num(tasks?.over50ms),
+        unit: 'tasks',
+        stat: `in ${Math.round((num(steady?.ms) ?? 0) / 1000)} s`,
+        n: num(tasks?.count),
+        goal: 1,
+      },
+    ]
+  })
+  return [...structural, ...browser]
+}
+
 function backups(latest: Latest): SteadyTarget[] {
   const change = [...SIZES, 1_000_000].map((size) =>
     timed(latest, 'backups', '1 % of records changed', size, {
@@ -210,6 +267,7 @@ export function steadyTargets(latest: Latest): SteadyTarget[] {
   const rows = [
     ...serverLoop(latest),
     ...collector(latest),
+    ...typing(latest),
     ...backups(latest),
     ...alerts(latest),
     ...notify(latest),
