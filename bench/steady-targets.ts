@@ -208,37 +208,39 @@ function typing(latest: Latest): SteadyTarget[] {
     const typed = (live?.typing ?? null) as Row | null
     const tasks = (steady?.longTasks ?? null) as Row | null
     if (!live) return []
+    const row = (
+      what: string,
+      value: unknown,
+      unit: SteadyTarget['unit'],
+      stat: string,
+      n: unknown,
+      goal: number,
+    ): SteadyTarget => ({ target, what, size, value: num(value), unit, stat, n: num(n), goal })
     return [
-      {
-        target,
-        what: 'metrics frame applied in Chromium (worker)',
-        size,
-        value: num(steady?.applyMetricsMedianMs),
-        unit: 'ms',
-        stat: 'median',
-        n: num(steady?.applyMetricsN),
-        goal: 16,
-      },
-      {
-        target,
-        what: 'keystroke to rows painted, cycles arriving',
-        size,
-        value: num(typed?.keyToPaintP95Ms),
-        unit: 'ms',
-        stat: 'p95',
-        n: num(typed?.keysWithPaint),
-        goal: 100,
-      },
-      {
-        target,
-        what: 'main-thread tasks over 50 ms, steady state',
-        size,
-        value: num(tasks?.over50ms),
-        unit: 'tasks',
-        stat: `in ${Math.round((num(steady?.ms) ?? 0) / 1000)} s`,
-        n: num(tasks?.count),
-        goal: 1,
-      },
+      row(
+        'metrics frame applied in Chromium (worker)',
+        steady?.applyMetricsMedianMs,
+        'ms',
+        'median',
+        steady?.applyMetricsN,
+        16,
+      ),
+      row(
+        'keystroke to rows painted, cycles arriving',
+        typed?.keyToPaintP95Ms,
+        'ms',
+        'p95',
+        typed?.keysWithPaint,
+        100,
+      ),
+      row(
+        'main-thread tasks over 50 ms, steady state',
+        tasks?.over50ms,
+        'tasks',
+        `in ${Math.round((num(steady?.ms) ?? 0) / 1000)} s`,
+        tasks?.count,
+        1,
+      ),
     ]
   })
   return [...structural, ...browser]

@@ -21,6 +21,7 @@ import { connectCountingClient } from '../ws-counting-client.ts'
 import {
   attachWorker,
   installLiveObservers,
+  liveDemoEnv,
   MB,
   pageHeapMB,
   quantile,
@@ -123,13 +124,7 @@ for (const size of SIZES) {
   }) => {
     const steadyMs = size >= 100_000 ? STEADY_MS : Math.min(STEADY_MS, 120_000)
     test.setTimeout(steadyMs + 45 * 60_000)
-    const server = await createServerProcess({
-      DEMO_CLUSTERS: '10',
-      DEMO_NODES_PER_CLUSTER: '10',
-      DEMO_GUESTS_PER_NODE: String(Math.max(1, Math.round(size / 100))),
-      DEMO_TICK_MS: String(POLL_MS),
-      PULSE_POLL_INTERVAL_MS: String(POLL_MS),
-    })
+    const server = await createServerProcess(liveDemoEnv(size, POLL_MS))
     let proxy: ByteProxy | null = null
     const context = await browser.newContext()
     try {

@@ -71,6 +71,17 @@ export function installLiveObservers(): void {
 
 export const MB = 1024 * 1024
 
+/** The demo server's environment for `size` guests over 10 clusters x 10 nodes, polled every `pollMs`. */
+export function liveDemoEnv(size: number, pollMs: number): Record<string, string> {
+  return {
+    DEMO_CLUSTERS: '10',
+    DEMO_NODES_PER_CLUSTER: '10',
+    DEMO_GUESTS_PER_NODE: String(Math.max(1, Math.round(size / 100))),
+    DEMO_TICK_MS: String(pollMs),
+    PULSE_POLL_INTERVAL_MS: String(pollMs),
+  }
+}
+
 export function round(n: number, digits = 1): number {
   const f = 10 ** digits
   return Math.round(n * f) / f

@@ -20,7 +20,7 @@ import WebSocket from 'ws'
 import { createServerProcess } from '../../tests/e2e/server-process.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/chromium.ts'
 import { replayFrames, type ReplayFrame, type ReplayMeasure } from './apply-replay.ts'
-import { quantile, round } from './live-metrics.ts'
+import { liveDemoEnv, quantile, round } from './live-metrics.ts'
 
 const env = (name: string, fallback: number) => {
   const n = Number(process.env[name])
@@ -57,13 +57,7 @@ async function warmUp(port: number, cycles: number): Promise<void> {
 
 /** Records a delta-mode-2 client's frames: the first load, then `cycles` live cycles. */
 async function record(size: number, cycles: number): Promise<Recording> {
-  const server = await createServerProcess({
-    DEMO_CLUSTERS: '10',
-    DEMO_NODES_PER_CLUSTER: '10',
-    DEMO_GUESTS_PER_NODE: String(Math.max(1, Math.round(size / 100))),
-    DEMO_TICK_MS: String(POLL_MS),
-    PULSE_POLL_INTERVAL_MS: String(POLL_MS),
-  })
+  const server = await createServerProcess(liveDemoEnv(size, POLL_MS))
   try {
     await server.start()
     await warmUp(server.port, WARM_CYCLES)
