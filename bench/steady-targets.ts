@@ -199,6 +199,65 @@ function webNode(latest: Latest): SteadyTarget[] {
   })
 }
 
+/** The live browser figures of one size (browser100k.live[size]), or null. */
+function browserLive(latest: Latest, size: number): Row | null {
+  const browser = latest.browser100k as { live?: Record<string, Row> } | undefined
+  return browser?.live?.[String(size)] ?? null
+}
+
+function typing(latest: Latest): SteadyTarget[] {
+  const target = '4 typing'
+  const structural = SIZES.map((size) =>
+    timed(latest, 'storeMerge', 'structural tick: merge + view', size, {
+      target,
+      what: 'structural tick (guest added/removed): merge + view',
+      goal: 20,
+    }),
+  )
+  const browser = SIZES.flatMap((size): SteadyTarget[] => {
+    const live = browserLive(latest, size)
+    const steady = (live?.steady ?? null) as Row | null
+    const typed = (live?.typing ?? null) as Row | null
+    const tasks = (steady?.longTasks ?? null) as Row | null
+    if (!live) return []
+    const row = (
+      what: string,
+      value: unknown,
+      unit: SteadyTarget['unit'],
+      stat: string,
+      n: unknown,
+      goal: number,
+    ): SteadyTarget => ({ target, what, size, value: num(value), unit, stat, n: num(n), goal })
+    return [
+      row(
+        'metrics frame applied in Chromium (worker)',
+        steady?.applyMetricsMedianMs,
+        'ms',
+        'median',
+        steady?.applyMetricsN,
+        16,
+      ),
+      row(
+        'keystroke to rows painted, cycles arriving',
+        typed?.keyToPaintP95Ms,
+        'ms',
+        'p95',
+        typed?.keysWithPaint,
+        100,
+      ),
+      row(
+        'main-thread tasks over 50 ms, steady state',
+        tasks?.over50ms,
+        'tasks',
+        `in ${Math.round((num(steady?.ms) ?? 0) / 1000)} s`,
+        tasks?.count,
+        1,
+      ),
+    ]
+  })
+  return [...structural, ...browser]
+}
+
 function backups(latest: Latest): SteadyTarget[] {
   const change = [...SIZES, 1_000_000].map((size) =>
     timed(latest, 'backups', '1 % of records changed', size, {

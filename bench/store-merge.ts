@@ -1,9 +1,11 @@
-// Benchmark (a): merge one poll's delta (~10% of guests changed cpu/mem/io) into the worker's store.
+// Benchmark (a): merge one poll's delta (~10% of guests changed cpu/mem/io) into the worker's store;
+// and the structural tick (a guest added or removed, structural-tick.ts).
 import type { StateDelta } from '../src/shared/model/messages.ts'
 import { createStateStore, type StateStore } from '../src/worker/store.ts'
 import { parseServerMessage } from '../src/worker/parse-message.ts'
 import { createEstate, createMetricsDelta, createRandom } from './fixtures.ts'
 import { getIterations, measure, type BenchResult } from './harness.ts'
+import { benchStructuralTick } from './structural-tick.ts'
 
 /** Run the merge cases at one estate size. */
 export function benchStoreMerge(size: number): BenchResult[] {
@@ -48,5 +50,5 @@ export function benchStoreMerge(size: number): BenchResult[] {
       store.getGuests()
     },
   })
-  return [merge, parseMerge]
+  return [merge, parseMerge, ...benchStructuralTick(size)]
 }

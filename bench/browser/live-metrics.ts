@@ -71,6 +71,17 @@ export function installLiveObservers(): void {
 
 export const MB = 1024 * 1024
 
+/** The demo server's environment for `size` guests over 10 clusters x 10 nodes, polled every `pollMs`. */
+export function liveDemoEnv(size: number, pollMs: number): Record<string, string> {
+  return {
+    DEMO_CLUSTERS: '10',
+    DEMO_NODES_PER_CLUSTER: '10',
+    DEMO_GUESTS_PER_NODE: String(Math.max(1, Math.round(size / 100))),
+    DEMO_TICK_MS: String(pollMs),
+    PULSE_POLL_INTERVAL_MS: String(pollMs),
+  }
+}
+
 export function round(n: number, digits = 1): number {
   const f = 10 ** digits
   return Math.round(n * f) / f
@@ -159,6 +170,8 @@ export async function workerHeapMB(worker: WorkerSession | null): Promise<number
 /** One `pulse:parse` / `pulse:apply` measure of the worker: duration and its detail. */
 export interface WorkerMeasure {
   name: string
+  /** The worker's performance.now() at the start of the measure. */
+  start: number
   ms: number
   type: string
   bytes: number | null
@@ -168,7 +181,7 @@ export interface WorkerMeasure {
 export async function workerMeasures(worker: WorkerSession | null): Promise<WorkerMeasure[]> {
   if (!worker) return []
   const expression = `JSON.stringify(['pulse:parse', 'pulse:apply'].flatMap((name) =>
-    performance.getEntriesByName(name).map((e) => ({ name, ms: e.duration,
+    performance.getEntriesByName(name).map((e) => ({ name, start: e.startTime, ms: e.duration,
       type: String((e.detail && e.detail.type) || 'unknown'),
       bytes: typeof (e.detail && e.detail.bytes) === 'number' ? e.detail.bytes : null }))))`
   const reply = await worker
@@ -176,6 +189,29 @@ export async function workerMeasures(worker: WorkerSession | null): Promise<Work
     .catch(() => null)
   const value = reply?.result?.value
   return typeof value === 'string' ? (JSON.parse(value) as WorkerMeasure[]) : []
+}
+
+/** The worker's performance.now(), to take its measures from a moment on; null without a worker. */
+export async function workerNow(worker: WorkerSession | null): Promise<number | null> {
+  if (!worker) return null
+  const reply = await worker
+    .call<{ result?: { value?: unknown } }>('Runtime.evaluate', {
+      expression: 'performance.now()',
+      returnByValue: true,
+    })
+    .catch(() => null)
+  const value = reply?.result?.value
+  return typeof value === 'number' ? value : null
+}
+
+/** The median of one measure name and frame type, null when there is none. */
+export function measureMedian(
+  measures: readonly WorkerMeasure[],
+  name: string,
+  type: string,
+): { medianMs: number | null; n: number } {
+  const list = measures.filter((m) => m.name === name && m.type === type).map((m) => m.ms)
+  return { medianMs: list.length ? round(quantile(list, 0.5), 2) : null, n: list.length }
 }
 
 /** Median and max per measure name and frame type, or 'n/a' when the worker records none. */

@@ -17,6 +17,12 @@ export interface GuestSlotTable {
   /** Guests were added, removed or reordered: resolve entities and positions again when needed. */
   invalidate(): void
   /**
+   * Guests were added or removed, the others kept their order: `from[j]` is the position in
+   * `before` of the guest now at `j` in `after` (-1 for a new one). Positions are moved and new
+   * guests looked up by id, instead of resolving every guest again.
+   */
+  remap(before: readonly Guest[], after: readonly Guest[], from: Int32Array): void
+  /**
    * Merge a frame into the guests, in place (their `memory` and `disk` objects too: the store's
    * own, parsed from the wire), and into `columns` when given. Unknown slots are skipped. Returns the number of guests updated.
    */
@@ -31,9 +37,12 @@ export function createGuestSlotTable(): GuestSlotTable {
   let entities: Array<Guest | undefined> | null = null
   let positions: Int32Array | null = null
   let resolvedFor: readonly Guest[] | null = null
+  // Ids given a slot since the last resolve, whose entities are not known yet (new guests).
+  const pending = new Set<string>()
 
   const resolve = (guests: readonly Guest[]) => {
-    if (entities && resolvedFor === guests) return
+    if (entities && resolvedFor === guests && pending.size === 0) return
+    pending.clear()
     let size = 0
     for (const slot of slotOf.values()) if (slot >= size) size = slot + 1
     entities = new Array<Guest | undefined>(size)
@@ -47,21 +56,63 @@ export function createGuestSlotTable(): GuestSlotTable {
     resolvedFor = guests
   }
 
+  const grow = (size: number) => {
+    const next = new Int32Array(Math.max(size, positions!.length * 2)).fill(-1)
+    next.set(positions!)
+    positions = next
+    entities!.length = next.length
+  }
+
   return {
     set(id, slot) {
       if (!Number.isInteger(slot) || slot < 0) return
+      const old = slotOf.get(id)
+      if (old === slot) return
       slotOf.set(id, slot)
-      entities = null
+      // A guest new to the table: found by remap (or the next resolve). One that changed slot,
+      // or a slot taken over by another id: resolve everything again.
+      if (old === undefined && (!entities || slot >= entities.length || !entities[slot]))
+        pending.add(id)
+      else entities = null
     },
     remove(id) {
-      if (slotOf.delete(id)) entities = null
+      const slot = slotOf.get(id)
+      if (slot === undefined) return
+      slotOf.delete(id)
+      pending.delete(id)
+      if (entities && slot < entities.length) {
+        entities[slot] = undefined
+        positions![slot] = -1
+      }
     },
     clear() {
       slotOf.clear()
+      pending.clear()
       entities = null
     },
     invalidate() {
       entities = null
+    },
+    remap(before, after, from) {
+      if (!entities || resolvedFor !== before) {
+        entities = null
+        return
+      }
+      const to = new Int32Array(before.length).fill(-1)
+      for (let j = 0; j < from.length; j++) if (from[j]! >= 0) to[from[j]!] = j
+      const moved = positions!
+      for (let s = 0; s < moved.length; s++) if (moved[s]! >= 0) moved[s] = to[moved[s]!]!
+      for (let j = 0; j < from.length; j++) {
+        if (from[j]! >= 0) continue
+        const guest = after[j]!
+        const slot = slotOf.get(guest.id)
+        if (slot === undefined) continue
+        if (slot >= entities.length) grow(slot + 1)
+        entities[slot] = guest
+        positions![slot] = j
+        pending.delete(guest.id)
+      }
+      resolvedFor = after
     },
     apply(frame, guests, columns) {
       resolve(guests)

@@ -13,7 +13,9 @@ import { applyDeltaToIndex, mergeEntity } from '../shared/model/delta.ts'
 import type { GuestStamp } from '../shared/views/guest-view.ts'
 import {
   buildStateColumns,
+  mapGuestPositions,
   patchGuestColumns,
+  remapStateColumns,
   type StateColumns,
 } from '../shared/views/guest-live-columns.ts'
 import {
@@ -117,7 +119,13 @@ export function createStateStore(): StateStore {
     let placement = false
     let labels = false
     if (removed?.length) {
-      for (const id of removed) structure = map.delete(id) || structure
+      for (const id of removed) {
+        const entity = map.get(id)
+        if (!entity) continue
+        map.delete(id)
+        gone.add(entity)
+        structure = true
+      }
     }
     // Patches arrive in the server's order, which is (nearly always) ours: a cursor finds most
     // guests by comparing ids in place, with no hashing of 100k freshly parsed id strings.
@@ -159,8 +167,9 @@ export function createStateStore(): StateStore {
       if (position < 0) columnsLost = true
       else patchGuestColumns(live, offset + position, patch, entity)
     }
-    // Positions moved, or a guest was found off the cursor: rebuild the columns when next asked.
-    if (structure || columnsLost) live = null
+    // A guest found off the cursor: rebuild the columns when next asked. Guests added or removed
+    // are patched in after both collections merged (remapGuests).
+    if (columnsLost) live = null
     stamp.data++
     if (structure) stamp.structure++
     if (identity) stamp.identity++
@@ -170,6 +179,23 @@ export function createStateStore(): StateStore {
     if (structure || identity || placement) reshaped.add(key)
   }
   const reshaped = new Set<GuestKey>()
+  // Guests removed by the delta being merged (the entities, to map old positions to new ones).
+  const gone = new Set<Guest>()
+
+  // Guests were added or removed: move the live columns and the slot table's positions to the new
+  // guest array in one gather, instead of reading every guest again (a structural tick at 100k).
+  const remapGuests = (before: readonly Guest[]) => {
+    const after = store.getGuests()
+    const from = before === after ? null : mapGuestPositions(before, after, gone)
+    gone.clear()
+    if (!from) {
+      live = null
+      slots.invalidate()
+      return
+    }
+    if (live) live = remapStateColumns(live, from, after)
+    slots.remap(before, after, from)
+  }
 
   const store: StateStore = {
     get seq() {
@@ -283,18 +309,24 @@ export function createStateStore(): StateStore {
       if (metricsFollow) metricsDue = deltaSeq
       const changed = new Set<StoreChange>()
       let rest: StateDelta = delta
+      let before: readonly Guest[] | null = null
       if (
         delta.upsert?.vms ||
         delta.upsert?.containers ||
         delta.remove?.vms ||
         delta.remove?.containers
       ) {
+        before = store.getGuests()
+        const structure = stamp.structure
+        gone.clear()
         for (const key of GUEST_KEYS) mergeGuests(key, delta, changed)
+        if (stamp.structure === structure) before = null
         rest = withoutGuests(delta)
       }
       for (const key of applyDeltaToIndex(index, scalars, rest)) changed.add(key)
       seq = deltaSeq
       markChanged(changed, true)
+      if (before) remapGuests(before)
       return { outcome: 'applied', changed }
     },
     invalidate() {

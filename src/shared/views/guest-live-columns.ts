@@ -159,3 +159,65 @@ function writeDisk(columns: StateColumns, i: number, disk: unknown): void {
   const percent = getDiskPercent({ disk: value as Guest['disk'] })
   columns.sort.disk[i] = percent < 0 ? NaN : percent
 }
+
+/**
+ * The columns after guests were added or removed, the others keeping their order: `from[j]` is
+ * the position in the old columns of the guest now at `j` (-1: a new guest, written from
+ * `guests[j]`). One gather per column instead of reading every guest again.
+ */
+export function remapStateColumns(
+  columns: StateColumns,
+  from: Int32Array,
+  guests: readonly Guest[],
+): StateColumns {
+  const n = from.length
+  const out = createStateColumns(n)
+  // Status codes index these lists: the new columns start with the same ones.
+  out.statuses = columns.statuses
+  out.statusValues = columns.statusValues
+  const gather = <T extends Uint8Array | Float64Array>(src: T, dst: T) => {
+    for (let j = 0; j < n; j++) {
+      const i = from[j]!
+      if (i >= 0) dst[j] = src[i]!
+    }
+  }
+  gather(columns.running, out.running)
+  gather(columns.lxc, out.lxc)
+  gather(columns.status, out.status)
+  for (const key of LIVE_SORT_KEYS) gather(columns.sort[key], out.sort[key])
+  gather(columns.metric.cpu, out.metric.cpu)
+  gather(columns.metric.memory, out.metric.memory)
+  gather(columns.metric.disk, out.metric.disk)
+  gather(columns.metric.uptime, out.metric.uptime)
+  for (let j = 0; j < n; j++) if (from[j]! < 0) writeGuestColumns(out, j, guests[j]!)
+  return out
+}
+
+/**
+ * Where each guest of `after` was in `before` (-1 for a new one), when `after` is `before` minus
+ * `removed` plus new guests, the others in the same order; null when it is not.
+ */
+export function mapGuestPositions(
+  before: readonly Guest[],
+  after: readonly Guest[],
+  removed: ReadonlySet<Guest>,
+): Int32Array | null {
+  const from = new Int32Array(after.length)
+  let i = 0
+  for (let j = 0; j < after.length; j++) {
+    const guest = after[j]!
+    while (i < before.length && before[i] !== guest && removed.has(before[i]!)) i++
+    if (i < before.length && before[i] === guest) from[j] = i++
+    else from[j] = -1
+  }
+  // Every old guest is either kept or removed, or the order moved: no mapping.
+  for (; i < before.length; i++) if (!removed.has(before[i]!)) return null
+  return checkKept(before, from, removed) ? from : null
+}
+
+// Each guest of `before` that was not removed is found exactly once.
+function checkKept(before: readonly Guest[], from: Int32Array, removed: ReadonlySet<Guest>) {
+  let kept = 0
+  for (let j = 0; j < from.length; j++) if (from[j]! >= 0) kept++
+  return kept + removed.size === before.length
+}
