@@ -115,33 +115,40 @@ function serverLoop(latest: Latest): SteadyTarget[] {
 }
 
 function collector(latest: Latest): SteadyTarget[] {
-  return SIZES.flatMap((size) => {
-    const cycle = field(latest, 'collector', 'size', size, 'medianCycleMs')
-    const cycles = cycle.row ? num(cycle.row.cycles) : null
-    const calls = field(latest, 'collector', 'size', size, 'medianCycleCalls')
+  const rows = (key: string, topology: string, size: number): SteadyTarget[] => {
+    const row = rowsOf(latest, key).find((r) => r.size === size) ?? null
+    const cycles = row ? num(row.cycles) : null
+    const n = cycles === null ? null : cycles - 1
+    const head = { target: '3 collector', size, n, stat: 'median' }
     return [
       {
-        target: '3 collector',
-        what: 'one poll cycle against the simulator',
-        size,
-        value: cycle.value,
+        ...head,
+        what: `one poll cycle against the simulator, ${topology}`,
+        value: row ? num(row.medianCycleMs) : null,
         unit: 'ms',
-        stat: 'median',
-        n: cycles === null ? null : cycles - 1,
         goal: 1000,
       },
       {
-        target: '3 collector',
-        what: 'API calls per cycle',
-        size,
-        value: calls.value,
+        ...head,
+        what: `API calls per cycle, ${topology}`,
+        value: row ? num(row.medianCycleCalls) : null,
         unit: 'calls',
-        stat: 'median',
-        n: cycles === null ? null : cycles - 1,
         goal: null,
       },
-    ] satisfies SteadyTarget[]
-  })
+      {
+        ...head,
+        what: `longest loop hold in a cycle, ${topology}`,
+        value: row ? num(row.maxLoopBlockMs) : null,
+        unit: 'ms',
+        stat: 'max',
+        goal: 50,
+      },
+    ]
+  }
+  return [
+    ...SIZES.flatMap((size) => rows('collector', '2 clusters x 5 nodes', size)),
+    ...rows('collectorDemoTopology', '10 clusters x 10 nodes', 100_000),
+  ]
 }
 
 function alerts(latest: Latest): SteadyTarget[] {
@@ -371,49 +378,6 @@ function summaries(latest: Latest): SteadyTarget[] {
 }
 
 const obj = (value: unknown): Row => (value && typeof value === 'object' ? (value as Row) : {})
-
-/** Target 4 from the browser bench's live phase (`browser100k.live[size]`). */
-function typing(latest: Latest): SteadyTarget[] {
-  const live = obj(obj(latest.browser100k).live)
-  return SIZES.flatMap((size) => {
-    const figures = obj(live[String(size)])
-    const typed = obj(figures.typing)
-    const steady = obj(figures.steady)
-    const tasks = obj(steady.longTasks)
-    const apply = obj(obj(steady.workerMeasuresLive)['pulse:apply metrics'])
-    const head = { target: '4 typing', size }
-    return [
-      {
-        ...head,
-        what: 'keystroke to rows painted, cycles arriving (browser)',
-        value: num(typed.keyToPaintP95Ms),
-        unit: 'ms',
-        stat: 'p95',
-        n: num(typed.keysWithPaint),
-        goal: 100,
-      },
-      {
-        ...head,
-        what: 'main-thread tasks over 50 ms, steady phase (browser)',
-        value: num(tasks.over50ms),
-        unit: 'tasks',
-        stat:
-          steady.ms === undefined ? 'count' : `in ${Math.round(Number(steady.ms) / 60_000)} min`,
-        n: num(tasks.count),
-        goal: 1,
-      },
-      {
-        ...head,
-        what: 'a metrics frame applied in the worker (browser)',
-        value: num(apply.medianMs),
-        unit: 'ms',
-        stat: 'median',
-        n: num(apply.count),
-        goal: 16,
-      },
-    ] satisfies SteadyTarget[]
-  })
-}
 
 /** Target 9 from `hour` (one run at its size). */
 function hour(latest: Latest): SteadyTarget[] {
