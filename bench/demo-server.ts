@@ -4,11 +4,11 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { LoopStats } from '../src/server/loop-stats.ts'
+import { freePort } from '../tests/e2e/server-process.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** The 100k demo: 10 clusters of 10 nodes; guests per node from the size. */
@@ -24,17 +24,6 @@ export interface DemoServer {
   stop(): Promise<void>
 }
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
-  })
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
 

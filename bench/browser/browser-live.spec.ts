@@ -34,6 +34,7 @@ import {
   measureMedian,
   type LiveWindow,
 } from './live-metrics.ts'
+import { keyLatencies, typeSearchAndClear, TYPING_PACE } from './typing.ts'
 
 const env = (name: string, fallback: number) => {
   const n = Number(process.env[name])
@@ -48,12 +49,7 @@ const STEADY_MS = env('BENCH_STEADY_MS', 600_000)
 const WARM_CYCLES = env('BENCH_WARM_CYCLES', 6)
 const HEAP_EVERY_MS = 30_000
 const SEARCH_TEXT = 'web-1 AND cpu>5'
-/**
- * Keys are typed one at a time: the next once the page has painted the answer and been quiet for
- * QUIET_MS, or after NO_CHANGE_MS without a paint (the key changed nothing visible, or took longer).
- */
-const QUIET_MS = 250
-const NO_CHANGE_MS = 1000
+/** Keys are typed one at a time at browser/typing.ts's pace (TYPING_PACE). */
 const TYPING_REPEATS = 2
 
 /** Thresholds of the issue, reported as PASS/FAIL text only. */
@@ -182,75 +178,23 @@ for (const size of SIZES) {
       }
 
       // (b) Typing a search while live cycles arrive: each keydown to the next paint of a change.
-      const search = page.getByRole('searchbox', { name: 'Search guests' })
       const typeFrom = await page.evaluate(() => performance.now())
       const clearTimes: number[] = []
       const lastKeyLatencies: number[] = []
       for (let i = 0; i < TYPING_REPEATS; i++) {
-        await search.click()
-        for (const char of SEARCH_TEXT) {
-          await page.keyboard.type(char)
-          await page.evaluate(
-            async ({ quiet, none }) => {
-              const l = (window as unknown as LiveWindow).__live
-              const key = l.keys[l.keys.length - 1] ?? 0
-              for (;;) {
-                await new Promise((resolve) => setTimeout(resolve, 50))
-                const last = l.paints[l.paints.length - 1] ?? 0
-                const now = performance.now()
-                if (last > key ? now - last >= quiet : now - key >= none) return
-              }
-            },
-            { quiet: QUIET_MS, none: NO_CHANGE_MS },
-          )
-        }
-        await expect(search).toHaveValue(SEARCH_TEXT)
-        // The search applied: some rows shown, or none at the small sizes.
-        const applied = page
-          .getByText(`No guests match your search "${SEARCH_TEXT}"`)
-          .or(footer.filter({ hasText: 'shown' }))
-        await expect(applied).toBeVisible({ timeout: 60_000 })
-        const { lastKey, lastPaint } = await page.evaluate(async () => {
-          // Two frames: a paint marker scheduled by the last change has fired.
-          await new Promise((resolve) =>
-            requestAnimationFrame(() => requestAnimationFrame(resolve)),
-          )
-          const l = (window as unknown as LiveWindow).__live
-          return {
-            lastKey: l.keys[l.keys.length - 1] ?? 0,
-            lastPaint: l.paints[l.paints.length - 1] ?? 0,
-          }
-        })
-        lastKeyLatencies.push(Math.max(0, lastPaint - lastKey))
-        clearTimes.push(await page.evaluate(() => performance.now()))
-        await page.getByRole('button', { name: 'Clear search' }).click()
-        await expect(footer).toBeVisible({ timeout: 60_000 })
-        await expect(footer).not.toContainText('shown', { timeout: 60_000 })
+        const { lastKeyMs, clearedAt } = await typeSearchAndClear(page, SEARCH_TEXT)
+        lastKeyLatencies.push(lastKeyMs)
+        clearTimes.push(clearedAt)
       }
       const typeTo = await page.evaluate(() => performance.now())
-      const { keys, paints, tasks } = await page.evaluate(() => ({
-        keys: (window as unknown as LiveWindow).__live.keys,
-        paints: (window as unknown as LiveWindow).__live.paints,
-        tasks: (window as unknown as LiveWindow).__live.longTasks,
-      }))
-      // The first paint of a change of the guest table, its footer or the empty state after a key
-      // and before the next one (or the Clear click, or NO_CHANGE_MS) answers the key.
-      const typed = keys.filter((k) => k >= typeFrom)
-      const latencies = typed.flatMap((k, i) => {
-        const end = Math.min(
-          typed[i + 1] ?? Infinity,
-          clearTimes.find((c) => c > k) ?? Infinity,
-          k + NO_CHANGE_MS,
-        )
-        const paint = paints.find((p) => p > k)
-        return paint !== undefined && paint <= end ? [paint - k] : []
-      })
+      const tasks = await page.evaluate(() => (window as unknown as LiveWindow).__live.longTasks)
+      const { keys: typedKeys, latencies } = await keyLatencies(page, typeFrom, clearTimes)
       const typing = {
         text: SEARCH_TEXT,
         repeats: TYPING_REPEATS,
-        quietMs: QUIET_MS,
-        noChangeMs: NO_CHANGE_MS,
-        keys: typed.length,
+        quietMs: TYPING_PACE.quietMs,
+        noChangeMs: TYPING_PACE.noChangeMs,
+        keys: typedKeys,
         /** From the last key of each repeat to the rows painted (the settled result). */
         lastKeyToPaintMs: lastKeyLatencies.map((ms) => round(ms)),
         keysWithPaint: latencies.length,

@@ -26,7 +26,8 @@ export interface ServerProcessOptions {
   dataDir?: string
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer()
     srv.once('error', reject)
