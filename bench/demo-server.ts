@@ -24,7 +24,6 @@ export interface DemoServer {
   stop(): Promise<void>
 }
 
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
 
 /** GET /api/health: resolves with its latency in ms; rejects on an error or after `timeoutMs`. */
