@@ -301,6 +301,8 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       timer.unref()
     },
     stop() {
+      // A collector that lost its lease finishes the step it started, as one transaction would have.
+      flush()
       if (timer) clearInterval(timer)
       timer = null
     },
