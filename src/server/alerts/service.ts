@@ -28,7 +28,7 @@ export const RETENTION_INTERVAL_MS = 60 * 60 * 1000
  * A poll's step of more alerts than this is written this many per transaction, one transaction
  * per turn of the loop (a few milliseconds each), not all in one that holds the loop.
  */
-export const PERSIST_SLICE = 250
+export const PERSIST_SLICE = 100
 
 /**
  * A listener of alert transitions (the notifications issue). Called once per transition, in
