@@ -199,7 +199,11 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       if (pending !== work) return
       const t0 = performance.now()
       slices.count++
-      if (work.run(slice)) {
+      // Every other turn a checkpoint of what the slices wrote: small, never the whole WAL.
+      if (slices.count % 2 === 0) {
+        repo.checkpoint()
+        setImmediate(step)
+      } else if (work.run(slice)) {
         pending = null
         deps.republish()
       } else {
