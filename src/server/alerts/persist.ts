@@ -1,5 +1,6 @@
 // Writes what an evaluation or a mutation changed: the active alerts' rows and their history
-// occurrences, in one transaction. Only changed rows are written, and a change of value or
+// occurrences, in one transaction or (a storm) in slices of a few hundred alerts, each its own
+// transaction. Only changed rows are written, and a change of value or
 // lastSeen alone (every poll of an active alert) is written at most every ACTIVE_REFRESH_MS:
 // an estate in trouble with thousands of active alerts must not rewrite them all every 10 s.
 import type { Alert, AlertEndReason, ResolvedAlert } from '../../shared/model/alerts.ts'
@@ -13,13 +14,32 @@ export const ACTIVE_REFRESH_MS = 60_000
 export interface AlertPersistence {
   /** The stored active alerts; history occurrences are reconciled with them. */
   load(now: number): Alert[]
-  /** Persist the step from `prev` to `next` (active alerts by id). */
+  /** Persist the step from `prev` to `next` (active alerts by id), in one transaction. */
   commit(
     prev: ReadonlyMap<string, Alert>,
     next: ReadonlyMap<string, Alert>,
     transitions: readonly Transition[],
     now: number,
   ): void
+  /**
+   * The same step as a job written in slices: each `run(max)` writes up to `max` alerts (their
+   * active rows and their history occurrences together) in one transaction, so a kill between
+   * two slices leaves every alert either wholly before or wholly after the step. Null when
+   * nothing is to be written.
+   */
+  plan(
+    prev: ReadonlyMap<string, Alert>,
+    next: ReadonlyMap<string, Alert>,
+    transitions: readonly Transition[],
+    now: number,
+  ): PersistJob | null
+}
+
+export interface PersistJob {
+  /** Alerts to write (upserted and removed). */
+  readonly size: number
+  /** Write the next `max` alerts in one transaction; true when the job is done. */
+  run(max: number): boolean
 }
 
 /** What a client would see change: anything but the latest value and when it was seen. */
@@ -48,7 +68,7 @@ export function createAlertPersistence(deps: {
   /** When each active alert's row was last written. */
   const written = new Map<string, number>()
 
-  return {
+  const self: AlertPersistence = {
     load(now) {
       const alerts = repo.loadActive()
       occurrences = history.openOccurrences()
@@ -69,7 +89,10 @@ export function createAlertPersistence(deps: {
       return alerts
     },
     commit(prev, next, transitions, now) {
-      if (prev === next) return
+      self.plan(prev, next, transitions, now)?.run(Infinity)
+    },
+    plan(prev, next, transitions, now) {
+      if (prev === next) return null
       const upsert: Alert[] = []
       const remove: string[] = []
       for (const [id, alert] of next) {
@@ -80,31 +103,44 @@ export function createAlertPersistence(deps: {
         upsert.push(alert)
       }
       for (const id of prev.keys()) if (!next.has(id)) remove.push(id)
-      if (upsert.length === 0 && remove.length === 0) return
+      if (upsert.length === 0 && remove.length === 0) return null
       const ended = new Map<string, { alert: ResolvedAlert; at: number; reason: AlertEndReason }>()
       for (const t of transitions) if (t.kind === 'resolved') ended.set(t.alert.id, t)
-      repo.applyActive({ upsert, remove }, now, () => {
-        for (const alert of upsert) {
-          const historyId = occurrences.get(alert.id)
-          if (historyId === undefined) occurrences.set(alert.id, history.open(alert))
-          else history.update(historyId, alert)
-        }
-        for (const id of remove) {
-          const historyId = occurrences.get(id)
-          if (historyId === undefined) continue
-          // An alert that left without a 'resolved' transition was dropped by the engine.
-          const end = ended.get(id)
-          history.close(
-            historyId,
-            end?.alert ?? prev.get(id)!,
-            end?.at ?? now,
-            end?.reason ?? 'removed',
-          )
-          occurrences.delete(id)
-        }
-      })
-      for (const alert of upsert) written.set(alert.id, now)
-      for (const id of remove) written.delete(id)
+      let u = 0
+      let r = 0
+      return {
+        size: upsert.length + remove.length,
+        run(max) {
+          const ups = upsert.slice(u, u + max)
+          const rems = remove.slice(r, r + Math.max(0, max - ups.length))
+          u += ups.length
+          r += rems.length
+          repo.applyActive({ upsert: ups, remove: rems }, now, () => {
+            for (const alert of ups) {
+              const historyId = occurrences.get(alert.id)
+              if (historyId === undefined) occurrences.set(alert.id, history.open(alert))
+              else history.update(historyId, alert)
+            }
+            for (const id of rems) {
+              const historyId = occurrences.get(id)
+              if (historyId === undefined) continue
+              // An alert that left without a 'resolved' transition was dropped by the engine.
+              const end = ended.get(id)
+              history.close(
+                historyId,
+                end?.alert ?? prev.get(id)!,
+                end?.at ?? now,
+                end?.reason ?? 'removed',
+              )
+              occurrences.delete(id)
+            }
+          })
+          for (const alert of ups) written.set(alert.id, now)
+          for (const id of rems) written.delete(id)
+          return u === upsert.length && r === remove.length
+        },
+      }
     },
   }
+  return self
 }

@@ -25,6 +25,12 @@ import { createAlertPersistence } from './persist.ts'
 export const RETENTION_INTERVAL_MS = 60 * 60 * 1000
 
 /**
+ * A poll's step of more alerts than this is written this many per transaction, one transaction
+ * per turn of the loop (a few milliseconds each), not all in one that holds the loop.
+ */
+export const PERSIST_SLICE = 100
+
+/**
  * A listener of alert transitions (the notifications issue). Called once per transition, in
  * order, after it has been persisted and broadcast: `fired` (a new alert), `escalated` (warning
  * became critical) and `resolved` (with `reason`: resolved, cleared, disabled, removed, stopped).
@@ -64,8 +70,13 @@ export interface AlertService {
   /** Apply retention now; returns the rows deleted. */
   pruneHistory(): number
   onTransition(listener: TransitionListener): () => void
-  /** Milliseconds the last poll's evaluation and its persistence took. */
-  stats(): { evaluateMs: number; persistMs: number }
+  /**
+   * Milliseconds the last poll's evaluation and its persistence took on the poll's own turn of
+   * the loop; a storm's step continues in `slices` turns, the longest `longestSliceMs`.
+   */
+  stats(): { evaluateMs: number; persistMs: number; slices: number; longestSliceMs: number }
+  /** Resolves once a storm's step written in slices is all written and told. */
+  settled(): Promise<void>
   /** Start the hourly retention (runs once at once). */
   start(): void
   /** Stop the retention timer (a collector that lost its lease); start() resumes it. */
@@ -88,11 +99,14 @@ export interface AlertServiceDeps {
   republish: () => void
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void }
   retentionIntervalMs?: number
+  /** Alerts written per transaction of a storm (PERSIST_SLICE; Infinity: one transaction). */
+  persistSlice?: number
 }
 
 /** Create the service: loads the config and the active alerts from SQLite. */
 export function createAlertService(deps: AlertServiceDeps): AlertService {
   const { repo, history, log } = deps
+  const slice = deps.persistSlice ?? PERSIST_SLICE
   const persistence = createAlertPersistence({ repo, history })
   const listeners = new Set<TransitionListener>()
   let config = loadConfig(repo, log)
@@ -109,11 +123,8 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     return list.alerts
   }
 
-  /** Persist, then tell: a client never hears of an alert the store would not have after a crash. */
-  const commit = (next: EngineState, transitions: readonly Transition[], now: number) => {
-    const prev = engine
-    persistence.commit(prev.active, next.active, transitions, now)
-    engine = next
+  /** Tell the socket clients and the listeners of transitions already persisted. */
+  const announce = (transitions: readonly Transition[]) => {
     for (const t of transitions) {
       if (t.kind === 'resolved') {
         deps.broadcast('alertResolved', { alertId: t.alert.id, resolvedTime: t.alert.resolvedTime })
@@ -130,7 +141,88 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     }
   }
 
-  const mutate = (step: { next: EngineState; results: Results; transitions: Transition[] }) => {
+  /**
+   * A storm's step being written in slices, then told in slices. Until its last slice is written
+   * the service shows and tells nothing of it: `engine` is still the step before, so the
+   * published state, the socket and the listeners only ever know what the store would have
+   * after a crash. Then its transitions are told, PERSIST_SLICE per turn, in order.
+   */
+  let pending: { run(max: number): boolean } | null = null
+  let slices = { count: 0, longestMs: 0 }
+
+  /** Finish a storm's step at once (before anything reads or changes the engine). */
+  const flush = () => {
+    const p = pending
+    if (!p) return
+    pending = null
+    while (!p.run(Infinity));
+  }
+
+  /**
+   * Persist, then tell: a client never hears of an alert the store would not have after a crash.
+   * A poll's step of more than PERSIST_SLICE alerts is written and told a slice per turn of the
+   * loop; the live state is republished once it is all told.
+   */
+  const commit = (
+    next: EngineState,
+    transitions: readonly Transition[],
+    now: number,
+    sliced = false,
+  ) => {
+    flush()
+    const job = persistence.plan(engine.active, next.active, transitions, now)
+    if (!sliced || (job?.size ?? 0) <= slice) {
+      job?.run(Infinity)
+      engine = next
+      announce(transitions)
+      return
+    }
+    let written = false
+    let told = 0
+    const work = {
+      run(max: number) {
+        if (!written) {
+          written = job!.run(max)
+          if (written) engine = next
+          return false
+        }
+        const end = Math.min(transitions.length, told + max)
+        announce(transitions.slice(told, end))
+        told = end
+        return told === transitions.length
+      },
+    }
+    slices = { count: 1, longestMs: 0 }
+    work.run(slice)
+    pending = work
+    const step = () => {
+      if (pending !== work) return
+      const t0 = performance.now()
+      slices.count++
+      // Every other turn a checkpoint of what the slices wrote: small, never the whole WAL.
+      if (slices.count % 2 === 0) {
+        repo.checkpoint()
+        setImmediate(step)
+      } else if (work.run(slice)) {
+        pending = null
+        deps.republish()
+      } else {
+        setImmediate(step)
+      }
+      slices.longestMs = Math.max(slices.longestMs, performance.now() - t0)
+    }
+    setImmediate(step)
+  }
+
+  const mutate = (
+    change: (engine: EngineState) => {
+      next: EngineState
+      results: Results
+      transitions: Transition[]
+    },
+  ) => {
+    flush()
+    const step = change(engine)
     commit(step.next, step.transitions, deps.now())
     deps.republish()
     return step.results
@@ -143,10 +235,12 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       if (poll) {
         lastState = next
         try {
+          flush()
           const t0 = performance.now()
           const result = evaluate(next, config, now, engine)
           const t1 = performance.now()
-          commit(result.next, result.transitions, now)
+          slices = { count: 0, longestMs: 0 }
+          commit(result.next, result.transitions, now, true)
           figures = { evaluateMs: t1 - t0, persistMs: performance.now() - t1 }
         } catch (err) {
           // The poll is published regardless, with the alerts as they were.
@@ -162,6 +256,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       if (!parsed.ok) return parsed
       const now = deps.now()
       const before = config
+      flush()
       repo.saveConfig(parsed.config, now)
       config = parsed.config
       // Not a poll: the engine sees the same state again (lastPoll) and only re-checks thresholds.
@@ -179,9 +274,9 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       return { ok: true }
     },
     active: () => activeList(),
-    acknowledge: (ids, user) => mutate(acknowledge(engine, ids, user, deps.now())),
-    unacknowledge: (ids) => mutate(unacknowledge(engine, ids)),
-    clear: (ids) => mutate(clearAlerts(engine, ids, deps.now())),
+    acknowledge: (ids, user) => mutate((e) => acknowledge(e, ids, user, deps.now())),
+    unacknowledge: (ids) => mutate((e) => unacknowledge(e, ids)),
+    clear: (ids) => mutate((e) => clearAlerts(e, ids, deps.now())),
     history: (filter, page) => history.query(filter, page, deps.now()),
     summary: (filter, bucketMs) => history.summary(filter, bucketMs, deps.now()),
     clearHistory: () => history.clear(),
@@ -190,7 +285,12 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    stats: () => figures,
+    stats: () => ({ ...figures, slices: slices.count, longestSliceMs: slices.longestMs }),
+    settled: () =>
+      new Promise<void>((resolve) => {
+        const check = () => (pending ? setImmediate(check) : resolve())
+        check()
+      }),
     start() {
       if (timer) return
       const run = () => {
@@ -205,14 +305,18 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       timer.unref()
     },
     stop() {
+      // A collector that lost its lease finishes the step it started, as one transaction would have.
+      flush()
       if (timer) clearInterval(timer)
       timer = null
     },
     reload() {
+      flush()
       config = loadConfig(repo, log)
       engine = createEngineState(persistence.load(deps.now()))
     },
     close() {
+      flush()
       if (timer) clearInterval(timer)
       timer = null
       listeners.clear()

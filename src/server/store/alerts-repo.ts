@@ -17,6 +17,11 @@ export interface AlertsRepo {
   loadActive(): Alert[]
   /** Write the changes; `extra` runs inside the same transaction (the history rows). */
   applyActive(changes: ActiveAlertChanges, now: number, extra?: () => void): void
+  /**
+   * Copy the WAL into the database now, without waiting on readers (PASSIVE): between a storm's
+   * slices, so that no slice's commit pays SQLite's automatic checkpoint of the whole WAL.
+   */
+  checkpoint(): void
 }
 
 /** Alert config and active alerts on SQLite. */
@@ -62,6 +67,9 @@ export function createAlertsRepo(db: Db): AlertsRepo {
         }
       }
       return alerts
+    },
+    checkpoint() {
+      db.pragma('wal_checkpoint(PASSIVE)')
     },
     applyActive(changes, now, extra) {
       if (changes.upsert.length === 0 && changes.remove.length === 0 && !extra) return
