@@ -39,7 +39,9 @@ if (raise > 0) {
 }
 // NOTIFY_CHILD_HOLD=1: the sender stays off (a kill between planning and the first claim).
 if (process.env.NOTIFY_CHILD_HOLD !== '1') app.notify.start()
-// A storm's dispatch is planned by the worker: ready once it is in the outbox.
+// A storm's alerts are stored in slices and announced after (alerts/service.ts), then its
+// dispatch is planned by the worker: ready once it is in the outbox.
+await app.alerts.settled()
 await app.notify.dispatcher.settled()
 await app.http.listen({ port: 0, host: '127.0.0.1' })
 process.send?.({ type: 'ready', port: (app.http.server.address() as AddressInfo).port })
