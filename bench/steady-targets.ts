@@ -2,154 +2,20 @@
 // one line per target and size with the figure, its statistic, N and PASS/FAIL against the goal.
 // `npm run bench` prints it after every run (a partial run reads the other benches' last figures);
 // a figure no bench has written yet shows as "not measured", never as a pass.
-import type { BenchResult } from './harness.ts'
+import { collector, healthWatch, serverLoop, summaries } from './steady-targets-server.ts'
+import {
+  benchCase,
+  field,
+  num,
+  obj,
+  SIZES,
+  timed,
+  type Latest,
+  type Row,
+  type SteadyTarget,
+} from './steady-targets-read.ts'
 
-/** One target at one size. */
-export interface SteadyTarget {
-  /** The issue's target number and a short name. */
-  target: string
-  what: string
-  size: number
-  /** null: no bench has measured it yet. */
-  value: number | null
-  unit: 'ms' | 'MiB' | 'MB' | 'B' | 'tasks' | 'calls' | 'events'
-  /** median, p95, p99, max, end, ... */
-  stat: string
-  n: number | null
-  /** Below this is a pass; null: a figure to quote, no goal of its own. */
-  goal: number | null
-}
-
-type Latest = Record<string, unknown>
-type Row = Record<string, unknown>
-
-const SIZES = [1_000, 10_000, 100_000]
-
-const rowsOf = (latest: Latest, key: string): Row[] => {
-  const value = latest[key]
-  return Array.isArray(value) ? (value as Row[]) : []
-}
-
-const num = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null
-
-/** The bench case whose name holds `name` at `size` (the first one). */
-function benchCase(latest: Latest, key: string, name: string, size: number): BenchResult | null {
-  const found = rowsOf(latest, key).find(
-    (row) => typeof row.name === 'string' && row.name.includes(name) && row.size === size,
-  )
-  return (found as BenchResult | undefined) ?? null
-}
-
-/** A timed case as a target line. */
-function timed(
-  latest: Latest,
-  key: string,
-  name: string,
-  size: number,
-  head: Pick<SteadyTarget, 'target' | 'what' | 'goal'>,
-): SteadyTarget {
-  const found = benchCase(latest, key, name, size)
-  return {
-    ...head,
-    size,
-    value: found ? found.medianMs : null,
-    unit: 'ms',
-    stat: 'median',
-    n: found ? found.iterations : null,
-  }
-}
-
-/** A field of the row of `key` whose `sizeField` is `size`. */
-function field(
-  latest: Latest,
-  key: string,
-  sizeField: string,
-  size: number,
-  name: string,
-): { value: number | null; row: Row | null } {
-  const row = rowsOf(latest, key).find((r) => r[sizeField] === size) ?? null
-  return { value: row ? num(row[name]) : null, row }
-}
-
-function serverLoop(latest: Latest): SteadyTarget[] {
-  return SIZES.flatMap((size) => {
-    const max = field(latest, 'serverLoop', 'guests', size, 'loopMaxMs')
-    const cycles = max.row ? num(max.row.cycles) : null
-    const health = field(latest, 'serverLoop', 'guests', size, 'healthP99Ms')
-    const healthN = health.row ? num(health.row.healthRequests) : null
-    const rss = field(latest, 'serverLoop', 'guests', size, 'rssMaxMiB')
-    return [
-      {
-        target: '1 loop',
-        what: 'server event loop, longest block',
-        size,
-        value: max.value,
-        unit: 'ms',
-        stat: 'max',
-        n: cycles,
-        goal: 50,
-      },
-      {
-        target: '1 loop',
-        what: '/api/health while polling',
-        size,
-        value: health.value,
-        unit: 'ms',
-        stat: 'p99',
-        n: healthN,
-        goal: 50,
-      },
-      {
-        target: '2 memory',
-        what: 'server RSS, peak',
-        size,
-        value: rss.value,
-        unit: 'MiB',
-        stat: 'max',
-        n: cycles,
-        goal: 1024,
-      },
-    ] satisfies SteadyTarget[]
-  })
-}
-
-function collector(latest: Latest): SteadyTarget[] {
-  const rows = (key: string, topology: string, size: number): SteadyTarget[] => {
-    const row = rowsOf(latest, key).find((r) => r.size === size) ?? null
-    const cycles = row ? num(row.cycles) : null
-    const n = cycles === null ? null : cycles - 1
-    const head = { target: '3 collector', size, n, stat: 'median' }
-    return [
-      {
-        ...head,
-        what: `one poll cycle against the simulator, ${topology}`,
-        value: row ? num(row.medianCycleMs) : null,
-        unit: 'ms',
-        goal: 1000,
-      },
-      {
-        ...head,
-        what: `API calls per cycle, ${topology}`,
-        value: row ? num(row.medianCycleCalls) : null,
-        unit: 'calls',
-        goal: null,
-      },
-      {
-        ...head,
-        what: `longest loop hold in a cycle, ${topology}`,
-        value: row ? num(row.maxLoopBlockMs) : null,
-        unit: 'ms',
-        stat: 'max',
-        goal: 50,
-      },
-    ]
-  }
-  return [
-    ...SIZES.flatMap((size) => rows('collector', '2 clusters x 5 nodes', size)),
-    ...rows('collectorDemoTopology', '10 clusters x 10 nodes', 100_000),
-  ]
-}
+export type { SteadyTarget } from './steady-targets-read.ts'
 
 function alerts(latest: Latest): SteadyTarget[] {
   const head = (what: string) => ({ target: '6 alerts', what, goal: 20 })
@@ -293,91 +159,6 @@ function backups(latest: Latest): SteadyTarget[] {
   }
   return [...change, ...coverage, heapLine]
 }
-
-/** The acceptance run (`health-watch`): the demo for minutes, `/api/health` and RSS each second. */
-function healthWatch(latest: Latest): SteadyTarget[] {
-  return SIZES.flatMap((size) => {
-    const row = rowsOf(latest, 'healthWatch').find((r) => r.guests === size) ?? {}
-    const n = num(row.samples)
-    const minutes = num(row.minutes)
-    const stat = (s: string) => (minutes === null ? s : `${s}, ${minutes} min`)
-    return [
-      {
-        target: '1 loop',
-        what: '/api/health every second, demo (acceptance: < 250 ms every time)',
-        size,
-        value: num(row.healthMaxMs),
-        unit: 'ms',
-        stat: stat('max'),
-        n,
-        goal: 250,
-      },
-      {
-        target: '1 loop',
-        what: '/api/health every second, demo',
-        size,
-        value: num(row.healthP99Ms),
-        unit: 'ms',
-        stat: stat('p99'),
-        n,
-        goal: 50,
-      },
-      {
-        target: '2 memory',
-        what: 'server RSS, demo (acceptance: < 1.5 GiB)',
-        size,
-        value: num(row.rssMaxMiB),
-        unit: 'MiB',
-        stat: stat('max'),
-        n,
-        goal: 1536,
-      },
-    ] satisfies SteadyTarget[]
-  })
-}
-
-/** The server's per-guest backup summaries over 1,000,000 records (`coverage`). */
-function summaries(latest: Latest): SteadyTarget[] {
-  return SIZES.flatMap((size) => {
-    const change = benchCase(latest, 'coverage', '1 % new backups', size) as Row | null
-    const memory = rowsOf(latest, 'coverage').find((r) => r.name === 'memory' && r.size === size)
-    const n = change ? num(change.iterations) : null
-    return [
-      {
-        target: '5 backups',
-        what: 'server summaries, 1 % new backups of 1,000,000 (CPU)',
-        size,
-        value: change ? num(change.cpuMedianMs) : null,
-        unit: 'ms',
-        stat: 'median',
-        n,
-        goal: 100,
-      },
-      {
-        target: '1 loop',
-        what: 'server summaries, 1 % new backups: longest slice',
-        size,
-        value: change ? num(change.longestSliceMs) : null,
-        unit: 'ms',
-        stat: 'max',
-        n,
-        goal: 50,
-      },
-      {
-        target: '2 memory',
-        what: 'server summaries: builder bytes per backup record',
-        size,
-        value: memory ? num(memory.bytesPerRecord) : null,
-        unit: 'B',
-        stat: 'after GC',
-        n: memory ? 1 : null,
-        goal: null,
-      },
-    ] satisfies SteadyTarget[]
-  })
-}
-
-const obj = (value: unknown): Row => (value && typeof value === 'object' ? (value as Row) : {})
 
 /** Target 9 from `hour` (one run at its size). */
 function hour(latest: Latest): SteadyTarget[] {
