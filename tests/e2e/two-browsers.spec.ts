@@ -79,6 +79,16 @@ test('a node deleted in one browser leaves the other one’s list without a relo
   await expect(itemIn(b)).toBeVisible()
   // Marks the page: a reload would drop it.
   await b.evaluate(() => Object.assign(window, { __notReloaded: true }))
+  // Both sockets are open (the lists above came over REST): an event sent before the second one
+  // connected would never reach it. The count is published with each poll.
+  await expect
+    .poll(async () => {
+      const state = (await (await fetch(`${server.url}/api/state`)).json()) as {
+        stats?: { webSocketClients?: number }
+      }
+      return state.stats?.webSocketClients ?? 0
+    })
+    .toBeGreaterThanOrEqual(2)
 
   await itemIn(a).getByRole('button', { name: 'Delete' }).click()
   await a.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
