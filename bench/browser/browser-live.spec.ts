@@ -20,6 +20,8 @@ import { firstLoadDone, firstLoadEnd, kindOf } from '../many-clients-report.ts'
 import { connectCountingClient } from '../ws-counting-client.ts'
 import {
   attachWorker,
+  envNumber,
+  footerTotal,
   installLiveObservers,
   liveDemoEnv,
   MB,
@@ -36,17 +38,13 @@ import {
 } from './live-metrics.ts'
 import { keyLatencies, typeSearchAndClear, TYPING_PACE } from './typing.ts'
 
-const env = (name: string, fallback: number) => {
-  const n = Number(process.env[name])
-  return Number.isFinite(n) && n > 0 ? n : fallback
-}
 const SIZES = (process.env.BENCH_LIVE_SIZES ?? '1000,10000,100000')
   .split(',')
   .map(Number)
   .filter((n) => n > 0)
-const POLL_MS = env('BENCH_POLL_MS', 10_000)
-const STEADY_MS = env('BENCH_STEADY_MS', 600_000)
-const WARM_CYCLES = env('BENCH_WARM_CYCLES', 6)
+const POLL_MS = envNumber('BENCH_POLL_MS', 10_000)
+const STEADY_MS = envNumber('BENCH_STEADY_MS', 600_000)
+const WARM_CYCLES = envNumber('BENCH_WARM_CYCLES', 6)
 const HEAP_EVERY_MS = 30_000
 const SEARCH_TEXT = 'web-1 AND cpu>5'
 /** Keys are typed one at a time at browser/typing.ts's pace (TYPING_PACE). */
@@ -105,11 +103,6 @@ function bytesPerCycle(proxy: ByteProxy, from: number, to: number): number[] {
     }
   }
   return [...perSeq.values()]
-}
-
-function footerTotal(text: string): number | null {
-  const match = /(\d+) running · (\d+) stopped/.exec(text)
-  return match ? Number(match[1]) + Number(match[2]) : null
 }
 
 test.describe.configure({ mode: 'serial' })

@@ -15,6 +15,8 @@ import { startByteProxy, wallNow, type ByteProxy } from '../byte-proxy.ts'
 import { kindOf } from '../many-clients-report.ts'
 import {
   attachWorker,
+  envNumber,
+  footerTotal,
   installLiveObservers,
   pageHeapMB,
   quantile,
@@ -26,22 +28,13 @@ import {
 import { keyLatencies, typeSearchAndClear } from './typing.ts'
 import { rssMiB, serverPid, summariseCurve } from './process-sample.ts'
 
-const env = (name: string, fallback: number) => {
-  const n = Number(process.env[name])
-  return Number.isFinite(n) && n > 0 ? n : fallback
-}
-const SIZE = env('BENCH_HOUR_SIZE', 100_000)
-const POLL_MS = env('BENCH_POLL_MS', 10_000)
-const HOUR_MS = env('BENCH_HOUR_MS', 3_600_000)
-const TYPE_EVERY_MS = env('BENCH_HOUR_TYPE_EVERY_MS', 60_000)
+const SIZE = envNumber('BENCH_HOUR_SIZE', 100_000)
+const POLL_MS = envNumber('BENCH_POLL_MS', 10_000)
+const HOUR_MS = envNumber('BENCH_HOUR_MS', 3_600_000)
+const TYPE_EVERY_MS = envNumber('BENCH_HOUR_TYPE_EVERY_MS', 60_000)
 const SEARCH_TEXT = 'web-1 AND cpu>5'
 const RESULTS_FILE = new URL('../../bench/results/hour.json', import.meta.url)
 const GUEST_ROWS = '[role="row"][data-kind="guest"]'
-
-function footerTotal(text: string): number | null {
-  const match = /(\d+) running · (\d+) stopped/.exec(text)
-  return match ? Number(match[1]) + Number(match[2]) : null
-}
 
 /** `/api/health` once a second until stopped: [wall ms, latency ms or null on an error]. */
 function sampleHealth(port: number) {

@@ -71,6 +71,18 @@ export function installLiveObservers(): void {
 
 export const MB = 1024 * 1024
 
+/** A positive number from the environment, or `fallback`. */
+export const envNumber = (name: string, fallback: number): number => {
+  const n = Number(process.env[name])
+  return Number.isFinite(n) && n > 0 ? n : fallback
+}
+
+/** Guests the guest table's footer counts ("N running · M stopped"), or null. */
+export function footerTotal(text: string): number | null {
+  const match = /(\d+) running · (\d+) stopped/.exec(text)
+  return match ? Number(match[1]) + Number(match[2]) : null
+}
+
 /** The demo server's environment for `size` guests over 10 clusters x 10 nodes, polled every `pollMs`. */
 export function liveDemoEnv(size: number, pollMs: number): Record<string, string> {
   return {
