@@ -2,6 +2,7 @@
 // (reference/proxmox-api.md §3.4-3.5). Snapshot entries become PbsBackup wire records.
 import type { PbsBackup, PbsNamespace } from '../../shared/model/state.ts'
 import { isRecord, toBool, toNumber, toOptionalNumber, toOptionalString } from './coerce.ts'
+import { flatId, NO_INTERN, type Interner } from './intern.ts'
 
 const BACKUP_TYPES = ['vm', 'ct', 'host'] as const
 type BackupType = (typeof BACKUP_TYPES)[number]
@@ -38,32 +39,43 @@ export function toPbsNamespace(path: string): PbsNamespace {
   return { path, parent: parts.slice(0, -1).join('/'), depth: parts.length }
 }
 
-/** Backups from a snapshots answer; entries without a known type, id or time are skipped. */
-export function toPbsBackups(data: unknown, source: SnapshotSource): PbsBackup[] {
+/**
+ * Backups from a snapshots answer; entries without a known type, id or time are skipped. The
+ * interner shares the strings and file lists that many snapshots repeat (intern.ts).
+ */
+export function toPbsBackups(
+  data: unknown,
+  source: SnapshotSource,
+  intern: Interner = NO_INTERN,
+): PbsBackup[] {
   if (!Array.isArray(data)) return []
   const out: PbsBackup[] = []
   for (const entry of data) {
-    const backup = toPbsBackup(entry, source)
+    const backup = toPbsBackup(entry, source, intern)
     if (backup !== undefined) out.push(backup)
   }
   return out
 }
 
 /** One snapshot entry as a PbsBackup. */
-export function toPbsBackup(entry: unknown, source: SnapshotSource): PbsBackup | undefined {
+export function toPbsBackup(
+  entry: unknown,
+  source: SnapshotSource,
+  intern: Interner = NO_INTERN,
+): PbsBackup | undefined {
   if (!isRecord(entry)) return undefined
   const type = entry['backup-type']
-  const vmid = toOptionalString(entry['backup-id'])
+  const vmid = intern.string(toOptionalString(entry['backup-id']))
   const time = toOptionalNumber(entry['backup-time'])
   if (!isBackupType(type) || vmid === undefined || time === undefined) return undefined
   const files = readFiles(entry.files)
-  const verification = isRecord(entry.verification)
-    ? toOptionalString(entry.verification.state)
-    : undefined
-  const comment = toOptionalString(entry.comment)
-  const owner = toOptionalString(entry.owner)
+  const verification = intern.string(
+    isRecord(entry.verification) ? toOptionalString(entry.verification.state) : undefined,
+  )
+  const comment = intern.string(toOptionalString(entry.comment))
+  const owner = intern.string(toOptionalString(entry.owner))
   return {
-    id: `${source.instance}-${source.datastore}-${source.namespace}-${type}-${vmid}-${time}`,
+    id: flatId(source.instance, source.datastore, source.namespace, type, vmid, time),
     instance: source.instance,
     datastore: source.datastore,
     namespace: source.namespace,
@@ -78,7 +90,7 @@ export function toPbsBackup(entry: unknown, source: SnapshotSource): PbsBackup |
     encrypted: files.some((f) => f.cryptMode === 'encrypt'),
     ...(comment !== undefined ? { comment } : {}),
     ...(owner !== undefined ? { owner } : {}),
-    files: files.map((f) => f.name),
+    files: intern.list(files.map((f) => f.name)),
   }
 }
 

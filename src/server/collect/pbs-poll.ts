@@ -22,6 +22,8 @@ import {
 } from './pbs-jobs-poll.ts'
 import type { Limiter } from './limiter.ts'
 import { toPbsBackups, toPbsNamespace, toPbsNamespaces } from './pbs-backups.ts'
+import { createInterner, type Interner } from './intern.ts'
+import { mapSliced, reuseSliced } from './sliced.ts'
 import {
   NO_NODE_FIGURES,
   toPbsDatastores,
@@ -65,11 +67,13 @@ export interface PbsMemory {
   lastError?: string
   /** Sync, verify, prune and GC jobs (pbs-jobs-poll.ts). */
   jobs: PbsJobsMemory
+  /** Shared copies of the strings and file lists snapshots repeat (intern.ts). */
+  intern: Interner
 }
 
 /** Creates empty memory for a new PBS. */
 export function createPbsMemory(): PbsMemory {
-  return { stores: new Map(), jobs: createPbsJobsMemory() }
+  return { stores: new Map(), jobs: createPbsJobsMemory(), intern: createInterner() }
 }
 
 /** Everything pollPbs needs. `call` is the client's get, wrapped for accounting. */
@@ -262,13 +266,24 @@ async function refreshStore(ctx: PbsPollContext, limiter: Limiter, store: string
       (r): r is PromiseRejectedResult => r.status === 'rejected' && r.reason !== SKIPPED,
     )
     if (rejected !== undefined) throw rejected.reason
-    const backups = namespaces.flatMap((ns, i) => {
+    // A namespace can list a snapshot per guest and day: map a slice at a time, and keep the
+    // previous objects of the snapshots that did not change (sliced.ts).
+    const backups: PbsBackup[] = []
+    for (const [i, ns] of namespaces.entries()) {
       const list = lists[i]
-      return list?.status === 'fulfilled'
-        ? toPbsBackups(list.value, { instance: ctx.instance, datastore: store, namespace: ns.path })
-        : []
+      if (list?.status !== 'fulfilled') continue
+      const source = { instance: ctx.instance, datastore: store, namespace: ns.path }
+      const mapped = await mapSliced(list.value, (part) =>
+        toPbsBackups(part, source, ctx.memory.intern),
+      )
+      for (const backup of mapped) backups.push(backup)
+    }
+    const kept = await reuseSliced(previous?.backups, backups)
+    ctx.memory.stores.set(store, {
+      namespaces,
+      backups: kept.same && previous ? previous.backups : kept.list,
+      at: ctx.now,
     })
-    ctx.memory.stores.set(store, { namespaces, backups, at: ctx.now })
   } catch (err) {
     const appError = toAppError(err, ctx.host)
     ctx.warn(

@@ -10,7 +10,9 @@ import type {
   StorageBackup,
 } from '../../shared/model/state.ts'
 import { isRecord, toBool, toNumber, toOptionalNumber, toOptionalString } from './coerce.ts'
+import { flatId, NO_INTERN, type Interner } from './intern.ts'
 import { hasBackupContent } from './pve-storage.ts'
+import { shallowEqual } from './sliced.ts'
 
 /** Where a backup listing was read. */
 export interface BackupContext {
@@ -64,18 +66,25 @@ function readCtime(entry: Record<string, unknown>, volid: string): number {
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : 0
 }
 
-/** Maps one content entry; undefined for templates, ISOs and entries without a volid. */
-export function toStorageBackup(entry: unknown, ctx: BackupContext): StorageBackup | undefined {
+/**
+ * Maps one content entry; undefined for templates, ISOs and entries without a volid. The
+ * interner shares the strings many volumes repeat (a guest's notes, the format; intern.ts).
+ */
+export function toStorageBackup(
+  entry: unknown,
+  ctx: BackupContext,
+  intern: Interner = NO_INTERN,
+): StorageBackup | undefined {
   if (!isRecord(entry)) return undefined
   const volid = toOptionalString(entry.volid)
   const content = toOptionalString(entry.content)
   if (!volid || content === 'vztmpl' || content === 'iso') return undefined
   const vmid = readVmid(entry, volid)
-  const notes = toOptionalString(entry.notes)?.split('\n')[0]?.trim()
+  const notes = intern.string(toOptionalString(entry.notes)?.split('\n')[0]?.trim())
   const verification = isRecord(entry.verification) ? entry.verification : undefined
-  const encrypted = toOptionalString(entry.encrypted)
+  const encrypted = intern.string(toOptionalString(entry.encrypted))
   return {
-    id: `${ctx.instance}-${ctx.node}-${volid}`,
+    id: flatId(ctx.instance, ctx.node, volid),
     storage: ctx.storage,
     node: ctx.node,
     instance: ctx.instance,
@@ -83,7 +92,7 @@ export function toStorageBackup(entry: unknown, ctx: BackupContext): StorageBack
     vmid,
     ctime: readCtime(entry, volid),
     size: toNumber(entry.size),
-    format: toOptionalString(entry.format) ?? '',
+    format: intern.string(toOptionalString(entry.format) ?? ''),
     ...(notes ? { notes } : {}),
     protected: toBool(entry.protected),
     volid,
@@ -146,9 +155,13 @@ export function toBackupTask(
 }
 
 /** Maps a content listing (the entries that are not backups are dropped). */
-export function toStorageBackups(raw: unknown, ctx: BackupContext): StorageBackup[] {
+export function toStorageBackups(
+  raw: unknown,
+  ctx: BackupContext,
+  intern: Interner = NO_INTERN,
+): StorageBackup[] {
   return (Array.isArray(raw) ? raw : [])
-    .map((e) => toStorageBackup(e, ctx))
+    .map((e) => toStorageBackup(e, ctx, intern))
     .filter((b): b is StorageBackup => b !== undefined)
 }
 
@@ -229,12 +242,4 @@ export function reuseRecords<T extends { id: string }>(
     return old
   })
   return reused === 0 ? next : out
-}
-
-function shallowEqual(a: object, b: object): boolean {
-  const ka = Object.keys(a)
-  if (ka.length !== Object.keys(b).length) return false
-  const ra = a as Record<string, unknown>
-  const rb = b as Record<string, unknown>
-  return ka.every((k) => ra[k] === rb[k])
 }

@@ -1,7 +1,6 @@
 // The raw backup records of one PVE endpoint (reference/proxmox-api.md §2.12-2.13, §4.2-4.3):
 // backup volumes of every storage with backup content, vzdump tasks, and guest snapshots. The
 // backups collector reads the storage view, so pve-slow.ts runs it after the storage collector.
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { GuestSnapshot, StorageBackup } from '../../shared/model/state.ts'
 import { CADENCE_MS, DEFAULT_POLL_INTERVAL_MS, isDue } from './cadence.ts'
 import type { Collector } from './collector.ts'
@@ -13,6 +12,7 @@ import {
   toGuestSnapshots,
   toStorageBackups,
 } from './pve-backups.ts'
+import { mapSliced, reuseSliced } from './sliced.ts'
 import {
   enc,
   onlineNodes,
@@ -22,21 +22,6 @@ import {
   type SlowGuest,
   type SlowRun,
 } from './pve-slow-context.ts'
-
-/** Entries mapped per turn of the event loop. */
-const MAP_SLICE = 5000
-
-/** `map` over the entries of a listing, `MAP_SLICE` at a time, the event loop free between slices. */
-async function mapSliced<T>(raw: unknown, map: (part: unknown[]) => T[]): Promise<T[]> {
-  const entries = Array.isArray(raw) ? (raw as unknown[]) : []
-  if (entries.length <= MAP_SLICE) return map(entries)
-  const out: T[] = []
-  for (let from = 0; from < entries.length; from += MAP_SLICE) {
-    for (const item of map(entries.slice(from, from + MAP_SLICE))) out.push(item)
-    await nextTurn()
-  }
-  return out
-}
 
 /**
  * Backup volumes per storage. Listings that cannot be made now (node offline, storage inactive)
@@ -67,12 +52,11 @@ export const backupsCollector: Collector<SlowRun, boolean> = {
             storageType: storage.type,
           }
           // A shared storage can list 100,000 volumes: map and compare them a slice at a time.
-          const list = await mapSliced(raw, (part) => toStorageBackups(part, ctx))
+          const list = await mapSliced(raw, (part) => toStorageBackups(part, ctx, m.intern))
           const previous = m.backups.get(key)
-          await nextTurn()
-          if (!previous || previous.node !== node || !sameRecords(previous.list, list)) {
-            await nextTurn()
-            m.backups.set(key, { node, list: reuseRecords(previous?.list, list) })
+          const kept = await reuseSliced(previous?.list, list)
+          if (!previous || previous.node !== node || !kept.same) {
+            m.backups.set(key, { node, list: kept.list })
             changed = true
           }
           run.log.succeeded(`backups:${key}`)

@@ -15,6 +15,7 @@ import type { EnrichedTask } from './pve-slow-jobs.ts'
 import type { TaskLogSummary } from './pve-task-logs.ts'
 import type { FailureLog, QueryCall, Schedule, ScheduleClock } from './collector.ts'
 import { createLimiter, type Limiter } from './limiter.ts'
+import { createInterner, type Interner } from './intern.ts'
 
 /** At most this many disks/smart calls per SMART round; the rest rotate to later rounds. */
 export const SMART_MAX_PER_ROUND = 16
@@ -120,6 +121,8 @@ export interface PveSlowMemory {
   temperatures: Map<string, Map<string, number>>
   /** `shared:<storage>` or `<node>/<storage>` -> volumes listed on `node`. */
   backups: Map<string, Listed<StorageBackup>>
+  /** Shared copies of the strings backup volumes repeat (intern.ts). */
+  intern: Interner
   tasks: Map<string, BackupTask[]>
   /** `<type>/<vmid>` -> snapshots. */
   snapshots: Map<string, SnapshotEntry>
@@ -156,6 +159,7 @@ export function createPveSlowMemory(): PveSlowMemory {
     smartOffset: 0,
     temperatures: new Map(),
     backups: new Map(),
+    intern: createInterner(),
     tasks: new Map(),
     snapshots: new Map(),
     jobs: undefined,

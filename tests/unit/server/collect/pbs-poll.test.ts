@@ -171,6 +171,21 @@ describe('pollPbs against the PBS simulator', () => {
     expect(results[6]!.backups.length).toBeGreaterThan(results[0]!.backups.length)
     const newest = Math.max(...results[6]!.backups.map((b) => b.backupTime))
     expect(newest * 1000).toBeGreaterThan(START_MS + 10 * HOUR_MS)
+    // The refresh keeps the objects of the snapshots that did not change (and only those), and
+    // snapshots with the same files share one list (issue 27: server memory).
+    const first = new Map(results[0]!.backups.map((b) => [b.id, b]))
+    const carried = results[6]!.backups.filter((b) => first.has(b.id))
+    expect(carried.filter((b) => first.get(b.id) === b).length).toBeGreaterThan(0)
+    for (const b of carried) {
+      if (first.get(b.id) !== b) expect(b).not.toEqual(first.get(b.id))
+    }
+    const listsByFiles = new Map<string, Set<string[]>>()
+    for (const b of results[6]!.backups) {
+      const key = b.files.join('/')
+      listsByFiles.set(key, (listsByFiles.get(key) ?? new Set()).add(b.files))
+    }
+    expect([...listsByFiles.values()].every((lists) => lists.size === 1)).toBe(true)
+    expect(listsByFiles.size).toBeLessThan(results[6]!.backups.length)
     // The every-cycle figures did refresh.
     expect(results[1]!.instance.lastSeen).toBe(START_MS + POLL_MS)
     clock.set(START_MS)
