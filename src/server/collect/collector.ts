@@ -65,24 +65,46 @@ export function budgeted(
   limiter: Limiter,
   budgetMs: number,
   host: string,
+  cancel?: AbortSignal,
 ): (path: string, query?: Record<string, string | number>) => Promise<unknown> {
   return (path, query) =>
     limiter.run(async () => {
+      // Cancelled (the endpoint is removed or the server stops): calls still queued never start.
+      if (cancel?.aborted) throw cancelReason(cancel)
       const controller = new AbortController()
       let timer: ReturnType<typeof setTimeout> | undefined
+      let onCancel: (() => void) | undefined
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const err = new AppError('PVE_TIMEOUT', { host, ms: budgetMs })
           controller.abort(err)
           reject(err)
         }, budgetMs)
+        onCancel = () => {
+          controller.abort(cancelReason(cancel!))
+          reject(cancelReason(cancel!))
+        }
+        cancel?.addEventListener('abort', onCancel, { once: true })
       })
       try {
         return await Promise.race([call(path, query, controller.signal), expired])
       } finally {
         clearTimeout(timer)
+        if (onCancel) cancel?.removeEventListener('abort', onCancel)
       }
     })
+}
+
+/** Why the calls of a cancelled run fail: not the endpoint's fault, so never reported. */
+export class CollectCancelled extends Error {
+  constructor() {
+    super('collection cancelled')
+    this.name = 'CollectCancelled'
+  }
+}
+
+function cancelReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new CollectCancelled()
 }
 
 /** Warn-once failure reports keyed `<part>:<node or item>`. */
@@ -102,7 +124,7 @@ export function createFailureLog(
 ): FailureLog {
   return {
     failed(key, err, fields) {
-      if (warned.has(key)) return
+      if (err instanceof CollectCancelled || warned.has(key)) return
       warned.add(key)
       const code = err instanceof AppError ? err.code : 'INTERNAL'
       warn({ instance, ...fields, code }, `${key.split(':')[0]} refresh failed`)

@@ -5,7 +5,7 @@ import { AppError } from '../../shared/model/errors.ts'
 import { CADENCE_MS, isDue } from './cadence.ts'
 import type { CallStats } from './call-stats.ts'
 import type { MonitoredEndpoint } from './collected-state.ts'
-import type { QueryCall } from './collector.ts'
+import { CollectCancelled, type QueryCall } from './collector.ts'
 import {
   createEndpointMemory,
   markEndpointDown,
@@ -149,8 +149,11 @@ export function createSlotRunner(deps: SlotDeps): SlotRunner {
     }
   }
 
-  // Background work of a slot must end before its clients close.
+  // Background work of a slot must end before its clients close. The slower collectors are
+  // cancelled, not waited out: at 100k guests their queued listings took minutes, and a server
+  // asked to stop never stopped.
   async function quiesce(slot: EndpointSlot): Promise<void> {
+    slot.memory.slow.cancel.abort(new CollectCancelled())
     await cancelDetails(slot.memory.guestDetails)
     await slot.probe
     await slot.memory.slowRun

@@ -95,6 +95,8 @@ export interface SnapshotEntry extends Listed<GuestSnapshot> {
 /** What survives between cycles for one endpoint. Opaque to callers. */
 export interface PveSlowMemory {
   running: boolean
+  /** Aborted (with a CollectCancelled) when the endpoint's background work must end now. */
+  cancel: AbortController
   limiter: Limiter
   /** Last attempt per collector (collector.ts). */
   schedule: Schedule
@@ -143,6 +145,7 @@ export interface PveSlowMemory {
 export function createPveSlowMemory(): PveSlowMemory {
   return {
     running: false,
+    cancel: new AbortController(),
     limiter: createLimiter(SLOW_CONCURRENCY),
     schedule: new Map(),
     warned: new Set(),

@@ -87,7 +87,7 @@ function toRun(ctx: PveSlowContext): SlowRun {
     now: ctx.now,
     pollIntervalMs: ctx.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     onCache: ctx.onCache,
-    request: budgeted(ctx.call, m.limiter, SLOW_CALL_BUDGET_MS, ctx.instance),
+    request: budgeted(ctx.call, m.limiter, SLOW_CALL_BUDGET_MS, ctx.instance, m.cancel.signal),
     log: createFailureLog(m.warned, ctx.instance, ctx.warn),
   }
 }

@@ -17,6 +17,8 @@ import {
   type SlowGuest,
 } from '../../../../src/server/collect/pve-slow.ts'
 import { createPveClient } from '../../../../src/server/collect/pve-client.ts'
+import { CollectCancelled } from '../../../../src/server/collect/collector.ts'
+import { SLOW_CONCURRENCY } from '../../../../src/server/collect/pve-slow-context.ts'
 import { readFixture, readFixtureList } from './fixtures.ts'
 import { createTestCert, startStubPve } from './stub-pve.ts'
 
@@ -470,6 +472,21 @@ describe('pollPveSlow: failures', () => {
       },
     ])
     expect(result.physicalDisks).toHaveLength(6)
+  })
+
+  it('ends at once when cancelled: queued calls never start, nothing is reported', async () => {
+    const answers = baseAnswers()
+    // Every listing hangs (an overloaded Proxmox): only the cancel can end the run.
+    for (const path of Object.keys(answers)) answers[path] = () => new Promise(() => {})
+    const h = createHarness(answers)
+    const first = h.cycle(1)
+    await vi.waitFor(() => expect(h.replay.calls.length).toBeGreaterThan(0))
+    const started = h.replay.calls.length
+    h.memory.cancel.abort(new CollectCancelled())
+    await first
+    expect(h.replay.calls.length).toBe(started)
+    expect(started).toBeLessThanOrEqual(SLOW_CONCURRENCY)
+    expect(h.warnings).toEqual([])
   })
 
   it('skips offline nodes, marks their storage unknown, and drops nodes that left', async () => {
