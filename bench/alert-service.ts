@@ -57,8 +57,15 @@ export async function benchAlertService(size: number): Promise<BenchResult[]> {
     log: { warn: () => {}, error: () => {} },
   })
   service.saveConfig(config)
-  type Samples = { total: number[]; evaluate: number[]; persist: number[]; slice: number[] }
-  const samples = () => ({ total: [], evaluate: [], persist: [], slice: [] }) as Samples
+  type Samples = {
+    total: number[]
+    evaluate: number[]
+    evaluateTurn: number[]
+    persist: number[]
+    slice: number[]
+  }
+  const samples = () =>
+    ({ total: [], evaluate: [], evaluateTurn: [], persist: [], slice: [] }) as Samples
   const cases = { fire: samples(), resolve: samples(), steady: samples() }
   let slices = 0
   const poll = async (state: State, into: Samples) => {
@@ -66,11 +73,13 @@ export async function benchAlertService(size: number): Promise<BenchResult[]> {
     const start = performance.now()
     service.decorate({ ...state, lastUpdate: time }, time, true)
     const total = performance.now() - start
-    // A storm's step is written a slice per turn of the loop: let it finish before the next poll.
+    // The evaluation runs a slice per turn, then a storm's step is written a slice per turn of
+    // the loop: let both finish before the next poll.
     await service.settled()
     const stats = service.stats()
     into.total.push(total)
     into.evaluate.push(stats.evaluateMs)
+    into.evaluateTurn.push(stats.evaluateLongestMs)
     into.persist.push(stats.persistMs)
     // The longest turn of the loop the poll's persistence took: its first one or a later slice.
     into.slice.push(Math.max(stats.persistMs, stats.longestSliceMs))
@@ -105,6 +114,7 @@ export async function benchAlertService(size: number): Promise<BenchResult[]> {
   ] as const) {
     out.push(summarise(`${label}: decorate total`, size, s.total))
     out.push(summarise(`${label}: evaluate`, size, s.evaluate))
+    out.push(summarise(`${label}: longest loop turn of evaluate`, size, s.evaluateTurn))
     out.push(summarise(`${label}: persist + publish`, size, s.persist))
     out.push(summarise(`${label}: longest loop turn of persist`, size, s.slice))
   }

@@ -36,9 +36,20 @@ import type { Place } from './observations.ts'
 
 const DAY_S = 86_400
 const ERROR_MAX = 200
+/** Summaries scanned, and guests in trouble evaluated, between two yields (evaluate.ts). */
+const SCAN_STEP = 10_000
+const GUEST_STEP = 1_000
 
-/** Evaluate every backup alert kind; called when alerts and backup alerts are enabled. */
-export function evaluateBackups(run: EngineRun, state: State, fresh: Freshness): void {
+/**
+ * Evaluate every backup alert kind; called when alerts and backup alerts are enabled. A
+ * generator: it yields between steps of guests, so the service can run it a slice per turn of
+ * the event loop (evaluate.ts).
+ */
+export function* evaluateBackups(
+  run: EngineRun,
+  state: State,
+  fresh: Freshness,
+): Generator<void, void, void> {
   if (!(state.backupsCollectedAt > 0)) {
     keepAll(run, () => true)
     return
@@ -48,7 +59,7 @@ export function evaluateBackups(run: EngineRun, state: State, fresh: Freshness):
     keepAll(run, (alert) => alert.type !== 'pbs-job-failed' && alert.type !== 'pbs-job-overdue')
     return
   }
-  evaluateGuestBackups(run, state, fresh)
+  yield* evaluateGuestBackups(run, state, fresh)
 }
 
 function keepAll(run: EngineRun, which: (alert: Alert) => boolean): void {
@@ -66,7 +77,11 @@ interface Context {
   guests: Map<string, Guest> | null
 }
 
-function evaluateGuestBackups(run: EngineRun, state: State, fresh: Freshness): void {
+function* evaluateGuestBackups(
+  run: EngineRun,
+  state: State,
+  fresh: Freshness,
+): Generator<void, void, void> {
   const config = run.config
   const cfg = config.backups
   const plan = backupLimitsPlan(config)
@@ -87,6 +102,7 @@ function evaluateGuestBackups(run: EngineRun, state: State, fresh: Freshness): v
   const todoOpen: (Alert[] | undefined)[] = []
   const list = state.guestBackups
   for (let i = 0; i < list.length; i++) {
+    if (i > 0 && i % SCAN_STEP === 0) yield
     const gb = list[i]!
     if (gb.orphaned) {
       orphans.set(gb.instance, (orphans.get(gb.instance) ?? 0) + 1)
@@ -120,7 +136,11 @@ function evaluateGuestBackups(run: EngineRun, state: State, fresh: Freshness): v
     pbsDown: isPbsDown(state, fresh),
     guests: plan.rules.length > 0 && todo.length > 0 ? guestsOf(state, todo) : null,
   }
-  for (let i = 0; i < todo.length; i++) evaluateGuest(ctx, todo[i]!, todoOpen[i])
+  yield
+  for (let i = 0; i < todo.length; i++) {
+    if (i > 0 && i % GUEST_STEP === 0) yield
+    evaluateGuest(ctx, todo[i]!, todoOpen[i])
+  }
   evaluateOrphans(run, state, fresh, orphans)
 }
 

@@ -100,7 +100,7 @@ function placeOf(scratch: Scratch, guest: Guest): Place {
   return place
 }
 
-/** Evaluate every guest of one collection (vms or containers). */
+/** Evaluate the guests of one collection (vms or containers), all or those from `from` to `to`. */
 export function evaluateGuests(
   run: EngineRun,
   guests: readonly Guest[],
@@ -108,6 +108,8 @@ export function evaluateGuests(
   /** The guests' custom rules, remembered between polls; null: no enabled rules. */
   rules: GuestRuleLookup | null,
   fresh: Freshness,
+  from = 0,
+  to = guests.length,
 ): void {
   const byResource = run.byResource
   const anyAlerts = byResource.size > 0
@@ -131,7 +133,7 @@ export function evaluateGuests(
   const outT = tr.networkOut * MB
   const filesystems = diskT !== Infinity
   const scratch = createScratch()
-  for (let i = 0; i < guests.length; i++) {
+  for (let i = from; i < to; i++) {
     const guest = guests[i]!
     const status = guest.status
     // The common case first: a running guest without trouble and without alerts costs a few

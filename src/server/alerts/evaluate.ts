@@ -29,6 +29,8 @@ import { createGuestRuleLookup } from './guest-rule-cache.ts'
 import { isBackupAlert } from './resource-index.ts'
 
 const OFFLINE_TYPES = new Set(['connectivity', 'offline', 'powered-off'])
+/** Guests evaluated between two yields of evaluateSteps. */
+const GUEST_STEP = 5_000
 
 /** Evaluate one poll (or re-evaluate it under a new config) against the previous engine state. */
 export function evaluate(
@@ -37,6 +39,25 @@ export function evaluate(
   now: number,
   previous: EngineState,
 ): EvaluateResult {
+  const steps = evaluateSteps(state, config, now, previous)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * evaluate() as a generator that yields between steps of a few thousand guests (issue 27: at
+ * 100,000 guests with their backup summaries one evaluation took seconds of the event loop).
+ * The result equals evaluate()'s as long as `state`, `config` and `previous` are not changed
+ * while it runs: the service drops a run when the engine changes under it (service.ts).
+ */
+export function* evaluateSteps(
+  state: State,
+  config: AlertConfig,
+  now: number,
+  previous: EngineState,
+): Generator<void, EvaluateResult, void> {
   const pollTime = state.lastUpdate > 0 ? state.lastUpdate : now
   const isPoll = state.lastUpdate === 0 || state.lastUpdate !== previous.lastPoll
   const run = new EngineRun(previous, config, now, pollTime, isPoll)
@@ -45,8 +66,13 @@ export function evaluate(
     const resolver = getThresholdResolver(config)
     if (!config.disableAllGuests) {
       const rules = createGuestRuleLookup(resolver)
-      evaluateGuests(run, state.vms, resolver, rules, fresh)
-      evaluateGuests(run, state.containers, resolver, rules, fresh)
+      for (const guests of [state.vms, state.containers]) {
+        for (let from = 0; from < guests.length; from += GUEST_STEP) {
+          const to = Math.min(guests.length, from + GUEST_STEP)
+          evaluateGuests(run, guests, resolver, rules, fresh, from, to)
+          if (to < guests.length) yield
+        }
+      }
     }
     if (!config.disableAllNodes) {
       evaluateNodes(run, state.nodes, resolver, fresh)
@@ -55,7 +81,7 @@ export function evaluate(
     if (!config.disableAllPBS) evaluatePbs(run, state.pbs, resolver, fresh)
     if (!config.disableAllStorage) evaluateStorage(run, state.storage, resolver, fresh)
     // Issue 26: backup kinds have their own switches (config.backups), not the class toggles.
-    if (config.backups?.enabled) evaluateBackups(run, state, fresh)
+    if (config.backups?.enabled) yield* evaluateBackups(run, state, fresh)
   }
   settleUnvisited(run, config, fresh)
   const next = run.finish(isPoll ? state.lastUpdate : previous.lastPoll)

@@ -17,8 +17,13 @@ import type { AlertsRepo } from '../store/alerts-repo.ts'
 import { acknowledge, clearAlerts, unacknowledge } from './acknowledge.ts'
 import { DEFAULT_ALERT_CONFIG } from './config-defaults.ts'
 import { countRuleTerms, MAX_RULE_TERMS, parseAlertConfig } from './config-validate.ts'
-import { createEngineState, type EngineState, type Transition } from './engine-types.ts'
-import { evaluate } from './evaluate.ts'
+import {
+  createEngineState,
+  type EngineState,
+  type EvaluateResult,
+  type Transition,
+} from './engine-types.ts'
+import { evaluate, evaluateSteps } from './evaluate.ts'
 import { createAlertPersistence } from './persist.ts'
 
 /** How often history retention runs (and once at start): not on every poll. */
@@ -29,6 +34,13 @@ export const RETENTION_INTERVAL_MS = 60 * 60 * 1000
  * per turn of the loop (a few milliseconds each), not all in one that holds the loop.
  */
 export const PERSIST_SLICE = 100
+
+/**
+ * A poll's evaluation runs this long per turn of the loop before it yields (issue 27: at 100,000
+ * guests with 1,000,000 backup records one evaluation held the loop for seconds). It yields only
+ * between steps of thousands of guests (evaluate.ts), so a small estate is evaluated at once.
+ */
+export const EVALUATE_SLICE_MS = 8
 
 /**
  * A listener of alert transitions (the notifications issue). Called once per transition, in
@@ -71,11 +83,19 @@ export interface AlertService {
   pruneHistory(): number
   onTransition(listener: TransitionListener): () => void
   /**
-   * Milliseconds the last poll's evaluation and its persistence took on the poll's own turn of
-   * the loop; a storm's step continues in `slices` turns, the longest `longestSliceMs`.
+   * The last poll's evaluation: `evaluateMs` in all over `evaluateTurns` turns of the loop, the
+   * longest `evaluateLongestMs`; its persistence took `persistMs` on the turn the evaluation
+   * ended, and a storm's step continues in `slices` turns, the longest `longestSliceMs`.
    */
-  stats(): { evaluateMs: number; persistMs: number; slices: number; longestSliceMs: number }
-  /** Resolves once a storm's step written in slices is all written and told. */
+  stats(): {
+    evaluateMs: number
+    evaluateTurns: number
+    evaluateLongestMs: number
+    persistMs: number
+    slices: number
+    longestSliceMs: number
+  }
+  /** Resolves once the polls handed in are evaluated, and their steps all written and told. */
   settled(): Promise<void>
   /** Start the hourly retention (runs once at once). */
   start(): void
@@ -101,19 +121,22 @@ export interface AlertServiceDeps {
   retentionIntervalMs?: number
   /** Alerts written per transaction of a storm (PERSIST_SLICE; Infinity: one transaction). */
   persistSlice?: number
+  /** Milliseconds of evaluation per turn (EVALUATE_SLICE_MS; Infinity: all in the poll's turn). */
+  evaluateSliceMs?: number
 }
 
 /** Create the service: loads the config and the active alerts from SQLite. */
 export function createAlertService(deps: AlertServiceDeps): AlertService {
   const { repo, history, log } = deps
   const slice = deps.persistSlice ?? PERSIST_SLICE
+  const evaluateSliceMs = deps.evaluateSliceMs ?? EVALUATE_SLICE_MS
   const persistence = createAlertPersistence({ repo, history })
   const listeners = new Set<TransitionListener>()
   let config = loadConfig(repo, log)
   let engine: EngineState = createEngineState(persistence.load(deps.now()))
   let lastState: State | null = null
   let list: { from: EngineState['active']; alerts: Alert[] } = { from: new Map(), alerts: [] }
-  let figures = { evaluateMs: 0, persistMs: 0 }
+  let figures = { evaluateMs: 0, evaluateTurns: 0, evaluateLongestMs: 0, persistMs: 0 }
   let timer: ReturnType<typeof setInterval> | null = null
 
   const activeList = (): Alert[] => {
@@ -206,12 +229,110 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       } else if (work.run(slice)) {
         pending = null
         deps.republish()
+        startQueued()
       } else {
         setImmediate(step)
       }
       slices.longestMs = Math.max(slices.longestMs, performance.now() - t0)
     }
     setImmediate(step)
+  }
+
+  /**
+   * The poll being evaluated a slice per turn, and the latest poll waiting for it (or for a
+   * storm's step to be written): polls that arrive meanwhile are published with the alerts as
+   * they stand, and only the newest is evaluated next. A change of the engine by anything else
+   * (ack, clear, config) drops the run and evaluates its poll again from the changed engine.
+   */
+  type Evaluation = {
+    state: State
+    now: number
+    steps: Generator<void, EvaluateResult, void>
+    base: EngineState
+    spentMs: number
+    turns: number
+    longestMs: number
+  }
+  let evaluation: Evaluation | null = null
+  let queued: { state: State; now: number } | null = null
+
+  const cancelEvaluation = () => {
+    const ev = evaluation
+    if (!ev) return
+    evaluation = null
+    queued ??= { state: ev.state, now: ev.now }
+  }
+
+  /** Run the evaluation for one slice; true once it is over (committed or failed). */
+  const advance = (ev: Evaluation): boolean => {
+    const t0 = performance.now()
+    let result: EvaluateResult | undefined
+    try {
+      for (;;) {
+        const step = ev.steps.next()
+        if (step.done) {
+          result = step.value
+          break
+        }
+        if (performance.now() - t0 >= evaluateSliceMs) break
+      }
+    } catch (err) {
+      // The poll is published regardless, with the alerts as they were.
+      evaluation = null
+      log.error({ err }, 'alert evaluation failed')
+      return true
+    }
+    const t1 = performance.now()
+    ev.spentMs += t1 - t0
+    ev.turns++
+    ev.longestMs = Math.max(ev.longestMs, t1 - t0)
+    if (!result) return false
+    evaluation = null
+    slices = { count: 0, longestMs: 0 }
+    commit(result.next, result.transitions, ev.now, true)
+    figures = {
+      evaluateMs: ev.spentMs,
+      evaluateTurns: ev.turns,
+      evaluateLongestMs: ev.longestMs,
+      persistMs: performance.now() - t1,
+    }
+    return true
+  }
+
+  /**
+   * Start evaluating the queued poll when nothing else runs. Its first slice runs now; `inline`
+   * (the poll's own decorate) publishes what it found itself, later slices republish.
+   */
+  const startQueued = (inline = false) => {
+    const q = queued
+    if (!q || evaluation || pending) return
+    queued = null
+    const ev: Evaluation = {
+      state: q.state,
+      now: q.now,
+      steps: evaluateSteps(q.state, config, q.now, engine),
+      base: engine,
+      spentMs: 0,
+      turns: 0,
+      longestMs: 0,
+    }
+    evaluation = ev
+    const finished = () => {
+      // A storm's step being written republishes (and starts the next poll) once it is told.
+      if (pending) return
+      deps.republish()
+      startQueued()
+    }
+    const next = () => {
+      if (evaluation !== ev) return
+      if (engine !== ev.base) {
+        cancelEvaluation()
+        startQueued()
+      } else if (advance(ev)) finished()
+      else setImmediate(next)
+    }
+    if (!advance(ev)) setImmediate(next)
+    else if (!inline) finished()
   }
 
   const mutate = (
@@ -221,10 +342,12 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       transitions: Transition[]
     },
   ) => {
+    cancelEvaluation()
     flush()
     const step = change(engine)
     commit(step.next, step.transitions, deps.now())
     deps.republish()
+    startQueued()
     return step.results
   }
 
@@ -234,18 +357,8 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     decorate(next, now, poll) {
       if (poll) {
         lastState = next
-        try {
-          flush()
-          const t0 = performance.now()
-          const result = evaluate(next, config, now, engine)
-          const t1 = performance.now()
-          slices = { count: 0, longestMs: 0 }
-          commit(result.next, result.transitions, now, true)
-          figures = { evaluateMs: t1 - t0, persistMs: performance.now() - t1 }
-        } catch (err) {
-          // The poll is published regardless, with the alerts as they were.
-          log.error({ err }, 'alert evaluation failed')
-        }
+        queued = { state: next, now }
+        startQueued(true)
       }
       next.activeAlerts = activeList()
       next.recentlyResolved = engine.recentlyResolved as ResolvedAlert[]
@@ -256,6 +369,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       if (!parsed.ok) return parsed
       const now = deps.now()
       const before = config
+      cancelEvaluation()
       flush()
       repo.saveConfig(parsed.config, now)
       config = parsed.config
@@ -263,6 +377,8 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       if (lastState) {
         const result = evaluate(lastState, config, now, engine)
         commit(result.next, result.transitions, now)
+        // That was the newest poll's evaluation too.
+        if (queued?.state === lastState) queued = null
       }
       if (
         before.history.retentionDays !== config.history.retentionDays ||
@@ -271,6 +387,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
         prune()
       }
       deps.republish()
+      startQueued()
       return { ok: true }
     },
     active: () => activeList(),
@@ -288,7 +405,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     stats: () => ({ ...figures, slices: slices.count, longestSliceMs: slices.longestMs }),
     settled: () =>
       new Promise<void>((resolve) => {
-        const check = () => (pending ? setImmediate(check) : resolve())
+        const check = () => (pending || evaluation || queued ? setImmediate(check) : resolve())
         check()
       }),
     start() {
@@ -305,17 +422,24 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       timer.unref()
     },
     stop() {
-      // A collector that lost its lease finishes the step it started, as one transaction would have.
+      // A collector that lost its lease finishes the step it started, as one transaction would
+      // have; a poll not evaluated yet is left to the collector that takes over.
+      evaluation = null
+      queued = null
       flush()
       if (timer) clearInterval(timer)
       timer = null
     },
     reload() {
+      evaluation = null
+      queued = null
       flush()
       config = loadConfig(repo, log)
       engine = createEngineState(persistence.load(deps.now()))
     },
     close() {
+      evaluation = null
+      queued = null
       flush()
       if (timer) clearInterval(timer)
       timer = null
