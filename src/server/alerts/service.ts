@@ -17,13 +17,9 @@ import type { AlertsRepo } from '../store/alerts-repo.ts'
 import { acknowledge, clearAlerts, unacknowledge } from './acknowledge.ts'
 import { DEFAULT_ALERT_CONFIG } from './config-defaults.ts'
 import { countRuleTerms, MAX_RULE_TERMS, parseAlertConfig } from './config-validate.ts'
-import {
-  createEngineState,
-  type EngineState,
-  type EvaluateResult,
-  type Transition,
-} from './engine-types.ts'
-import { evaluate, evaluateSteps } from './evaluate.ts'
+import { createEngineState, type EngineState, type Transition } from './engine-types.ts'
+import { evaluate } from './evaluate.ts'
+import { createEvaluationQueue } from './evaluation-queue.ts'
 import { createAlertPersistence } from './persist.ts'
 
 /** How often history retention runs (and once at start): not on every poll. */
@@ -229,7 +225,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       } else if (work.run(slice)) {
         pending = null
         deps.republish()
-        startQueued()
+        evaluations.resume()
       } else {
         setImmediate(step)
       }
@@ -238,102 +234,20 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     setImmediate(step)
   }
 
-  /**
-   * The poll being evaluated a slice per turn, and the latest poll waiting for it (or for a
-   * storm's step to be written): polls that arrive meanwhile are published with the alerts as
-   * they stand, and only the newest is evaluated next. A change of the engine by anything else
-   * (ack, clear, config) drops the run and evaluates its poll again from the changed engine.
-   */
-  type Evaluation = {
-    state: State
-    now: number
-    steps: Generator<void, EvaluateResult, void>
-    base: EngineState
-    spentMs: number
-    turns: number
-    longestMs: number
-  }
-  let evaluation: Evaluation | null = null
-  let queued: { state: State; now: number } | null = null
-
-  const cancelEvaluation = () => {
-    const ev = evaluation
-    if (!ev) return
-    evaluation = null
-    queued ??= { state: ev.state, now: ev.now }
-  }
-
-  /** Run the evaluation for one slice; true once it is over (committed or failed). */
-  const advance = (ev: Evaluation): boolean => {
-    const t0 = performance.now()
-    let result: EvaluateResult | undefined
-    try {
-      for (;;) {
-        const step = ev.steps.next()
-        if (step.done) {
-          result = step.value
-          break
-        }
-        if (performance.now() - t0 >= evaluateSliceMs) break
-      }
-    } catch (err) {
-      // The poll is published regardless, with the alerts as they were.
-      evaluation = null
-      log.error({ err }, 'alert evaluation failed')
-      return true
-    }
-    const t1 = performance.now()
-    ev.spentMs += t1 - t0
-    ev.turns++
-    ev.longestMs = Math.max(ev.longestMs, t1 - t0)
-    if (!result) return false
-    evaluation = null
-    slices = { count: 0, longestMs: 0 }
-    commit(result.next, result.transitions, ev.now, true)
-    figures = {
-      evaluateMs: ev.spentMs,
-      evaluateTurns: ev.turns,
-      evaluateLongestMs: ev.longestMs,
-      persistMs: performance.now() - t1,
-    }
-    return true
-  }
-
-  /**
-   * Start evaluating the queued poll when nothing else runs. Its first slice runs now; `inline`
-   * (the poll's own decorate) publishes what it found itself, later slices republish.
-   */
-  const startQueued = (inline = false) => {
-    const q = queued
-    if (!q || evaluation || pending) return
-    queued = null
-    const ev: Evaluation = {
-      state: q.state,
-      now: q.now,
-      steps: evaluateSteps(q.state, config, q.now, engine),
-      base: engine,
-      spentMs: 0,
-      turns: 0,
-      longestMs: 0,
-    }
-    evaluation = ev
-    const finished = () => {
-      // A storm's step being written republishes (and starts the next poll) once it is told.
-      if (pending) return
-      deps.republish()
-      startQueued()
-    }
-    const next = () => {
-      if (evaluation !== ev) return
-      if (engine !== ev.base) {
-        cancelEvaluation()
-        startQueued()
-      } else if (advance(ev)) finished()
-      else setImmediate(next)
-    }
-    if (!advance(ev)) setImmediate(next)
-    else if (!inline) finished()
-  }
+  const evaluations = createEvaluationQueue({
+    sliceMs: evaluateSliceMs,
+    engine: () => engine,
+    config: () => config,
+    blocked: () => pending !== null,
+    commit(result, now, evaluated) {
+      const t0 = performance.now()
+      slices = { count: 0, longestMs: 0 }
+      commit(result.next, result.transitions, now, true)
+      figures = { ...evaluated, persistMs: performance.now() - t0 }
+    },
+    republish: deps.republish,
+    log,
+  })
 
   const mutate = (
     change: (engine: EngineState) => {
@@ -342,12 +256,12 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       transitions: Transition[]
     },
   ) => {
-    cancelEvaluation()
+    evaluations.interrupt()
     flush()
     const step = change(engine)
     commit(step.next, step.transitions, deps.now())
     deps.republish()
-    startQueued()
+    evaluations.resume()
     return step.results
   }
 
@@ -357,8 +271,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     decorate(next, now, poll) {
       if (poll) {
         lastState = next
-        queued = { state: next, now }
-        startQueued(true)
+        evaluations.poll(next, now)
       }
       next.activeAlerts = activeList()
       next.recentlyResolved = engine.recentlyResolved as ResolvedAlert[]
@@ -369,7 +282,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       if (!parsed.ok) return parsed
       const now = deps.now()
       const before = config
-      cancelEvaluation()
+      evaluations.interrupt()
       flush()
       repo.saveConfig(parsed.config, now)
       config = parsed.config
@@ -378,7 +291,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
         const result = evaluate(lastState, config, now, engine)
         commit(result.next, result.transitions, now)
         // That was the newest poll's evaluation too.
-        if (queued?.state === lastState) queued = null
+        evaluations.forget(lastState)
       }
       if (
         before.history.retentionDays !== config.history.retentionDays ||
@@ -387,7 +300,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
         prune()
       }
       deps.republish()
-      startQueued()
+      evaluations.resume()
       return { ok: true }
     },
     active: () => activeList(),
@@ -405,7 +318,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     stats: () => ({ ...figures, slices: slices.count, longestSliceMs: slices.longestMs }),
     settled: () =>
       new Promise<void>((resolve) => {
-        const check = () => (pending || evaluation || queued ? setImmediate(check) : resolve())
+        const check = () => (pending || !evaluations.idle() ? setImmediate(check) : resolve())
         check()
       }),
     start() {
@@ -424,22 +337,19 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     stop() {
       // A collector that lost its lease finishes the step it started, as one transaction would
       // have; a poll not evaluated yet is left to the collector that takes over.
-      evaluation = null
-      queued = null
+      evaluations.clear()
       flush()
       if (timer) clearInterval(timer)
       timer = null
     },
     reload() {
-      evaluation = null
-      queued = null
+      evaluations.clear()
       flush()
       config = loadConfig(repo, log)
       engine = createEngineState(persistence.load(deps.now()))
     },
     close() {
-      evaluation = null
-      queued = null
+      evaluations.clear()
       flush()
       if (timer) clearInterval(timer)
       timer = null
