@@ -6,6 +6,7 @@
 // waits for any of it: results land in the cache and the next cycle merges them.
 import { AppError } from '../../shared/model/errors.ts'
 import type { Guest, GuestType } from '../../shared/model/state.ts'
+import { linkAbort } from './abort-link.ts'
 import { createLimiter, mapLimited, type Limiter } from './limiter.ts'
 import {
   diskReasonFor,
@@ -279,9 +280,11 @@ async function callWithBudget(io: DetailIo, path: string, cancel: AbortSignal): 
     () => controller.abort(new AppError('PVE_TIMEOUT', { host: io.host, ms: io.policy.timeoutMs })),
     io.policy.timeoutMs,
   )
+  const unlink = linkAbort(controller, cancel)
   try {
-    return await io.call(path, AbortSignal.any([controller.signal, cancel]))
+    return await io.call(path, controller.signal)
   } finally {
     clearTimeout(timer)
+    unlink()
   }
 }

@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks'
 import { request } from 'undici'
 import { AppError } from '../../shared/model/errors.ts'
+import { linkAbort } from './abort-link.ts'
 import { isRecord } from './coerce.ts'
 import { JsonTooLargeError, parseJsonSliced } from './json-slices.ts'
 import { createLimiter } from './limiter.ts'
@@ -97,7 +98,8 @@ export function createPveClient(options: PveClientOptions): PveClient {
       () => timeout.abort(new AppError('PVE_TIMEOUT', { host: label, ms: timeoutMs })),
       timeoutMs,
     )
-    const signal = init.signal ? AbortSignal.any([timeout.signal, init.signal]) : timeout.signal
+    const unlink = linkAbort(timeout, init.signal)
+    const signal = timeout.signal
     let body: Buffer
     try {
       const url = `${baseUrl}/api2/json${path}${init.query ? `?${init.query}` : ''}`
@@ -123,6 +125,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         : toTransportError(label, err, timeoutMs)
     } finally {
       clearTimeout(timer)
+      unlink()
     }
     return body
   }
