@@ -173,6 +173,32 @@ function withMetrics(state: State): State {
   return { ...state, vms: poll(state.vms), containers: poll(state.containers) }
 }
 
+/**
+ * A node's nightly job ends: a new vzdump task (vmid 0) naming 1 % of the guests in its log, as
+ * the collector hands it (the task list a new array, every other task the same object).
+ */
+function withJobTaskEnded(state: State, round: number): State {
+  const all = [...state.vms, ...state.containers]
+  const instance = all[round % all.length]!.instance
+  const mine = all.filter((g) => g.instance === instance)
+  const step = Math.max(1, Math.round((mine.length * 100) / all.length))
+  const guests = mine.filter((_, i) => i % step === round % step)
+  const first = guests[0]!
+  const task: BackupTask = {
+    id: `${first.instance}-UPID:${first.node}:job-${round}`,
+    node: first.node,
+    instance: first.instance,
+    type: 'vzdump',
+    vmid: 0,
+    status: 'OK',
+    startTime: NOW + round,
+    endTime: NOW + round + 3600,
+    jobId: 'all',
+    guests: guests.map((g, k) => ({ vmid: g.vmid, ok: k % 50 !== 0 })),
+  }
+  return { ...state, backupTasks: [...state.backupTasks, task] }
+}
+
 /** A PBS content refresh: every PBS record a new, equal object, as the collector hands them. */
 function withPbsRefresh(state: State): State {
   return { ...state, pbsBackups: state.pbsBackups.map((backup) => ({ ...backup })) }
@@ -271,6 +297,7 @@ export async function benchCoverage(
     ['1 % renamed', withRenames],
     ['poll, no change read', withMetrics],
     ['PBS refresh, records equal', withPbsRefresh],
+    ["a node's job task ends (1 % of guests)", withJobTaskEnded],
   ] as const
   for (const [name, make] of cases) {
     out.push(await timeCase(name, size, records, runs, change(make), derive))

@@ -16,7 +16,7 @@ import {
   type GuestKey,
 } from './bucket-fold.ts'
 import { indexJobs, type JobIndex } from './job-selection.ts'
-import { indexTasks, type TaskIndex } from './last-job.ts'
+import { indexTasks, lastJobOf, sameLastJob, type TaskIndex } from './last-job.ts'
 import { diffRecordSteps, type ListChange } from './record-diff.ts'
 import { guestSummary, orphanSummary, sameGuestBackup, type GuestBackupInputs } from './summary.ts'
 import { regroupGuestSteps, sameGuestsSteps } from './summariser-guests.ts'
@@ -144,6 +144,35 @@ export function createGuestBackupSummariser(
     bucket.summaries = out
   }
 
+  /**
+   * Mark the buckets of the guests whose last job differs between two task indexes. A task list
+   * changes whenever any node starts or ends a backup; at 100k guests summarising every guest
+   * again for it cost more than all the other updates together.
+   */
+  function* markLastJobChanges(old: TaskIndex, next: TaskIndex): Generator<void, void, void> {
+    let work = 0
+    const mark = (vmid: number) => {
+      const bucket = buckets.get(vmid)
+      if (bucket) dirty.add(bucket)
+    }
+    for (const [instance, byVmid] of next) {
+      const before = old.get(instance)
+      for (const [vmid, task] of byVmid) {
+        if (++work % STEP_ITEMS === 0) yield
+        const was = before?.get(vmid)
+        if (was === task) continue
+        if (!was || !sameLastJob(lastJobOf(was, vmid), lastJobOf(task, vmid))) mark(vmid)
+      }
+    }
+    for (const [instance, byVmid] of old) {
+      const after = next.get(instance)
+      for (const vmid of byVmid.keys()) {
+        if (++work % STEP_ITEMS === 0) yield
+        if (!after?.has(vmid)) mark(vmid)
+      }
+    }
+  }
+
   function* updateSteps(
     inputs: GuestBackupInputs,
     current: () => boolean = () => true,
@@ -184,7 +213,12 @@ export function createGuestBackupSummariser(
       guestPart = new Array<GuestBackup>(guestKeys.length)
     }
     if (jobsChanged) jobs = indexJobs(inputs.backupJobs, inputs.backupCoverage)
-    if (tasksChanged) tasks = indexTasks(inputs.backupTasks)
+    if (tasksChanged) {
+      const next = indexTasks(inputs.backupTasks)
+      // New jobs summarise every guest again anyway; else only the guests whose last job changed.
+      if (!jobsChanged) yield* markLastJobChanges(tasks, next)
+      tasks = next
+    }
     jobsIn = inputs.backupJobs
     coverageIn = inputs.backupCoverage
     tasksIn = inputs.backupTasks
@@ -221,13 +255,13 @@ export function createGuestBackupSummariser(
         buckets.delete(bucket.key)
       }
     }
-    const whole = !guestsSame || jobsChanged || tasksChanged
+    const whole = !guestsSame || jobsChanged
     if (whole) {
       work = 0
       for (const bucket of buckets.values()) {
         if (++work % 256 === 0) yield
         if (dirty.has(bucket)) continue
-        if (jobsChanged || tasksChanged) summarise(bucket, bucket.summaries)
+        if (jobsChanged) summarise(bucket, bucket.summaries)
         for (let k = 0; k < bucket.at.length; k++) guestPart[bucket.at[k]!] = bucket.summaries[k]!
       }
     }

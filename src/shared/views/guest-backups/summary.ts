@@ -16,7 +16,7 @@ import type { BackupTask, Guest, PbsBackup, StorageBackup } from '../../model/st
 import type { BackupAggregate } from './backup-index.ts'
 import type { GuestKey, Orphan } from './bucket-fold.ts'
 import { coverageOf, type JobIndex } from './job-selection.ts'
-import { lastJobOf, type TaskIndex } from './last-job.ts'
+import { lastJobOf, sameLastJob, type TaskIndex } from './last-job.ts'
 import { createGuestBackupSummariser } from './summariser.ts'
 
 /** The state collections a summary reads. */
@@ -105,11 +105,5 @@ export function sameGuestBackup(a: GuestBackup, b: GuestBackup): boolean {
   const x = a.lastJob
   const y = b.lastJob
   if (!x || !y) return x === y
-  return (
-    x.state === y.state &&
-    x.time === y.time &&
-    x.taskId === y.taskId &&
-    x.jobId === y.jobId &&
-    x.error === y.error
-  )
+  return sameLastJob(x, y)
 }

@@ -127,6 +127,40 @@ function task(random: Random, instances: string[]): BackupTask {
   return t
 }
 
+/**
+ * A new task list as a collector delivers one: a task started, tasks aged out, a task re-read as
+ * an equal new object (a new log page, the same result), or one that ended or whose log changed.
+ */
+function changeTasks(random: Random, tasks: readonly BackupTask[], instances: string[]) {
+  const copy = (t: BackupTask, patch: Partial<BackupTask> = {}): BackupTask => ({
+    ...t,
+    ...(t.guests ? { guests: t.guests.map((g) => ({ ...g })) } : {}),
+    ...patch,
+  })
+  const at = int(random, Math.max(1, tasks.length))
+  switch (int(random, 5)) {
+    case 0:
+      return [...tasks, task(random, instances)]
+    case 1:
+      return tasks.filter(() => random() > 0.3)
+    case 2:
+      return tasks.map((t) => copy(t))
+    case 3:
+      return tasks.map((t, k) => {
+        if (k !== at) return t
+        const ended = copy(t, { status: 'OK', endTime: t.startTime + 20 })
+        delete ended.error
+        return ended
+      })
+    default:
+      return tasks.map((t, k) =>
+        k === at && t.guests
+          ? copy(t, { guests: t.guests.map((g) => ({ vmid: g.vmid, ok: !g.ok })) })
+          : t,
+      )
+  }
+}
+
 function job(random: Random, instances: string[]): BackupJob {
   const selection = int(random, 4)
   const job: BackupJob = {
@@ -202,7 +236,7 @@ export function randomChange(random: Random, state: Inputs): Partial<Inputs> {
     case 3:
       return { vms: drop(state.vms) } // deleted guests: their backups become orphans
     case 4:
-      return { backupTasks: [...state.backupTasks, task(random, instances)] }
+      return { backupTasks: changeTasks(random, state.backupTasks, instances) }
     case 5:
       return { backupJobs: [...drop(state.backupJobs), job(random, instances)] }
     case 6:

@@ -155,4 +155,34 @@ describe('lastJob', () => {
     const unnamed = summariseGuestBackups(inputs({ vms: [makeGuest(102)], backupTasks: [task] }))
     expect(unnamed[0]!.lastJob).toBeUndefined()
   })
+
+  it("reads each guest's own entry in a node's job task of a thousand guests", () => {
+    // Past a few entries a task's list is looked up by vmid: the same answers as a scan.
+    const guests = Array.from({ length: 1000 }, (_, i) => ({
+      vmid: 1000 + i,
+      ok: i % 7 !== 0,
+      ...(i % 7 === 0 ? { error: `disk ${i} full` } : {}),
+    }))
+    // A vmid logged twice (a retried guest): the first entry counts, as it always did.
+    guests.push({ vmid: 1001, ok: false, error: 'retried' })
+    const task = makeTask({ vmid: 0, status: 'job errors', error: 'job errors', guests })
+    const vms = [makeGuest(1000), makeGuest(1001), makeGuest(1700), makeGuest(5000)]
+    const byVmid = new Map(
+      summariseGuestBackups(inputs({ vms, backupTasks: [task] })).map((s) => [s.vmid, s.lastJob]),
+    )
+    expect(byVmid.get(1000)).toEqual({
+      state: 'failed',
+      time: 1100,
+      taskId: 'lab-UPID:1',
+      error: 'disk 0 full',
+    })
+    expect(byVmid.get(1001)?.state).toBe('ok')
+    expect(byVmid.get(1700)).toEqual({
+      state: 'failed',
+      time: 1100,
+      taskId: 'lab-UPID:1',
+      error: 'disk 700 full',
+    })
+    expect(byVmid.get(5000)).toBeUndefined()
+  })
 })
