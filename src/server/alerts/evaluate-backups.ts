@@ -128,14 +128,8 @@ function* evaluateGuestBackups(
     todo.push(gb)
     todoOpen.push(existing)
   }
-  const ctx: Context = {
-    run,
-    plan,
-    nowS,
-    fresh,
-    pbsDown: isPbsDown(state, fresh),
-    guests: plan.rules.length > 0 && todo.length > 0 ? guestsOf(state, todo) : null,
-  }
+  const guests = plan.rules.length > 0 && todo.length > 0 ? yield* guestsOf(state, todo) : null
+  const ctx: Context = { run, plan, nowS, fresh, pbsDown: isPbsDown(state, fresh), guests }
   yield
   for (let i = 0; i < todo.length; i++) {
     if (i > 0 && i % GUEST_STEP === 0) yield
@@ -146,16 +140,23 @@ function* evaluateGuestBackups(
 
 /**
  * The live guests of these summaries, for rule matching: a vmid flag scan over every guest, and
- * the map holds only the few guests evaluated (hashing 100,000 ids each poll would cost more).
+ * the map holds only the guests evaluated (hashing 100,000 ids each poll would cost more). When
+ * most guests are evaluated (an estate whose backups are mostly old, several clusters sharing
+ * vmids) the map is the whole estate: built in steps, as one it held the loop for half a second.
  */
-function guestsOf(state: State, todo: readonly GuestBackup[]): Map<string, Guest> {
+function* guestsOf(
+  state: State,
+  todo: readonly GuestBackup[],
+): Generator<void, Map<string, Guest>, void> {
   let max = 0
   for (const gb of todo) if (gb.vmid > max) max = gb.vmid
   const wanted = new Uint8Array(max + 1)
   for (const gb of todo) if (gb.vmid >= 0) wanted[gb.vmid] = 1
   const map = new Map<string, Guest>()
+  let scanned = 0
   for (const collection of [state.vms, state.containers]) {
     for (let i = 0; i < collection.length; i++) {
+      if (++scanned % SCAN_STEP === 0) yield
       const g = collection[i]!
       if (g.vmid >= 0 && g.vmid <= max && wanted[g.vmid] === 1) map.set(g.id, g)
     }

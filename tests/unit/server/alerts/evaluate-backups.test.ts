@@ -92,6 +92,26 @@ describe('backup age alerts', () => {
     expect(d.active('backup-age-lab-pve1-103')).toMatchObject({ level: 'warning', threshold: 3 })
   })
 
+  it('matches rules against every guest of a large estate whose backups are all old', () => {
+    // The guests are gathered for the rules in steps of 10,000: the last ones count too.
+    const guests = Array.from({ length: 25_000 }, (_, i) =>
+      makeGuest(100 + i, { name: `g${i}`, tags: i === 24_000 ? ['production'] : [] }),
+    )
+    const config = withConfig((c) => {
+      c.customRules = [rule({ backup: { ageWarningDays: 1, ageCriticalDays: 2 } })]
+    })
+    const d = new Driver(config)
+    d.poll(
+      backupState(
+        guests,
+        guests.map((g) => summary(g, { newest: NOW_S - 5 * DAY_S })),
+      ),
+    )
+    expect(d.ids()).toHaveLength(25_000)
+    expect(d.active('backup-age-lab-pve1-24100')).toMatchObject({ level: 'critical', threshold: 2 })
+    expect(d.active('backup-age-lab-pve1-24101')).toMatchObject({ level: 'warning', threshold: 3 })
+  })
+
   it('ends open alerts as disabled when the guest, its backups or the whole kind is switched off', () => {
     const state = backupState([web, ct], [summary(web, { newest: 0 }), summary(ct, { newest: 0 })])
     const d = new Driver()
