@@ -73,8 +73,6 @@ interface Context {
   nowS: number
   fresh: Freshness
   pbsDown: boolean
-  /** The live guests the backup rules are matched against (only those evaluated); null: no rules. */
-  guests: Map<string, Guest> | null
 }
 
 function* evaluateGuestBackups(
@@ -100,6 +98,12 @@ function* evaluateGuestBackups(
   // First pass: the guests with trouble or an open backup alert (few), without allocating.
   const todo: GuestBackup[] = []
   const todoOpen: (Alert[] | undefined)[] = []
+  // The live guest of each, for the rules: a summary is at its guest's estate index (vms, then
+  // containers) whenever the summaries were built from this poll's guest lists; the few that are
+  // not (a build still under way) are looked up by id after the scan.
+  const todoGuest: (Guest | undefined)[] = []
+  const astray: GuestBackup[] = []
+  const { vms, containers } = state
   const list = state.guestBackups
   for (let i = 0; i < list.length; i++) {
     if (i > 0 && i % SCAN_STEP === 0) yield
@@ -127,22 +131,30 @@ function* evaluateGuestBackups(
     if (!trouble && !existing) continue
     todo.push(gb)
     todoOpen.push(existing)
+    const guest = i < vms.length ? vms[i] : containers[i - vms.length]
+    if (guest !== undefined && guest.id === gb.id) todoGuest.push(guest)
+    else {
+      todoGuest.push(undefined)
+      astray.push(gb)
+    }
   }
-  const guests = plan.rules.length > 0 && todo.length > 0 ? yield* guestsOf(state, todo) : null
-  const ctx: Context = { run, plan, nowS, fresh, pbsDown: isPbsDown(state, fresh), guests }
+  if (plan.rules.length > 0 && astray.length > 0) {
+    const byId = yield* guestsOf(state, astray)
+    for (let i = 0; i < todo.length; i++) todoGuest[i] ??= byId.get(todo[i]!.id)
+  }
+  const ctx: Context = { run, plan, nowS, fresh, pbsDown: isPbsDown(state, fresh) }
   yield
   for (let i = 0; i < todo.length; i++) {
     if (i > 0 && i % GUEST_STEP === 0) yield
-    evaluateGuest(ctx, todo[i]!, todoOpen[i])
+    evaluateGuest(ctx, todo[i]!, todoOpen[i], todoGuest[i])
   }
   evaluateOrphans(run, state, fresh, orphans)
 }
 
 /**
- * The live guests of these summaries, for rule matching: a vmid flag scan over every guest, and
- * the map holds only the guests evaluated (hashing 100,000 ids each poll would cost more). When
- * most guests are evaluated (an estate whose backups are mostly old, several clusters sharing
- * vmids) the map is the whole estate: built in steps, as one it held the loop for half a second.
+ * The live guests of these summaries by id: a vmid flag scan over every guest, and the map holds
+ * only the guests asked for (hashing 100,000 ids each poll would cost more). Built in steps: when
+ * those are most of the estate it is a whole-estate map, as one step half a second of the loop.
  */
 function* guestsOf(
   state: State,
@@ -196,14 +208,19 @@ function unchanged(
   return false
 }
 
-function evaluateGuest(ctx: Context, gb: GuestBackup, existing: Alert[] | undefined): void {
+function evaluateGuest(
+  ctx: Context,
+  gb: GuestBackup,
+  existing: Alert[] | undefined,
+  guest: Guest | undefined,
+): void {
   const { run, plan, nowS } = ctx
   if (ctx.fresh.isStale(gb.instance, gb.node)) {
     holdBackups(run, existing)
     return
   }
   const config = run.config
-  const limits = backupLimitsOf(config, plan, gb.id, ctx.guests?.get(gb.id))
+  const limits = backupLimitsOf(config, plan, gb.id, guest)
   const resourceType: AlertResourceType = gb.type === 'qemu' ? 'VM' : 'Container'
   let place: Place | null = null
   let label = ''
