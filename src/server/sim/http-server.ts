@@ -10,6 +10,7 @@ import type { SimClusterModel } from './model.ts'
 import type { Authenticator } from './auth.ts'
 import type { SimCertificate } from './tls.ts'
 import { sendError, sendJson, wrapData } from './reply.ts'
+import { createSlicer, wrapDataSliced } from './slices.ts'
 import { handleTicketLogin } from './ticket-route.ts'
 import { PveError } from './route-kit.ts'
 import type { DelayedReply, Route, RouteKit } from './route-kit.ts'
@@ -46,20 +47,36 @@ export interface ClusterApi {
 export function createClusterApi(deps: ClusterServerDeps): ClusterApi {
   const { cluster, auth } = deps
   const cache = new Map<string, Buffer>()
+  const sliced = new Map<string, Promise<Buffer>>()
   let cachedRevision = -1
+  const sameRevision = (): void => {
+    if (cachedRevision === cluster.revision) return
+    cache.clear()
+    sliced.clear()
+    cachedRevision = cluster.revision
+  }
   const kit: RouteKit = {
     cluster,
     certificate: deps.certificate,
     agentTimeoutMs: deps.agentTimeoutMs,
     cached(key, build) {
-      if (cachedRevision !== cluster.revision) {
-        cache.clear()
-        cachedRevision = cluster.revision
-      }
+      sameRevision()
       let body = cache.get(key)
       if (body === undefined) {
         body = wrapData(build())
         cache.set(key, body)
+      }
+      return body
+    },
+    cachedSliced(key, build) {
+      sameRevision()
+      let body = sliced.get(key)
+      if (body === undefined) {
+        const slicer = createSlicer()
+        body = build(slicer).then((items) => wrapDataSliced(items, slicer))
+        sliced.set(key, body)
+        // A failed build is not kept: the next request tries again.
+        body.catch(() => sliced.get(key) === body && sliced.delete(key))
       }
       return body
     },
@@ -74,9 +91,18 @@ export function createClusterApi(deps: ClusterServerDeps): ClusterApi {
   ]
   const pending = new Set<NodeJS.Timeout>()
 
-  const deliver = (res: ServerResponse, result: Buffer | DelayedReply): void => {
+  const deliver = (res: ServerResponse, result: Buffer | DelayedReply | Promise<Buffer>): void => {
     if (Buffer.isBuffer(result)) {
       sendJson(res, 200, 'OK', result)
+      return
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (body) => {
+          if (!res.destroyed && !res.writableEnded) sendJson(res, 200, 'OK', body)
+        },
+        (err: unknown) => sendFailure(res, err),
+      )
       return
     }
     // The agent's answer (or PVE's timeout) comes later; a client that gives up cancels it.

@@ -8,6 +8,7 @@ import { findStore, isProtected } from './backups.ts'
 import type { BackupSeries, BackupStore } from './backups.ts'
 import { guestProfile, rootFraction } from './guest-profile.ts'
 import { formatUpid } from './tasks.ts'
+import type { Slicer } from './slices.ts'
 
 /** Content types PVE storages know. */
 export const CONTENT_TYPES = [
@@ -76,44 +77,64 @@ export function renderStorageStatus(s: SimStorage, node: number): object {
   return rest
 }
 
-/** `data` of GET /nodes/{n}/storage/{s}/content, optionally filtered by content type and vmid. */
-export function renderContent(
+/**
+ * `data` of GET /nodes/{n}/storage/{s}/content, optionally filtered by content type and vmid; in
+ * slices (slices.ts), as a backup store can hold the volumes of thousands of guests.
+ */
+export async function renderContentSliced(
   cluster: SimClusterModel,
   s: SimStorage,
   node: number,
   content: string | undefined,
   vmid: number | undefined,
-): object[] {
+  slicer: Slicer,
+): Promise<object[]> {
+  const out: Record<string, unknown>[] = []
+  for (const _ of contentSteps(cluster, s, node, content, vmid, out))
+    if (slicer.due()) await slicer.pause()
+  return sortByVolid(out)
+}
+
+const sortByVolid = (out: Record<string, unknown>[]): Record<string, unknown>[] =>
+  out.sort((a, b) => (String(a.volid) < String(b.volid) ? -1 : 1))
+
+// Fills `out`, yielding after each guest's backup volumes. What it reads is taken when it starts
+// (the backup series, their times, the clock), so a tick between two steps changes nothing.
+function* contentSteps(
+  cluster: SimClusterModel,
+  s: SimStorage,
+  node: number,
+  content: string | undefined,
+  vmid: number | undefined,
+  out: Record<string, unknown>[],
+): Generator<void> {
   const types = s.content.split(',')
   const wants = (t: string): boolean =>
     types.includes(t) && (content === undefined || content === t)
-  const out: Record<string, unknown>[] = []
-  if (wants('backup')) {
-    const store = findStore(cluster, s.storage, node)
-    if (store !== undefined) out.push(...backupVolumes(cluster, store, vmid))
-  }
-  if (vmid === undefined && wants('iso')) out.push(...staticVolumes(cluster, s, 'iso'))
-  if (vmid === undefined && wants('vztmpl')) out.push(...staticVolumes(cluster, s, 'vztmpl'))
+  const store = wants('backup') ? findStore(cluster, s.storage, node) : undefined
+  const backups = store !== undefined ? backupSeries(store, vmid) : []
+  const nowSec = Math.floor(cluster.lastTickMs / 1000)
+  const others: Record<string, unknown>[] = []
+  if (vmid === undefined && wants('iso')) others.push(...staticVolumes(cluster, s, 'iso'))
+  if (vmid === undefined && wants('vztmpl')) others.push(...staticVolumes(cluster, s, 'vztmpl'))
   if (wants('images') || wants('rootdir'))
-    out.push(...guestVolumes(cluster, s, node, content, vmid))
-  return out.sort((a, b) => (String(a.volid) < String(b.volid) ? -1 : 1))
+    others.push(...guestVolumes(cluster, s, node, content, vmid))
+  for (const [series, times] of backups) {
+    for (const t of times) out.push(backupVolume(cluster, store!, series, t, nowSec))
+    yield
+  }
+  out.push(...others)
 }
 
-function backupVolumes(
-  cluster: SimClusterModel,
+function backupSeries(
   store: BackupStore,
   vmid: number | undefined,
-): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = []
-  const nowSec = Math.floor(cluster.lastTickMs / 1000)
-  const add = (series: BackupSeries): void => {
-    for (const t of series.times) out.push(backupVolume(cluster, store, series, t, nowSec))
-  }
-  if (vmid !== undefined) {
-    const series = store.series.get(vmid)
-    if (series !== undefined) add(series)
-  } else for (const series of store.series.values()) add(series)
-  return out
+): (readonly [BackupSeries, readonly number[]])[] {
+  const series =
+    vmid !== undefined
+      ? [store.series.get(vmid)].filter((x) => x !== undefined)
+      : [...store.series.values()]
+  return series.map((x) => [x, x.times.slice()] as const)
 }
 
 function backupVolume(

@@ -3,6 +3,7 @@
 
 import type { SimClusterModel, SimGuest } from './model.ts'
 import type { SimCertificate } from './tls.ts'
+import type { Slicer } from './slices.ts'
 
 /** An API failure: the status, the reason phrase PVE puts in the status line, 400 `errors`. */
 export class PveError extends Error {
@@ -32,7 +33,7 @@ export interface RouteContext {
 export interface Route {
   pattern: RegExp
   params: readonly string[]
-  handle(ctx: RouteContext): Buffer | DelayedReply
+  handle(ctx: RouteContext): Buffer | DelayedReply | Promise<Buffer>
 }
 
 /** Shared helpers handed to every route module. */
@@ -42,6 +43,11 @@ export interface RouteKit {
   agentTimeoutMs: number
   /** Serialises `{"data":...}` once per model revision and key. */
   cached(key: string, build: () => unknown): Buffer
+  /**
+   * Like cached, for a list too large to build and serialise in one go (slices.ts); requests for
+   * the same key while it is being built share it.
+   */
+  cachedSliced(key: string, build: (slicer: Slicer) => Promise<readonly unknown[]>): Promise<Buffer>
 }
 
 /**

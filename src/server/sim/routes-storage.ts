@@ -4,7 +4,7 @@
 import { wrapData } from './reply.ts'
 import {
   CONTENT_TYPES,
-  renderContent,
+  renderContentSliced,
   renderStorageList,
   renderStorageStatus,
 } from './render-storage.ts'
@@ -70,8 +70,9 @@ export function storageRoutes(kit: RouteKit): Route[] {
         const content = query.get('content') ?? undefined
         if (content !== undefined) checkContent(content)
         const vmid = optionalInteger(query, 'vmid')
-        return cached(`content:${node}:${storage.storage}:${content ?? ''}:${vmid ?? ''}`, () =>
-          renderContent(cluster, storage, node, content, vmid),
+        return kit.cachedSliced(
+          `content:${node}:${storage.storage}:${content ?? ''}:${vmid ?? ''}`,
+          (slicer) => renderContentSliced(cluster, storage, node, content, vmid, slicer),
         )
       },
     },
