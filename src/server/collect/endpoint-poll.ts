@@ -26,6 +26,7 @@ import {
   type PveSlowResult,
 } from './pve-slow.ts'
 import type { RateTracker } from './rates.ts'
+import { fairTimeout } from './fair-timeout.ts'
 
 export type { QueryCall } from './collector.ts'
 
@@ -346,7 +347,7 @@ async function readCluster(ctx: EndpointPollContext): Promise<ClusterInfo | unde
 
 async function callWithBudget(ctx: EndpointPollContext, path: string): Promise<unknown> {
   const controller = new AbortController()
-  const timer = setTimeout(
+  const deadline = fairTimeout(
     () =>
       controller.abort(
         new AppError('PVE_TIMEOUT', { host: ctx.url ?? ctx.host, ms: ctx.detailTimeoutMs }),
@@ -356,6 +357,6 @@ async function callWithBudget(ctx: EndpointPollContext, path: string): Promise<u
   try {
     return await ctx.call(path, controller.signal)
   } finally {
-    clearTimeout(timer)
+    deadline.clear()
   }
 }

@@ -20,6 +20,7 @@ import {
   type AgentResult,
   type GuestDetails,
 } from './pve-guest-details.ts'
+import { fairTimeout } from './fair-timeout.ts'
 
 /** Cadence and bounds of the detail refresh. */
 export interface DetailPolicy {
@@ -276,7 +277,7 @@ function resetAgent(entry: DetailEntry): void {
 
 async function callWithBudget(io: DetailIo, path: string, cancel: AbortSignal): Promise<unknown> {
   const controller = new AbortController()
-  const timer = setTimeout(
+  const deadline = fairTimeout(
     () => controller.abort(new AppError('PVE_TIMEOUT', { host: io.host, ms: io.policy.timeoutMs })),
     io.policy.timeoutMs,
   )
@@ -284,7 +285,7 @@ async function callWithBudget(io: DetailIo, path: string, cancel: AbortSignal): 
   try {
     return await io.call(path, controller.signal)
   } finally {
-    clearTimeout(timer)
+    deadline.clear()
     unlink()
   }
 }

@@ -9,6 +9,7 @@ import { JsonTooLargeError, parseJsonSliced } from './json-slices.ts'
 import { createLimiter } from './limiter.ts'
 import { cleanReason, redactCredentials, toHttpError, toTransportError } from './pve-errors.ts'
 import { createTlsAgent } from './tls-agent.ts'
+import { fairTimeout } from './fair-timeout.ts'
 
 /** Credentials for one PVE endpoint. */
 export type PveAuth =
@@ -94,7 +95,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
   // parse does not hold one of the host's request slots.
   async function sendRaw(method: 'GET' | 'POST', path: string, init: SendInit): Promise<Buffer> {
     const timeout = new AbortController()
-    const timer = setTimeout(
+    const deadline = fairTimeout(
       () => timeout.abort(new AppError('PVE_TIMEOUT', { host: label, ms: timeoutMs })),
       timeoutMs,
     )
@@ -124,7 +125,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
         ? toAbortError(label, signal.reason, err)
         : toTransportError(label, err, timeoutMs)
     } finally {
-      clearTimeout(timer)
+      deadline.clear()
       unlink()
     }
     return body

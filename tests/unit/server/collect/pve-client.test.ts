@@ -38,6 +38,12 @@ function clientFor(overrides: Partial<PveClientOptions> = {}): PveClient {
   return client
 }
 
+/** Keeps this thread busy, as a long synchronous task of ours does. */
+function blockLoop(ms: number): void {
+  const until = performance.now() + ms
+  while (performance.now() < until);
+}
+
 async function errorOf(promise: Promise<unknown>): Promise<AppError> {
   const err = await promise.then(
     () => undefined,
@@ -150,6 +156,17 @@ describe('createPveClient', () => {
     const err = await errorOf(clientFor({ timeoutMs: 150 }).get('/version'))
     expect(err.code).toBe('PVE_TIMEOUT')
     expect(err.params.ms).toBe(150)
+  })
+
+  it('does not time out an answer for the time our own loop was blocked', async () => {
+    // The node answers at once; right after, this process is busy for longer than the deadline
+    // (a large parse, a garbage collection), so the answer waits unread when the deadline is due.
+    stub.handler = () => {
+      setImmediate(() => blockLoop(1_000))
+      return { body: { data: { version: '8.4.14' } } }
+    }
+    const answer = clientFor({ timeoutMs: 300 }).get('/version')
+    await expect(answer).resolves.toEqual({ version: '8.4.14' })
   })
 
   it('accepts the pinned fingerprint in any case and with or without colons', async () => {
