@@ -53,6 +53,8 @@ export type QueryCall = (
   path: string,
   query?: Record<string, string | number>,
   signal?: AbortSignal,
+  /** Overrides the client's timeout for this call (counted from the request being sent). */
+  timeoutMs?: number,
 ) => Promise<unknown>
 
 /**

@@ -161,11 +161,11 @@ export function createSlotRunner(deps: SlotDeps): SlotRunner {
 
   // Every call is timed and counted per path class, with or without query parameters.
   function accounted(client: PveClient): QueryCall {
-    return async (path, query, signal) => {
+    return async (path, query, signal, timeoutMs) => {
       const started = performance.now()
       let ok = false
       try {
-        const data = await client.get(path, query, signal)
+        const data = await client.get(path, query, signal, timeoutMs)
         ok = true
         return data
       } finally {
@@ -182,7 +182,7 @@ export function createSlotRunner(deps: SlotDeps): SlotRunner {
       instance: slot.endpoint.name,
       host: slot.endpoint.host,
       url,
-      call: (path, signal) => main(path, undefined, signal),
+      call: (path, signal, timeoutMs) => main(path, undefined, signal, timeoutMs),
       detailCall: (path, signal) => details(path, undefined, signal),
       memory: slot.memory,
       rates: deps.rates,

@@ -42,11 +42,16 @@ export interface PveClientOptions {
 
 /** A client for one PVE endpoint. */
 export interface PveClient {
-  /** GETs /api2/json<path> and returns the unwrapped `data`. Throws AppError only. */
+  /**
+   * GETs /api2/json<path> and returns the unwrapped `data`. Throws AppError only. `timeoutMs`
+   * overrides the client's for this call; either counts from the request being sent, not the
+   * time it waited for one of the host's connections.
+   */
   get<T = unknown>(
     path: string,
     query?: Record<string, string | number>,
     signal?: AbortSignal,
+    timeoutMs?: number,
   ): Promise<T>
   readonly host: string
   close(): Promise<void>
@@ -89,15 +94,17 @@ export function createPveClient(options: PveClientOptions): PveClient {
     headers: Record<string, string>
     body?: string
     signal?: AbortSignal
+    timeoutMs?: number
   }
 
   // The answer's bytes; parsed by the caller, outside the limiter, so that a large answer's
   // parse does not hold one of the host's request slots.
   async function sendRaw(method: 'GET' | 'POST', path: string, init: SendInit): Promise<Buffer> {
     const timeout = new AbortController()
+    const ms = init.timeoutMs ?? timeoutMs
     const deadline = fairTimeout(
-      () => timeout.abort(new AppError('PVE_TIMEOUT', { host: label, ms: timeoutMs })),
-      timeoutMs,
+      () => timeout.abort(new AppError('PVE_TIMEOUT', { host: label, ms })),
+      ms,
     )
     const unlink = linkAbort(timeout, init.signal)
     const signal = timeout.signal
@@ -123,7 +130,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
       if (err instanceof AppError && err.code === 'PVE_BAD_RESPONSE') throw err
       throw signal.aborted
         ? toAbortError(label, signal.reason, err)
-        : toTransportError(label, err, timeoutMs)
+        : toTransportError(label, err, ms)
     } finally {
       deadline.clear()
       unlink()
@@ -178,6 +185,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
     path: string,
     query?: Record<string, string | number>,
     signal?: AbortSignal,
+    callTimeoutMs?: number,
   ): Promise<T> {
     const started = performance.now()
     let ok = false
@@ -189,6 +197,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
             query: qs,
             headers: await authHeaders(false),
             signal,
+            timeoutMs: callTimeoutMs,
           })
         } catch (err) {
           // An expired or revoked ticket: log in again once, then give up.
@@ -202,6 +211,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
             query: qs,
             headers: await authHeaders(true),
             signal,
+            timeoutMs: callTimeoutMs,
           })
         }
       })

@@ -87,6 +87,39 @@ describe('pollEndpoint: node statuses', () => {
     ])
   })
 
+  it('gives a node its budget from being asked: the wait for a connection is not its slowness', async () => {
+    const memory = createEndpointMemory()
+    await pollEndpoint(context(memory, answer))
+    const budgets: (number | undefined)[] = []
+    const warnings: Array<Record<string, unknown>> = []
+    // pve1 answers after 1.5 budgets (as when it queued behind our other calls, the client then
+    // timing its answer alone); pve2 never answers.
+    const call: Call = (path, signal, timeoutMs) => {
+      if (path === '/cluster/resources') return Promise.resolve(resources())
+      if (!path.startsWith('/nodes/')) return Promise.resolve([])
+      budgets.push(timeoutMs)
+      return new Promise((resolve, reject) => {
+        const timer =
+          path === '/nodes/pve1/status' ? setTimeout(() => resolve({ cpu: 0.1 }), 150) : undefined
+        signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)))
+      })
+    }
+    await pollEndpoint(
+      context(memory, call, {
+        now: T0 + 10_000,
+        cycle: 2,
+        detailTimeoutMs: 100,
+        warn: (obj) => warnings.push(obj as Record<string, unknown>),
+      }),
+    )
+    expect(budgets).toEqual([100, 100])
+    expect(memory.nodes.map((n) => [n.name, n.connectionHealth])).toEqual([
+      ['pve1', 'healthy'],
+      ['pve2', 'degraded'],
+    ])
+    expect(warnings).toEqual([{ instance: 'lab', node: 'pve2', code: 'PVE_TIMEOUT' }])
+  })
+
   it('drops the early status answer of a node that has gone offline since', async () => {
     const memory = createEndpointMemory()
     await pollEndpoint(context(memory, answer))

@@ -158,6 +158,23 @@ describe('createPveClient', () => {
     expect(err.params.ms).toBe(150)
   })
 
+  it("counts a call's own timeout from its sending, not from its wait for a connection", async () => {
+    stub.handler = (req) =>
+      req.path.includes('/slow')
+        ? { body: { data: 'slow' }, delayMs: 600 }
+        : { body: { data: 'quick' } }
+    const client = clientFor({ maxConcurrency: 1 })
+    const slow = client.get('/slow')
+    // Queued behind the slow call for longer than its own timeout, then answered at once.
+    const queued = client.get('/quick', undefined, undefined, 300)
+    await expect(queued).resolves.toBe('quick')
+    await expect(slow).resolves.toBe('slow')
+    // An answer slower than the call's own timeout times out, with that timeout in the error.
+    const err = await errorOf(client.get('/slow', undefined, undefined, 200))
+    expect(err.code).toBe('PVE_TIMEOUT')
+    expect(err.params.ms).toBe(200)
+  })
+
   it('does not time out an answer for the time our own loop was blocked', async () => {
     // The node answers at once; right after, this process is busy for longer than the deadline
     // (a large parse, a garbage collection), so the answer waits unread when the deadline is due.
