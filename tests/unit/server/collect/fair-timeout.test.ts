@@ -1,12 +1,7 @@
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fairTimeout } from '../../../../src/server/collect/fair-timeout.ts'
-
-/** Keeps this thread busy, as a long synchronous task of ours does. */
-function blockLoop(ms: number): void {
-  const until = performance.now() + ms
-  while (performance.now() < until);
-}
+import { blockLoop } from './block-loop.ts'
 
 /** A fair timeout whose expiry is recorded in `events` and awaitable. */
 function recorded(ms: number, events: string[]): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type PveClientOptions,
 } from '../../../../src/server/collect/pve-client.ts'
 import { createTestCert, startStubPve, type StubPve, type TestCert } from './stub-pve.ts'
+import { blockLoop } from './block-loop.ts'
 
 const TOKEN = {
   kind: 'token' as const,
@@ -36,12 +37,6 @@ function clientFor(overrides: Partial<PveClientOptions> = {}): PveClient {
   const client = createPveClient({ host: stub.url, auth: TOKEN, verifySSL: false, ...overrides })
   clients.push(client)
   return client
-}
-
-/** Keeps this thread busy, as a long synchronous task of ours does. */
-function blockLoop(ms: number): void {
-  const until = performance.now() + ms
-  while (performance.now() < until);
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<AppError> {
