@@ -48,7 +48,7 @@ parentPort!.on('message', (m: StormRequest) => {
     reply =
       m.op === 'plan'
         ? { seq: m.seq, ok: true, value: plan(m.id) }
-        : { seq: m.seq, ok: true, value: repo.claimDue(m.now, m.busy) }
+        : { seq: m.seq, ok: true, value: repo.claimDueText(m.now, m.busy) }
   } catch (err) {
     reply = { seq: m.seq, ok: false, error: err instanceof Error ? err.message : String(err) }
   }

@@ -2,13 +2,13 @@
 // sent. The sender claims due rows as batches, and records each attempt's outcome; the policy's
 // memory (cooldown, max per hour, "was the fired sent?") is answered from the same rows, so it
 // survives a restart. Every write is a synchronous SQLite transaction.
-import { createHash } from 'node:crypto'
 import type {
   DestinationKind,
   NotificationEvent,
   NotSentReason,
 } from '../../shared/model/notifications.ts'
 import type { Db } from './db.ts'
+import { decodeClaim, encodeClaim, type DueRow } from './outbox-claim.ts'
 
 // The store imports only src/shared: these mirror notify/types.ts (PolicyDestination,
 // PlannedRow, DeliveryMemory) structurally, and the notify side passes its own types in.
@@ -85,6 +85,8 @@ export interface OutboxRepo {
    * the `busy` destination ids (a send in flight) are left for a later claim.
    */
   claimDue(now: number, busy?: readonly string[]): ClaimedBatch[]
+  /** claimDue as its text (outbox-claim.ts decodeClaim): what crosses from a worker thread. */
+  claimDueText(now: number, busy?: readonly string[]): string
   /** How many rows claimDue(now) would read, busy destinations included (one index count). */
   dueCount(now: number): number
   /**
@@ -135,19 +137,6 @@ export interface FailedAttempt {
   now: number
   maxAttempts: number
   backoffBaseMs?: number
-}
-
-interface DueRow {
-  id: number
-  idempotency_key: string
-  destination_kind: DestinationKind
-  destination_id: string
-  destination_name: string
-  group_key: string
-  due_at: number
-  event: string
-  attempts: number
-  reason: NotSentReason | null
 }
 
 // Rows that count as notified for the policy: sent, or on their way. Dead letters and
@@ -280,42 +269,10 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     ).changes
   }
 
-  const claim = db.transaction((now: number, busy: string): ClaimedBatch[] => {
-    const batches = new Map<string, ClaimedBatch>()
-    // An event's rows (one per destination) hold the same JSON: parsed once.
-    const parsed = new Map<string, NotificationEvent>()
-    for (const row of dueRows.all(now, busy)) {
-      let event = parsed.get(row.event)
-      if (!event) {
-        event = JSON.parse(row.event) as NotificationEvent
-        parsed.set(row.event, event)
-      }
-      const key = `${row.destination_kind}\u0000${row.destination_id}\u0000${row.group_key}\u0000${row.due_at}`
-      let batch = batches.get(key)
-      if (!batch) {
-        batch = {
-          destination: {
-            kind: row.destination_kind,
-            id: row.destination_id,
-            name: row.destination_name,
-          },
-          groupKey: row.group_key,
-          dueAt: row.due_at,
-          batchKey: batchKeyOf(key),
-          rows: [],
-        }
-        batches.set(key, batch)
-      }
-      batch.rows.push({
-        id: row.id,
-        idempotencyKey: row.idempotency_key,
-        event,
-        attempts: row.attempts,
-        ...(row.reason ? { reason: row.reason } : {}),
-      })
-    }
-    return [...batches.values()]
-  })
+  // One snapshot of the due rows, as the claim's text (outbox-claim.ts).
+  const claim = db.transaction((now: number, busy: string): string =>
+    encodeClaim(dueRows.iterate(now, busy)),
+  )
 
   const fail = db.transaction((ids: readonly number[], f: FailedAttempt): 'failed' | 'dead' => {
     // Rows of one batch share their attempts; the first one decides for all.
@@ -338,7 +295,8 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     insertOne: (planned, now) => insertOne(planned, now) === 1,
     memoryRows: (alertIds) => (alertIds.length === 0 ? [] : memoryOf.all(JSON.stringify(alertIds))),
     transaction: (fn) => db.transaction(fn)(),
-    claimDue: (now, busy = []) => claim(now, JSON.stringify(busy)),
+    claimDue: (now, busy = []) => decodeClaim(claim(now, JSON.stringify(busy))),
+    claimDueText: (now, busy = []) => claim(now, JSON.stringify(busy)),
     dueCount: (now) => dueCountOf.get(now)?.n ?? 0,
     markSent: db.transaction(
       (ids: readonly number[], now: number, info?: string, summary?: SentSummary) => {
@@ -363,11 +321,6 @@ export function createOutboxRepo(db: Db): OutboxRepo {
       return old + pruneCap.run(RETENTION_ROWS).changes
     },
   }
-}
-
-/** The batch key: 32 hex digits of a SHA-256 of what identifies the batch. */
-function batchKeyOf(identity: string): string {
-  return createHash('sha256').update(identity).digest('hex').slice(0, 32)
 }
 
 const KIND_LABEL: Record<NotificationEvent['kind'], string> = {
