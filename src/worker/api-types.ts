@@ -75,6 +75,8 @@ export interface ConnectionSnapshot {
   firstPollDone: boolean
   /** Every source's storage and backups have been read at least once. */
   backupsCollected: boolean
+  /** Sources (instance names) whose backups are not all read yet; empty when none. */
+  backupsPending: readonly string[]
   /** Epoch ms when the next reconnect is due, when waiting. */
   nextRetryAt: number | null
   nodeCount: number

@@ -6,14 +6,23 @@ import type { StateStore } from './store.ts'
 export interface DataReadiness {
   firstPollDone: boolean
   backupsCollected: boolean
+  /**
+   * Sources whose backups are not all read yet (the server's backupsPending): their guests may
+   * show older or no backups until then. The store's own array, so an unchanged one is the same.
+   */
+  backupsPending: readonly string[]
 }
+
+const NONE: readonly string[] = []
 
 /**
  * Reads the readiness markers of the state. A server of the reference family sends neither
  * marker: its first full state then counts as polled and collected, as it always did.
  */
 export function readDataReadiness(store: StateStore, initialDataReceived: boolean): DataReadiness {
-  if (!initialDataReceived) return { firstPollDone: false, backupsCollected: false }
+  if (!initialDataReceived) {
+    return { firstPollDone: false, backupsCollected: false, backupsPending: NONE }
+  }
   const lastUpdate = store.getScalar('lastUpdate')
   const firstPollDone = lastUpdate === undefined || store.getLastUpdate() > 0
   const collectedAt = store.getScalar('backupsCollectedAt')
@@ -22,5 +31,10 @@ export function readDataReadiness(store: StateStore, initialDataReceived: boolea
   const backupsCollected =
     firstPollDone &&
     (collectedAt === undefined || (typeof collectedAt === 'number' && collectedAt > 0))
-  return { firstPollDone, backupsCollected }
+  const pending = store.getScalar('backupsPending')
+  const backupsPending =
+    Array.isArray(pending) && pending.length > 0 && pending.every((p) => typeof p === 'string')
+      ? (pending as string[])
+      : NONE
+  return { firstPollDone, backupsCollected, backupsPending }
 }

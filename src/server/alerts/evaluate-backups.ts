@@ -8,6 +8,11 @@
 // - A guest whose instance or node is stale has its backup alerts held (stale), nothing new fires.
 // - While some PBS is unreachable its backups may be missing from the summaries: no new age alert
 //   fires and no verification alert resolves (a newer backup still resolves an age alert).
+// - While an instance's backups are pending (a listing not read yet: state.backupsPending) its
+//   guests' missing backups are unknown: no age alert fires or worsens for them, and none of their
+//   verification alerts resolves; a newer backup still resolves. A pending PBS counts as one that
+//   is unreachable. Without this, the first minutes at 100,000 guests (listings that time out at
+//   their first try) fired "never backed up" for most of the estate.
 // - A guest gone from the summaries is not visited: settleUnvisited ends its alerts as 'removed'
 //   when its instance answered.
 //
@@ -73,6 +78,25 @@ interface Context {
   nowS: number
   fresh: Freshness
   pbsDown: boolean
+  /** PVE instances whose backups are not all read yet (state.backupsPending). */
+  pending: ReadonlySet<string>
+}
+
+/**
+ * The pending sources of `state`: PVE instances (those with nodes in the state), and whether any
+ * other source (a PBS before its first read) is pending, which counts as a PBS that is down.
+ */
+export function pendingBackups(state: State): { instances: Set<string>; pbs: boolean } {
+  const instances = new Set<string>()
+  let pbs = false
+  const names = state.backupsPending ?? []
+  if (names.length === 0) return { instances, pbs }
+  const pve = new Set(state.nodes.map((n) => n.instance))
+  for (const name of names) {
+    if (pve.has(name)) instances.add(name)
+    else pbs = true
+  }
+  return { instances, pbs }
 }
 
 function* evaluateGuestBackups(
@@ -142,13 +166,21 @@ function* evaluateGuestBackups(
     const byId = yield* guestsOf(state, astray)
     for (let i = 0; i < todo.length; i++) todoGuest[i] ??= byId.get(todo[i]!.id)
   }
-  const ctx: Context = { run, plan, nowS, fresh, pbsDown: isPbsDown(state, fresh) }
+  const pending = pendingBackups(state)
+  const ctx: Context = {
+    run,
+    plan,
+    nowS,
+    fresh,
+    pbsDown: pending.pbs || isPbsDown(state, fresh),
+    pending: pending.instances,
+  }
   yield
   for (let i = 0; i < todo.length; i++) {
     if (i > 0 && i % GUEST_STEP === 0) yield
     evaluateGuest(ctx, todo[i]!, todoOpen[i], todoGuest[i])
   }
-  evaluateOrphans(run, state, fresh, orphans)
+  evaluateOrphans(run, state, fresh, orphans, new Set(state.backupsPending ?? []))
 }
 
 /**
@@ -252,8 +284,12 @@ function evaluateGuest(
   const ageDays = gb.newest > 0 ? Math.round(((nowS - gb.newest) / DAY_S) * 10) / 10 : null
   const ageThreshold = level === 'critical' ? limits.criticalDays : limits.warningDays
   const ageOn = level !== null && !ageOff
-  if (
-    (ageOpen || (ageOn && !ctx.pbsDown)) &&
+  const pending = ctx.pending.size > 0 && ctx.pending.has(gb.instance)
+  if (pending && ageOpen && ageOn) {
+    // A backup not read yet may be newer: held as it stands until the listings are in.
+    run.keep(ageOpen)
+  } else if (
+    (ageOpen || (ageOn && !ctx.pbsDown && !pending)) &&
     !unchanged(run, ageOpen, ageOn, false, level ?? '', ageDays ?? 0, ageThreshold, name)
   ) {
     const at = where()
@@ -337,7 +373,7 @@ function evaluateGuest(
     const at = where()
     observeBackup(run, at, verifyOpen, 'backup-verify-failed', backupVerifyFailedId, gb.id, {
       on: n > 0,
-      off: n === 0 && !ctx.pbsDown,
+      off: n === 0 && !ctx.pbsDown && !pending,
       disabled: verifyOff,
       level: 'critical',
       value: n,
@@ -361,6 +397,7 @@ function evaluateOrphans(
   state: State,
   fresh: Freshness,
   counts: ReadonlyMap<string, number>,
+  pending: ReadonlySet<string>,
 ): void {
   const keys = new Set<string>(counts.keys())
   for (const key of Object.keys(state.connectionHealth ?? {})) {
@@ -388,7 +425,8 @@ function evaluateOrphans(
     const groups = count === 1 ? '1 backup group' : `${count} backup groups`
     observeBackup(run, place, open, 'backup-orphaned', backupOrphanedId, key, {
       on: count > 0,
-      off: count === 0,
+      // A listing not read yet may hold the orphans still counted.
+      off: count === 0 && !pending.has(key),
       disabled:
         !run.config.backups.orphaned || run.config.overrides[key]?.backup?.enabled === false,
       level: 'warning',

@@ -25,15 +25,20 @@ export function createBackupHealthDerive(
 ): BackupHealthDerive {
   const builder = createGuestBackupBuilder()
   let running: Promise<void> | null = null
-  let waiting: State | null = null
+  let waiting: { inputs: State; pending: readonly string[] } | null = null
+  // The sources pending in the inputs of the summaries handed out: those summaries lack their
+  // backups even once the state says they are read, until a build from newer inputs completes.
+  let builtPending: readonly string[] = []
 
-  const build = (inputs: State): Promise<void> => {
+  // `pending`: the inputs' own pending sources (derive widens the state's before building).
+  const build = (inputs: State, pending: readonly string[]): Promise<void> => {
     const before = builder.current()
     // A copy: the builder sets `guestBackups` on the object it is given, and a published state
     // is never mutated.
     return builder
       .derive({ ...inputs })
       .then(() => {
+        builtPending = pending
         if (builder.current() !== before) onBuilt()
       })
       .catch((err: unknown) => {
@@ -42,18 +47,26 @@ export function createBackupHealthDerive(
       .then(() => {
         const next = waiting
         waiting = null
-        running = next ? build(next) : null
+        running = next ? build(next.inputs, next.pending) : null
       })
   }
 
   return {
     derive(next) {
       next.guestBackups = builder.current() as GuestBackup[]
-      if (running) waiting = next
-      else running = build(next)
+      const pending = next.backupsPending ?? []
+      next.backupsPending = unionSorted(pending, builtPending)
+      if (running) waiting = { inputs: next, pending }
+      else running = build(next, pending)
     },
     async idle() {
       while (running) await running
     },
   }
+}
+
+// `a` itself when `b` adds nothing (the usual case: nothing pending), else the sorted union.
+function unionSorted(a: readonly string[], b: readonly string[]): string[] {
+  if (b.every((name) => a.includes(name))) return a as string[]
+  return [...new Set([...a, ...b])].sort()
 }

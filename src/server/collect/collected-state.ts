@@ -60,6 +60,12 @@ export interface CollectedState {
   pollingCycles: number
   /** Every connected source's storage and backups have been read at least once. */
   backupsCollected: boolean
+  /**
+   * Connected sources (endpoint names, sorted) whose backups are not all read yet: a PVE instance
+   * with a storage list or backup listing that failed or was not made yet (pve-slow-backups.ts),
+   * a PBS before its first read. Their missing backups are unknown, not absent.
+   */
+  backupsPending: string[]
 }
 
 /** The cycle figures that go into `performance` and `pollingCycles`. */
@@ -117,6 +123,7 @@ export function createStateBuilder(
       lastUpdate: figures.at,
       pollingCycles: figures.cycles,
       backupsCollected: true,
+      backupsPending: [],
     }
     const storage: Storage[][] = []
     const ceph: CephCluster[][] = []
@@ -136,6 +143,10 @@ export function createStateBuilder(
       // A source that is down will not deliver; only a connected one without a first read waits.
       const read = slot.pbs ? slot.pbs.result : !slowCollectors || slot.memory.slowResult
       if (slot.status === 'connected' && !read) state.backupsCollected = false
+      const pending = slot.pbs
+        ? !slot.pbs.result
+        : slowCollectors && (slot.memory.slowResult?.backupsPending ?? true)
+      if (slot.status === 'connected' && pending) state.backupsPending.push(name)
       if (slot.pbs) {
         if (slot.pbs.result) {
           state.pbs.push(slot.pbs.result.instance)
@@ -169,6 +180,7 @@ export function createStateBuilder(
     state.backupJobs = joinJobs(jobs)
     state.backupCoverage = joinCoverage(coverage)
     state.pbsJobs = joinPbsJobs(pbsJobs)
+    state.backupsPending.sort()
     return state
   }
 }

@@ -79,6 +79,11 @@ export interface PveSlowResult {
   /** Issue 26: the instance's backup jobs and its guests in no job (one record, or none). */
   backupJobs: BackupJob[]
   backupCoverage: BackupCoverage[]
+  /**
+   * Some backup volumes of this instance may be missing: a storage list or backup listing that
+   * could be read has not been, yet (first read failed or not made). True until the first run.
+   */
+  backupsPending: boolean
 }
 
 /** A list read on one node. */
@@ -123,6 +128,11 @@ export interface PveSlowMemory {
   temperatures: Map<string, Map<string, number>>
   /** `shared:<storage>` or `<node>/<storage>` -> volumes listed on `node`. */
   backups: Map<string, Listed<StorageBackup>>
+  /**
+   * Sources of backup volumes never read yet (`view:<node>` for a storage list, else a listing
+   * key) -> epoch ms first found unread: they hold the instance's backups pending (pve-slow-backups.ts).
+   */
+  backupsUnread: Map<string, number>
   /** Shared copies of the strings backup volumes repeat (intern.ts). */
   intern: Interner
   tasks: Map<string, BackupTask[]>
@@ -162,6 +172,7 @@ export function createPveSlowMemory(): PveSlowMemory {
     smartOffset: 0,
     temperatures: new Map(),
     backups: new Map(),
+    backupsUnread: new Map(),
     intern: createInterner(),
     tasks: new Map(),
     snapshots: new Map(),
@@ -179,6 +190,7 @@ export function createPveSlowMemory(): PveSlowMemory {
       backupTasks: [],
       backupJobs: [],
       backupCoverage: [],
+      backupsPending: true,
     },
   }
 }

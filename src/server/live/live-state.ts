@@ -96,6 +96,7 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
       // Set once: a source added later fills in while the tab already shows the others.
       backupsCollectedAt:
         prev.backupsCollectedAt || (collected.backupsCollected ? collected.lastUpdate : 0),
+      backupsPending: collected.backupsPending,
       stats: {
         startTime,
         uptime: Math.round((now - startTime) / 1000),

@@ -210,6 +210,12 @@ export interface State {
    * had been read at least once; 0 until then (the slow collectors may land a few cycles late).
    */
   backupsCollectedAt: number
+  /**
+   * Sources (PVE instance or PBS endpoint names) whose backups are not all read yet: a listing
+   * failed at its first tries or was not made yet. Their guests' missing backups are unknown, so
+   * no age alert fires for them and the views say so. Absent from older servers.
+   */
+  backupsPending?: string[]
 }
 
 /** Entities not yet modelled in this slice: anything with an id. */
@@ -249,6 +255,7 @@ export const SCALAR_KEYS = [
   'stats',
   'lastUpdate',
   'backupsCollectedAt',
+  'backupsPending',
 ] as const
 export type ScalarKey = (typeof SCALAR_KEYS)[number]
 
@@ -287,5 +294,6 @@ export function createEmptyState(now: number, version: string): State {
     recentlyResolved: [],
     lastUpdate: 0,
     backupsCollectedAt: 0,
+    backupsPending: [],
   }
 }

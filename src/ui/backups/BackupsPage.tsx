@@ -108,6 +108,9 @@ export function BackupsPage() {
           </span>
         )}
       </div>
+      {connection.backupsPending.length > 0 && (
+        <PendingNotice sources={connection.backupsPending} />
+      )}
       <BackupsFilterBar
         searchRef={searchRef}
         hasHost={model.hasHostBackups}
@@ -159,6 +162,29 @@ export function BackupsPage() {
         </>
       )}
     </div>
+  )
+}
+
+/**
+ * Some listing of these sources has not answered yet (a storage that timed out at its first
+ * read): what is shown of them may be missing backups, and no age alert fires for them meanwhile.
+ */
+function PendingNotice({ sources }: { sources: readonly string[] }) {
+  const names =
+    sources.length > 3
+      ? `${sources.slice(0, 3).join(', ')} and ${sources.length - 3} more`
+      : sources.join(', ')
+  return (
+    <p
+      role="status"
+      className="flex items-center gap-1 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+    >
+      <Loader2 className="size-3 shrink-0 animate-spin" aria-hidden />
+      <span>
+        Still reading the backups of {names}: their guests may show older or no backups until then,
+        and no backup age alert fires for them.
+      </span>
+    </p>
   )
 }
 

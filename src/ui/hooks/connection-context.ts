@@ -15,6 +15,7 @@ export const INITIAL_CONNECTION: ConnectionState = {
   lastUpdate: 0,
   firstPollDone: false,
   backupsCollected: false,
+  backupsPending: [],
   nextRetryAt: null,
   nodeCount: 0,
   guestCount: 0,

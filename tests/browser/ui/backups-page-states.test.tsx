@@ -46,6 +46,22 @@ describe('backups page states', () => {
     api.setConnection({ backupsCollected: true })
     await expect.element(page.getByText('No backup sources configured')).toBeVisible()
   })
+
+  test('says whose backups are still being read, and stops saying it once they are', async () => {
+    const { api } = open()
+    await expect.element(list()).toBeVisible()
+    expect(page.getByText(/Still reading the backups/).query()).toBeNull()
+    api.setConnection({ backupsPending: ['alpha', 'charlie'] })
+    await expect
+      .element(
+        page.getByRole('status').filter({ hasText: 'Still reading the backups of alpha, charlie' }),
+      )
+      .toBeVisible()
+    api.setConnection({ backupsPending: ['a', 'b', 'c', 'd', 'e'] })
+    await expect.element(page.getByText(/backups of a, b, c and 2 more:/)).toBeVisible()
+    api.setConnection({ backupsPending: [] })
+    await expect.element(page.getByText(/Still reading the backups/)).not.toBeInTheDocument()
+  })
 })
 
 describe('backups tab while filtering, and on a phone', () => {

@@ -60,6 +60,7 @@ export const CONNECTED: ConnectionSnapshot = {
   lastUpdate: Date.UTC(2025, 0, 1, 12, 0, 0),
   firstPollDone: true,
   backupsCollected: true,
+  backupsPending: [],
   nextRetryAt: null,
   nodeCount: 2,
   guestCount: 3,

@@ -79,5 +79,6 @@ export function makeCollected(guests: number, tick: number, pad = 0): CollectedS
     lastUpdate: 1_700_000_000_000 + tick * 10_000,
     pollingCycles: tick,
     backupsCollected: true,
+    backupsPending: [],
   }
 }

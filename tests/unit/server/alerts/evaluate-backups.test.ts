@@ -344,6 +344,56 @@ describe('backup alert truth rules', () => {
     expect(d.active('backup-age-lab-pve1-101')?.stale).toBe(true)
   })
 
+  it('fires and worsens no age alert of an instance whose backups are pending; a newer backup still resolves', () => {
+    // A listing that timed out at its first try: the guests' backups are unknown, not absent.
+    const pending = { backupsPending: ['lab'] }
+    const ctOld = summary(ct, { newest: NOW_S - 4 * DAY_S })
+    const d = new Driver()
+    expect(backupKinds(d.poll(backupState([web, ct], [old, ctOld], pending)))).toEqual([])
+    expect(d.ids()).toEqual([])
+    d.poll(backupState([web, ct], [old, ctOld]))
+    expect(d.ids()).toEqual(['backup-age-lab-pve1-101', 'backup-age-lab-pve1-201'])
+    const later = [
+      summary(web, { newest: NOW_S - DAY_S }),
+      summary(ct, { newest: NOW_S - 9 * DAY_S }),
+    ]
+    expect(backupKinds(d.poll(backupState([web, ct], later, pending)))).toEqual([
+      'resolved:backup-age-lab-pve1-101:resolved',
+    ])
+    expect(d.active('backup-age-lab-pve1-201')).toMatchObject({ level: 'warning', value: 4 })
+    expect(backupKinds(d.poll(backupState([web, ct], later)))).toEqual([
+      'escalated:backup-age-lab-pve1-201',
+    ])
+  })
+
+  it('counts a PBS not read yet as unreachable: no age alert fires, no verification alert resolves', () => {
+    const d = new Driver()
+    d.poll(backupState([web], [summary(web, { verifyFailed: 1 })]))
+    const pending = { backupsPending: ['pbs-vault'] }
+    const t = d.poll(backupState([web, ct], [summary(web), summary(ct, { newest: 0 })], pending))
+    expect(backupKinds(t)).toEqual([])
+    expect(d.ids()).toEqual(['backup-verify-failed-lab-pve1-101'])
+    expect(
+      backupKinds(d.poll(backupState([web, ct], [summary(web), summary(ct, { newest: 0 })]))),
+    ).toEqual([
+      'resolved:backup-verify-failed-lab-pve1-101:resolved',
+      'fired:backup-age-lab-pve1-201',
+    ])
+  })
+
+  it('keeps an orphans alert of a source whose listings are pending', () => {
+    const d = new Driver(withConfig((c) => (c.backups.orphaned = true)))
+    d.poll(backupState([web], [summary(web), orphan('lab', 600)]))
+    expect(d.ids()).toEqual(['backup-orphaned-lab'])
+    expect(
+      backupKinds(d.poll(backupState([web], [summary(web)], { backupsPending: ['lab'] }))),
+    ).toEqual([])
+    expect(d.ids()).toEqual(['backup-orphaned-lab'])
+    expect(backupKinds(d.poll(backupState([web], [summary(web)])))).toEqual([
+      'resolved:backup-orphaned-lab:resolved',
+    ])
+  })
+
   it("ends a deleted guest's backup alerts as removed when its instance answered", () => {
     const d = new Driver()
     d.poll(backupState([web, ct], [old, summary(ct)]))

@@ -128,6 +128,28 @@ describe('guest backups in the live state', () => {
     expect(next.guestBackups.find((s) => s.name.endsWith('-b'))).toBeUndefined()
   })
 
+  it('keeps a source pending until summaries built from inputs with its backups are handed out', async () => {
+    const backupHealth = createBackupHealthDerive(silent)
+    // Built while lab's listing had not answered: its guests' backups are missing from these.
+    backupHealth.derive(makeState({ storageBackups: [], backupsPending: ['lab', 'other'] }))
+    await backupHealth.idle()
+    // The listing answered: the state says read, but the summaries handed out are the old ones.
+    const read = makeState({ backupsPending: ['other'] })
+    backupHealth.derive(read)
+    expect(read.guestBackups.find((s) => s.vmid === 100)?.newest).toBe(0)
+    expect(read.backupsPending).toEqual(['lab', 'other'])
+    await backupHealth.idle()
+    const next = makeState({ backupsPending: [] })
+    backupHealth.derive(next)
+    expect(next.guestBackups.find((s) => s.vmid === 100)?.newest).toBe(1000)
+    // Built from `read`, where 'other' was still pending.
+    expect(next.backupsPending).toEqual(['other'])
+    await backupHealth.idle()
+    const last = makeState({ backupsPending: [] })
+    backupHealth.derive(last)
+    expect(last.backupsPending).toEqual([])
+  })
+
   it('leaves a received state summaries as the collector built them (web nodes)', async () => {
     let derived = 0
     const web = createLiveState({

@@ -451,6 +451,49 @@ describe('pollPveSlow: failures', () => {
     ])
   })
 
+  it('holds the backups pending while a listing that could be read never was, 30 minutes at most', async () => {
+    const answers = baseAnswers()
+    answers['/nodes/pve1/storage/pbs-main/content'] = refuse()
+    // Cycles 10 minutes apart: the backups are due at every one.
+    const h = createHarness(answers, 600_000)
+    expect(h.memory.result.backupsPending).toBe(true)
+    const first = await h.cycle(0)
+    expect(first.backupsPending).toBe(true)
+    // The other listings were read: only the PBS storage's volumes are missing.
+    expect(first.storageBackups.map((b) => b.storage)).not.toContain('pbs-main')
+    expect(first.storageBackups.length).toBeGreaterThan(0)
+    expect((await h.cycle(2)).backupsPending).toBe(true)
+    // 30 minutes of failures: the storage counts as read and empty.
+    expect((await h.cycle(3)).backupsPending).toBe(false)
+  })
+
+  it('ends the pending state at the first good read, and a later failure does not bring it back', async () => {
+    const answers = baseAnswers()
+    const good = answers['/nodes/pve1/storage/pbs-main/content']!
+    answers['/nodes/pve1/storage/pbs-main/content'] = refuse()
+    const h = createHarness(answers, 600_000)
+    expect((await h.cycle(0)).backupsPending).toBe(true)
+    h.replay.answers['/nodes/pve1/storage/pbs-main/content'] = good
+    const read = await h.cycle(1)
+    expect(read.backupsPending).toBe(false)
+    expect(read.storageBackups.some((b) => b.storage === 'pbs-main')).toBe(true)
+    h.replay.answers['/nodes/pve1/storage/pbs-main/content'] = refuse()
+    expect((await h.cycle(2)).backupsPending).toBe(false)
+  })
+
+  it("holds the backups pending while an online node's storage list was never read", async () => {
+    const answers = baseAnswers()
+    answers['/nodes/pve2/storage'] = refuse()
+    const h = createHarness(answers, 600_000)
+    expect((await h.cycle(0)).backupsPending).toBe(true)
+    h.replay.answers['/nodes/pve2/storage'] = data(NODE_STORAGE)
+    expect((await h.cycle(1)).backupsPending).toBe(false)
+    // An offline node cannot be read at all: its guests are stale, not pending.
+    const offline = createHarness(baseAnswers(), 600_000)
+    offline.nodes[1]!.online = false
+    expect((await offline.cycle(0)).backupsPending).toBe(false)
+  })
+
   it('does not let a hanging storage call hold up the others', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const answers = baseAnswers()
