@@ -71,12 +71,6 @@ export const backupsCollector: Collector<SlowRun, boolean> = {
   },
 }
 
-/**
- * How long a source of backup volumes that could be read but never was keeps the instance's
- * backups pending: a storage that times out at every try then counts as read and empty.
- */
-export const BACKUPS_PENDING_MAX_MS = 30 * 60_000
-
 // Notes the sources of backup volumes that could be read but never were: the storage list of an
 // online node, and each listing that has a usable node. An offline node or an unavailable storage
 // cannot be read at all: its guests' data is stale, not pending.
@@ -85,16 +79,16 @@ function trackUnread(run: SlowRun, plan: ReturnType<typeof planBackupListings>):
   const unread = new Set<string>()
   for (const n of run.nodes) if (n.online && !m.storage.has(n.name)) unread.add(`view:${n.name}`)
   for (const [key, { node }] of plan) if (node && !m.backups.has(key)) unread.add(key)
-  for (const key of m.backupsUnread.keys()) if (!unread.has(key)) m.backupsUnread.delete(key)
-  for (const key of unread) if (!m.backupsUnread.has(key)) m.backupsUnread.set(key, run.now)
+  m.backupsUnread = unread
 }
 
-/** True while some source of the instance's backup volumes is unread, for under the bound. */
-export function backupsPending(memory: PveSlowMemory, now: number): boolean {
-  for (const since of memory.backupsUnread.values()) {
-    if (now - since < BACKUPS_PENDING_MAX_MS) return true
-  }
-  return false
+/**
+ * True while some source of the instance's backup volumes that could be read never was. No time
+ * bound: a listing that never answers leaves its guests' backups unknown, and the Backups tab
+ * says so; counting it as empty would raise "never backed up" for every guest it holds.
+ */
+export function backupsPending(memory: PveSlowMemory): boolean {
+  return memory.backupsUnread.size > 0
 }
 
 /** vzdump tasks of the last TASK_WINDOW_S seconds per online node. */

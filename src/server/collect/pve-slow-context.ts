@@ -81,7 +81,8 @@ export interface PveSlowResult {
   backupCoverage: BackupCoverage[]
   /**
    * Some backup volumes of this instance may be missing: a storage list or backup listing that
-   * could be read has not been, yet (first read failed or not made). True until the first run.
+   * could be read has not been, yet (every read so far failed, or none was made). True until the
+   * first run.
    */
   backupsPending: boolean
 }
@@ -129,10 +130,10 @@ export interface PveSlowMemory {
   /** `shared:<storage>` or `<node>/<storage>` -> volumes listed on `node`. */
   backups: Map<string, Listed<StorageBackup>>
   /**
-   * Sources of backup volumes never read yet (`view:<node>` for a storage list, else a listing
-   * key) -> epoch ms first found unread: they hold the instance's backups pending (pve-slow-backups.ts).
+   * Sources of backup volumes never read yet: `view:<node>` for an online node's storage list,
+   * else a listing key. They hold the instance's backups pending (pve-slow-backups.ts).
    */
-  backupsUnread: Map<string, number>
+  backupsUnread: Set<string>
   /** Shared copies of the strings backup volumes repeat (intern.ts). */
   intern: Interner
   tasks: Map<string, BackupTask[]>
@@ -172,7 +173,7 @@ export function createPveSlowMemory(): PveSlowMemory {
     smartOffset: 0,
     temperatures: new Map(),
     backups: new Map(),
-    backupsUnread: new Map(),
+    backupsUnread: new Set(),
     intern: createInterner(),
     tasks: new Map(),
     snapshots: new Map(),

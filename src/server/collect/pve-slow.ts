@@ -132,7 +132,7 @@ async function runSlow(run: SlowRun): Promise<void> {
     backupTasks,
     backupJobs: tasksChanged ? buildJobs(run, backupTasks, last.backupJobs) : last.backupJobs,
     backupCoverage: coverage ? buildCoverage(run, last.backupCoverage) : last.backupCoverage,
-    backupsPending: backupsPending(m, run.now),
+    backupsPending: backupsPending(m),
   }
 }
 

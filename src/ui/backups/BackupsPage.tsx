@@ -166,8 +166,8 @@ export function BackupsPage() {
 }
 
 /**
- * Some listing of these sources has not answered yet (a storage that timed out at its first
- * read): what is shown of them may be missing backups, and no age alert fires for them meanwhile.
+ * Some listing of these sources has not answered yet (a storage that timed out at every read so
+ * far): what is shown of them may be missing backups, and no age alert fires for them meanwhile.
  */
 function PendingNotice({ sources }: { sources: readonly string[] }) {
   const names =
@@ -181,8 +181,8 @@ function PendingNotice({ sources }: { sources: readonly string[] }) {
     >
       <Loader2 className="size-3 shrink-0 animate-spin" aria-hidden />
       <span>
-        Still reading the backups of {names}: their guests may show older or no backups until then,
-        and no backup age alert fires for them.
+        The backups of {names} are not all read yet (a storage listing has not answered): their
+        guests may show older or no backups, and no backup age alert fires for them until then.
       </span>
     </p>
   )

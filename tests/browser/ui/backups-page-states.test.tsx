@@ -47,20 +47,22 @@ describe('backups page states', () => {
     await expect.element(page.getByText('No backup sources configured')).toBeVisible()
   })
 
-  test('says whose backups are still being read, and stops saying it once they are', async () => {
+  test('says whose backups are not all read yet, and stops saying it once they are', async () => {
     const { api } = open()
     await expect.element(list()).toBeVisible()
-    expect(page.getByText(/Still reading the backups/).query()).toBeNull()
+    expect(page.getByText(/are not all read yet/).query()).toBeNull()
     api.setConnection({ backupsPending: ['alpha', 'charlie'] })
     await expect
       .element(
-        page.getByRole('status').filter({ hasText: 'Still reading the backups of alpha, charlie' }),
+        page
+          .getByRole('status')
+          .filter({ hasText: 'The backups of alpha, charlie are not all read' }),
       )
       .toBeVisible()
     api.setConnection({ backupsPending: ['a', 'b', 'c', 'd', 'e'] })
-    await expect.element(page.getByText(/backups of a, b, c and 2 more:/)).toBeVisible()
+    await expect.element(page.getByText(/backups of a, b, c and 2 more are not/)).toBeVisible()
     api.setConnection({ backupsPending: [] })
-    await expect.element(page.getByText(/Still reading the backups/)).not.toBeInTheDocument()
+    await expect.element(page.getByText(/are not all read yet/)).not.toBeInTheDocument()
   })
 })
 
