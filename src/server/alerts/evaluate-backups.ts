@@ -28,7 +28,6 @@ import {
   backupAgeMessage,
   backupFailedId,
   backupGuestLabel,
-  backupOrphanedId,
   backupUncoveredId,
   backupVerifyFailedId,
 } from './alert-ids.ts'
@@ -36,6 +35,7 @@ import { backupLimitsOf, backupLimitsPlan, type BackupLimitsPlan } from './backu
 import { holdBackups, observeBackup, openOf } from './backup-observe.ts'
 import type { EngineRun } from './engine-run.ts'
 import { evaluateBackupJobs, isPbsDown } from './evaluate-backup-jobs.ts'
+import { evaluateOrphans, pendingBackups } from './evaluate-backup-orphans.ts'
 import type { Freshness } from './freshness.ts'
 import type { Place } from './observations.ts'
 
@@ -80,23 +80,6 @@ interface Context {
   pbsDown: boolean
   /** PVE instances whose backups are not all read yet (state.backupsPending). */
   pending: ReadonlySet<string>
-}
-
-/**
- * The pending sources of `state`: PVE instances (those with nodes in the state), and whether any
- * other source (a PBS before its first read) is pending, which counts as a PBS that is down.
- */
-export function pendingBackups(state: State): { instances: Set<string>; pbs: boolean } {
-  const instances = new Set<string>()
-  let pbs = false
-  const names = state.backupsPending ?? []
-  if (names.length === 0) return { instances, pbs }
-  const pve = new Set(state.nodes.map((n) => n.instance))
-  for (const name of names) {
-    if (pve.has(name)) instances.add(name)
-    else pbs = true
-  }
-  return { instances, pbs }
 }
 
 function* evaluateGuestBackups(
@@ -386,53 +369,4 @@ function evaluateGuest(
 function truncate(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim()
   return line.length > ERROR_MAX ? `${line.slice(0, ERROR_MAX - 1)}…` : line
-}
-
-/**
- * One summary alert per instance (PVE instance or PBS id) holding backups of VMIDs no monitored
- * instance has. Instances are few: every health key and every instance with orphans.
- */
-function evaluateOrphans(
-  run: EngineRun,
-  state: State,
-  fresh: Freshness,
-  counts: ReadonlyMap<string, number>,
-  pending: ReadonlySet<string>,
-): void {
-  const keys = new Set<string>(counts.keys())
-  for (const key of Object.keys(state.connectionHealth ?? {})) {
-    if (openOf(run.backups.get(key), 'backup-orphaned')) keys.add(key)
-  }
-  for (const key of keys) {
-    const existing = run.backups.get(key)
-    const open = openOf(existing, 'backup-orphaned')
-    const pbs = state.pbs.find((p) => p.id === key)
-    const isPbs = pbs !== undefined
-    if (!fresh.sourceUp(key) || (pbs !== undefined && pbs.status !== 'online')) {
-      if (open) run.holdStale(open)
-      continue
-    }
-    const name = pbs ? pbs.name : key
-    const count = counts.get(key) ?? 0
-    const place: Place = {
-      resourceId: key,
-      resourceName: name,
-      node: '',
-      instance: name,
-      resourceType: isPbs ? 'PBS' : 'Storage',
-      klass: isPbs ? 'pbs' : 'storage',
-    }
-    const groups = count === 1 ? '1 backup group' : `${count} backup groups`
-    observeBackup(run, place, open, 'backup-orphaned', backupOrphanedId, key, {
-      on: count > 0,
-      // A listing not read yet may hold the orphans still counted.
-      off: count === 0 && !pending.has(key),
-      disabled:
-        !run.config.backups.orphaned || run.config.overrides[key]?.backup?.enabled === false,
-      level: 'warning',
-      value: count,
-      threshold: 0,
-      message: `${groups} on ${isPbs ? 'PBS ' : ''}${name} ${count === 1 ? 'belongs' : 'belong'} to no monitored guest`,
-    })
-  }
 }
