@@ -5,6 +5,7 @@
 // Collectors never touch SQLite or sockets.
 import { AppError } from '../../shared/model/errors.ts'
 import { isDue } from './cadence.ts'
+import type { CallBudgets } from './call-budgets.ts'
 import type { Limiter } from './limiter.ts'
 
 /** One collector: `collect` reads through `ctx` and maps with pure mappers. */
@@ -60,19 +61,22 @@ export type QueryCall = (
 /**
  * Wraps `call` in the limiter and a budget: resolves with the call, or rejects with PVE_TIMEOUT
  * once the budget is spent, even if `call` ignores the signal; the limiter slot is free again
- * either way (the request itself is aborted).
+ * either way (the request itself is aborted). With per-path budgets (call-budgets.ts) a path that
+ * ran out gets more at its next call, and the client's own timeout is raised to match.
  */
 export function budgeted(
   call: QueryCall,
   limiter: Limiter,
-  budgetMs: number,
+  budget: number | CallBudgets,
   host: string,
   cancel?: AbortSignal,
 ): (path: string, query?: Record<string, string | number>) => Promise<unknown> {
+  const budgets = typeof budget === 'number' ? null : budget
   return (path, query) =>
     limiter.run(async () => {
       // Cancelled (the endpoint is removed or the server stops): calls still queued never start.
       if (cancel?.aborted) throw cancelReason(cancel)
+      const budgetMs = budgets ? budgets.of(path) : (budget as number)
       const controller = new AbortController()
       let timer: ReturnType<typeof setTimeout> | undefined
       let onCancel: (() => void) | undefined
@@ -88,8 +92,17 @@ export function budgeted(
         }
         cancel?.addEventListener('abort', onCancel, { once: true })
       })
+      const started = performance.now()
       try {
-        return await Promise.race([call(path, query, controller.signal), expired])
+        const sent = budgets
+          ? call(path, query, controller.signal, budgetMs)
+          : call(path, query, controller.signal)
+        const result = await Promise.race([sent, expired])
+        budgets?.answered(path, performance.now() - started)
+        return result
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'PVE_TIMEOUT') budgets?.timedOut(path)
+        throw err
       } finally {
         clearTimeout(timer)
         if (onCancel) cancel?.removeEventListener('abort', onCancel)

@@ -14,6 +14,7 @@ import type {
 import type { EnrichedTask } from './pve-slow-jobs.ts'
 import type { TaskLogSummary } from './pve-task-logs.ts'
 import type { FailureLog, QueryCall, Schedule, ScheduleClock } from './collector.ts'
+import { createCallBudgets, type CallBudgets } from './call-budgets.ts'
 import { createLimiter, type Limiter } from './limiter.ts'
 import { createInterner, type Interner } from './intern.ts'
 
@@ -23,6 +24,12 @@ export const SMART_MAX_PER_ROUND = 16
 export const SLOW_CONCURRENCY = 4
 /** Budget of one call; after it the call counts as failed (the request itself is aborted). */
 export const SLOW_CALL_BUDGET_MS = 8_000
+/**
+ * A path that ran out of its budget gets twice as much at its next call, up to this (8, 16, 32,
+ * 64 s): a listing that is merely large is read in the end, a dead storage costs one slot of
+ * SLOW_CONCURRENCY for at most this long per refresh (call-budgets.ts).
+ */
+export const SLOW_CALL_MAX_BUDGET_MS = 64_000
 /** vzdump tasks of this many past seconds are listed. */
 export const TASK_WINDOW_S = 7 * 86_400
 /** Most tasks asked per node and refresh. */
@@ -104,6 +111,8 @@ export interface PveSlowMemory {
   /** Aborted (with a CollectCancelled) when the endpoint's background work must end now. */
   cancel: AbortController
   limiter: Limiter
+  /** Per-path call budgets: grown for the paths that timed out (call-budgets.ts). */
+  budgets: CallBudgets
   /** Last attempt per collector (collector.ts). */
   schedule: Schedule
   /** Keys of parts that failed and were already reported. */
@@ -158,6 +167,7 @@ export function createPveSlowMemory(): PveSlowMemory {
     running: false,
     cancel: new AbortController(),
     limiter: createLimiter(SLOW_CONCURRENCY),
+    budgets: createCallBudgets(SLOW_CALL_BUDGET_MS, SLOW_CALL_MAX_BUDGET_MS),
     schedule: new Map(),
     warned: new Set(),
     nodeKey: '',

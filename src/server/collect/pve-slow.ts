@@ -14,12 +14,7 @@ import {
   snapshotsCollector,
   tasksCollector,
 } from './pve-slow-backups.ts'
-import {
-  SLOW_CALL_BUDGET_MS,
-  type PveSlowContext,
-  type PveSlowResult,
-  type SlowRun,
-} from './pve-slow-context.ts'
+import { type PveSlowContext, type PveSlowResult, type SlowRun } from './pve-slow-context.ts'
 import { buildDisks, disksCollector } from './pve-slow-disks.ts'
 import {
   backupJobsCollector,
@@ -35,6 +30,7 @@ import { attachZfsPools } from './pve-zfs.ts'
 export {
   createPveSlowMemory,
   SLOW_CALL_BUDGET_MS,
+  SLOW_CALL_MAX_BUDGET_MS,
   SLOW_CONCURRENCY,
   SMART_MAX_PER_ROUND,
   SNAPSHOT_MIN_BATCH,
@@ -88,7 +84,7 @@ function toRun(ctx: PveSlowContext): SlowRun {
     now: ctx.now,
     pollIntervalMs: ctx.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     onCache: ctx.onCache,
-    request: budgeted(ctx.call, m.limiter, SLOW_CALL_BUDGET_MS, ctx.instance, m.cancel.signal),
+    request: budgeted(ctx.call, m.limiter, m.budgets, ctx.instance, m.cancel.signal),
     log: createFailureLog(m.warned, ctx.instance, ctx.warn),
   }
 }

@@ -493,6 +493,38 @@ describe('pollPveSlow: failures', () => {
     expect((await offline.cycle(0)).backupsPending).toBe(false)
   })
 
+  it('gives a listing that ran out of its budget twice as long at its next try', async () => {
+    // Issue 27: a listing that is merely large (35 MB at 100,000 guests) must be read in the end,
+    // not time out at the same 8 s for ever and hold the instance's backups pending.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    const answers = baseAnswers()
+    const path = '/nodes/pve1/storage/pbs-main/content'
+    const good = answers[path]!
+    const slowMs = SLOW_CALL_BUDGET_MS * 1.5
+    answers[path] = (query, signal) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve(good(query, signal)), slowMs)
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer)
+          reject(signal.reason)
+        })
+      })
+    const h = createHarness(answers, 600_000)
+    const first = h.cycle(0)
+    await vi.advanceTimersByTimeAsync(slowMs)
+    expect((await first).backupsPending).toBe(true)
+    expect(h.warnings.map((w) => w.obj.code)).toContain('PVE_TIMEOUT')
+    h.warnings.length = 0
+    for (const n of [1, 2]) {
+      const next = h.cycle(n)
+      await vi.advanceTimersByTimeAsync(slowMs)
+      const result = await next
+      expect(result.backupsPending).toBe(false)
+      expect(result.storageBackups.some((b) => b.storage === 'pbs-main')).toBe(true)
+    }
+    expect(h.warnings).toEqual([])
+  })
+
   it('does not let a hanging storage call hold up the others', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const answers = baseAnswers()
