@@ -15,6 +15,7 @@ import {
 import { mapSliced, reuseSliced } from './sliced.ts'
 import {
   enc,
+  LISTING_DUTY,
   onlineNodes,
   SNAPSHOT_MIN_BATCH,
   TASK_LIMIT,
@@ -40,9 +41,15 @@ export const backupsCollector: Collector<SlowRun, boolean> = {
     for (const key of m.backups.keys()) {
       if (!plan.has(key) && m.backups.delete(key)) changed = true
     }
+    for (const key of m.backupsListed.keys()) if (!plan.has(key)) m.backupsListed.delete(key)
     await Promise.all(
       [...plan].map(async ([key, { node, storage }]) => {
         if (!node) return
+        // A listing that took long keeps its volumes until a tenth of the time is spent on it.
+        const last = m.backupsListed.get(key)
+        const wait = last ? last.ms * LISTING_DUTY : 0
+        if (last && m.backups.has(key) && run.now >= last.at && run.now - last.at < wait) return
+        const started = performance.now()
         try {
           const path = `/nodes/${enc(node)}/storage/${enc(storage.name)}/content`
           const raw = await run.request(path, { content: 'backup' })
@@ -60,6 +67,7 @@ export const backupsCollector: Collector<SlowRun, boolean> = {
             m.backups.set(key, { node, list: kept.list })
             changed = true
           }
+          m.backupsListed.set(key, { at: run.now, ms: performance.now() - started })
           run.log.succeeded(`backups:${key}`)
         } catch (err) {
           run.log.failed(`backups:${key}`, err, { node, storage: storage.name })

@@ -30,6 +30,12 @@ export const SLOW_CALL_BUDGET_MS = 8_000
  * SLOW_CONCURRENCY for at most this long per refresh (call-budgets.ts).
  */
 export const SLOW_CALL_MAX_BUDGET_MS = 64_000
+/**
+ * A backup listing is read again only after this many times its last read took: at most a tenth
+ * of the time goes to one listing (a 30 s listing every 5 minutes, not every minute). Listings
+ * under CADENCE_MS.backups / LISTING_DUTY keep that cadence.
+ */
+export const LISTING_DUTY = 10
 /** vzdump tasks of this many past seconds are listed. */
 export const TASK_WINDOW_S = 7 * 86_400
 /** Most tasks asked per node and refresh. */
@@ -143,6 +149,11 @@ export interface PveSlowMemory {
    * else a listing key. They hold the instance's backups pending (pve-slow-backups.ts).
    */
   backupsUnread: Set<string>
+  /**
+   * Listing key -> when its last good read started (epoch ms, the run's clock) and how long it
+   * took (ms): a slow listing waits LISTING_DUTY times as long before its next read.
+   */
+  backupsListed: Map<string, { at: number; ms: number }>
   /** Shared copies of the strings backup volumes repeat (intern.ts). */
   intern: Interner
   tasks: Map<string, BackupTask[]>
@@ -184,6 +195,7 @@ export function createPveSlowMemory(): PveSlowMemory {
     temperatures: new Map(),
     backups: new Map(),
     backupsUnread: new Set(),
+    backupsListed: new Map(),
     intern: createInterner(),
     tasks: new Map(),
     snapshots: new Map(),

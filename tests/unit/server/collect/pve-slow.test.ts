@@ -525,6 +525,32 @@ describe('pollPveSlow: failures', () => {
     expect(h.warnings).toEqual([])
   })
 
+  it('reads a slow listing again only after ten times its last read, keeping its volumes', async () => {
+    // Issue 27: a 35 MB listing read every minute kept Proxmox and the server busy all minute.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    const answers = baseAnswers()
+    const path = '/nodes/pve1/storage/pbs-main/content'
+    const good = answers[path]!
+    const readMs = 7_000
+    answers[path] = (query, signal) =>
+      new Promise((resolve) => setTimeout(() => resolve(good(query, signal)), readMs))
+    const h = createHarness(answers)
+    const reads: number[] = []
+    // Cycles 10 s apart: the backups are due every 6th; this listing every 70 s at the most.
+    for (const n of [0, 6, 12, 18]) {
+      const cycle = h.cycle(n)
+      await vi.advanceTimersByTimeAsync(readMs)
+      const result = await cycle
+      reads.push(countCalls(h.replay)[path] ?? 0)
+      expect(result.storageBackups.some((b) => b.storage === 'pbs-main')).toBe(true)
+    }
+    expect(reads).toEqual([1, 1, 2, 2])
+    // A quick listing keeps the backups cadence.
+    const quick = '/nodes/pve1/storage/local/content'
+    expect(countCalls(h.replay)[quick]).toBe(4)
+    expect(h.warnings).toEqual([])
+  })
+
   it('does not let a hanging storage call hold up the others', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const answers = baseAnswers()
