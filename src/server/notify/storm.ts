@@ -5,7 +5,8 @@
 // the claimed batches. An event is acknowledged once its inbox row is committed: a kill before
 // the worker's last slice leaves the row, planned again on the next start (the outbox's unique
 // keys turn the rows already written into no-ops).
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startTsWorker } from '../ts-worker.ts'
 import type { AlertSchedule } from '../../shared/model/alerts.ts'
 import type { NotificationEvent } from '../../shared/model/notifications.ts'
 import type { Db } from '../store/db.ts'
@@ -45,11 +46,6 @@ export interface StormWriter {
   close(): Promise<void>
 }
 
-// The worker is TypeScript: tsx's loader is registered inside it before its entry is imported
-// (under `tsx` the loader is inherited too; registering twice is harmless).
-const BOOT = `const { workerData } = require('node:worker_threads')
-import(workerData.tsx).then((m) => { m.register(); return import(workerData.entry) })`
-
 /** The storm writer of a database file; null for an in-memory database (no second connection). */
 export function createStormWriter(db: Db): StormWriter | null {
   if (db.memory) return null
@@ -66,14 +62,7 @@ export function createStormWriter(db: Db): StormWriter | null {
   let thread: Worker | null = null
   const worker = (): Worker => {
     if (thread) return thread
-    const started = new Worker(BOOT, {
-      eval: true,
-      workerData: {
-        file: db.name,
-        entry: new URL('./storm-worker.ts', import.meta.url).href,
-        tsx: import.meta.resolve('tsx/esm/api'),
-      },
-    })
+    const started = startTsWorker(new URL('./storm-worker.ts', import.meta.url), { file: db.name })
     started.unref()
     started.on('message', (reply: StormReply) => {
       const w = waiting.get(reply.seq)
