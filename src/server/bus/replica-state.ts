@@ -5,10 +5,11 @@
 // The guests' slot table is the collector's (from its snapshot, then the `guestSlots` of each
 // delta), so the metrics frame addresses the same guests here as there and the web node's delta
 // mode 2 frames are the collector's. Rows are found through an id -> position index per
-// collection, built on first use and rebuilt only when rows were removed; the arrays and rows
+// collection, built on first use and kept up to date (a removed row's place goes to the last
+// row, so the order is the collector's only until rows are removed); the arrays and rows
 // of earlier states are never written to (publications and first loads in progress hold them).
 import { mergeEntity } from '../../shared/model/delta.ts'
-import type { StateChanges } from '../../shared/model/delta-steps.ts'
+import { DIFF_SLICE_ROWS, runSteps, type StateChanges } from '../../shared/model/delta-steps.ts'
 import { createMetricChanges, GUEST_METRIC_FIELDS } from '../../shared/model/guest-metrics.ts'
 import { ENTITY_COLLECTIONS, type EntityCollection, type State } from '../../shared/model/state.ts'
 import type { ReceivedChanges } from './live-changes.ts'
@@ -44,6 +45,8 @@ export interface ReplicaState {
    * holds them (the metrics with the changed rows of the new state). Throws on a malformed delta.
    */
   apply(received: ReceivedChanges): { state: State; changes: StateChanges }
+  /** apply() in steps: yields every DIFF_SLICE_ROWS rows (a poll of 100,000 guests, run sliced). */
+  applySteps(received: ReceivedChanges): Generator<void, { state: State; changes: StateChanges }>
 }
 
 /** A replica starting from a snapshot. */
@@ -77,8 +80,9 @@ export function createReplicaState(initial: State, slots: SnapshotSlots): Replic
     return of
   }
 
-  const apply = (received: ReceivedChanges) => {
+  function* applySteps(received: ReceivedChanges) {
     const { delta, metrics } = received
+    let work = 0
     const next: State = { ...state }
     const table = next as unknown as Record<EntityCollection, Row[]>
     // Arrays copied for this state: positions as in the previous one unless rows were removed.
@@ -95,18 +99,28 @@ export function createReplicaState(initial: State, slots: SnapshotSlots): Replic
       const removed = delta?.remove?.[key]
       const upserts = delta?.upsert?.[key]
       if (!removed?.length && !upserts?.length) continue
-      let rows = writable(key)
-      if (removed?.length) {
-        const gone = new Set(removed)
-        rows = table[key] = rows.filter((row) => !gone.has(row.id))
-      }
+      const rows = writable(key)
       const index = indexOf(key, rows)
+      // The last row takes a removed one's place: the index stays right without a rebuild (a
+      // million backups would cost hundreds of ms). Rows are addressed by id, never by position.
+      for (const id of removed ?? []) {
+        const at = index.get(id)
+        if (at === undefined) continue
+        const last = rows.pop()!
+        index.delete(id)
+        if (at < rows.length) {
+          rows[at] = last
+          index.set(last.id, at)
+        }
+        if (++work % DIFF_SLICE_ROWS === 0) yield
+      }
       for (const patch of upserts ?? []) {
         const at = index.get(patch.id)
         if (at === undefined) {
           index.set(patch.id, rows.length)
           rows.push(mergeEntity(undefined, patch))
         } else rows[at] = mergeEntity(rows[at], patch)
+        if (++work % DIFF_SLICE_ROWS === 0) yield
       }
     }
     // Removals first, then the new slots: a guest that moved between vms and containers keeps
@@ -148,6 +162,7 @@ export function createReplicaState(initial: State, slots: SnapshotSlots): Replic
         changes.slots.push(slot)
         changes.masks.push(mask)
         changes.rows.push(row)
+        if (++work % DIFF_SLICE_ROWS === 0) yield
       }
     }
     state = next
@@ -157,5 +172,10 @@ export function createReplicaState(initial: State, slots: SnapshotSlots): Replic
     }
   }
 
-  return { current: () => state, slot: (id) => slotOf.get(id), apply }
+  return {
+    current: () => state,
+    slot: (id) => slotOf.get(id),
+    apply: (received) => runSteps(applySteps(received)),
+    applySteps,
+  }
 }

@@ -56,19 +56,20 @@ GUEST_METRIC_FIELDS.forEach((path, bit) => {
 /**
  * Diff `prev` → `next` in steps (each `yield` is a good moment to let other work run). Slots of
  * new guests are assigned in `slots`, those of removed guests released, and reported in
- * `delta.guestSlots`.
+ * `delta.guestSlots`. Keys in `skip` are not compared (their changes are known otherwise).
  */
 export function* diffStateSteps(
   prev: State,
   next: State,
   slots: GuestSlots,
+  skip?: ReadonlySet<string>,
 ): Generator<void, StateChanges, void> {
   const delta: StateDelta = {}
   let empty = true
   const metrics = createMetricChanges()
   const removedGuests: string[] = []
   for (const key of ENTITY_COLLECTIONS) {
-    if (prev[key] === next[key]) continue
+    if (prev[key] === next[key] || skip?.has(key)) continue
     const guests = GUEST_KEYS.has(key)
     const prevRows = prev[key] as Row[]
     const nextRows = next[key] as Row[]
@@ -127,7 +128,7 @@ export function* diffStateSteps(
   }
   if (delta.guestSlots) empty = false
   for (const key of SCALAR_KEYS) {
-    if (prev[key] === next[key] || jsonEqual(prev[key], next[key])) continue
+    if (skip?.has(key) || prev[key] === next[key] || jsonEqual(prev[key], next[key])) continue
     ;(delta.scalars ??= {} as NonNullable<StateDelta['scalars']>)[key] = next[key] as never
     empty = false
   }
