@@ -6,7 +6,8 @@ import fastifyWebsocket from '@fastify/websocket'
 import type { AuthService } from './auth/auth-service.ts'
 import { installAuth } from './auth/install.ts'
 import { createOidc } from './auth/oidc.ts'
-import { createPoller, type Poller } from './collect/poller.ts'
+import type { Poller } from './collect/poller.ts'
+import { createAppPoller } from './live/app-poller.ts'
 import { createHub, type Hub } from './hub/hub.ts'
 import { createAlertService, type AlertService } from './alerts/service.ts'
 import { registerAlertRoutes } from './http/alerts.ts'
@@ -69,7 +70,7 @@ export interface App {
   live: LiveState
   hub: Hub
   nodes: NodeService
-  poller: Poller
+  poller: Poller & { close(): Promise<void> }
   db: Db
   auth: AuthService
   alerts: AlertService
@@ -118,6 +119,8 @@ export interface BuildOptions {
    * would neither see nor publish them and its own writes would overwrite them.
    */
   standby?: () => boolean
+  /** The poller in a thread of its own; default `config.collectorThread`. */
+  collectorThread?: boolean
 }
 
 /** Build the server without listening. */
@@ -203,16 +206,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   })
   liveRef.current = live
-  const poller = createPoller({
+  const poller = createAppPoller({
+    threaded: options.collectorThread ?? config.collectorThread,
     intervalMs: config.pollIntervalMs,
     now,
     log: http.log,
-    onState: (collected) => {
-      void history.record(collected, now())
-      live.applyCollected(collected).catch((err: unknown) => {
-        http.log.error({ err }, 'publishing the polled state failed')
-      })
-    },
+    live,
+    history,
   })
   const nodes = createNodeService({
     repo,
@@ -420,7 +420,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await notify.stop()
       await notify.close()
       await historySource.forecasts.stop()
-      await poller.stop()
+      await poller.close()
       await http.close()
       await webhookChannel.close()
       await metadata.retention.settled()

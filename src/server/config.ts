@@ -73,6 +73,11 @@ export interface ServerConfig {
   /** Directory of the built SPA. */
   staticDir: string
   pollIntervalMs: number
+  /**
+   * The poller runs in a thread of its own (collect/poller-thread.ts); PULSE_COLLECTOR_IN_LOOP=true
+   * keeps it on the server's loop, as before.
+   */
+  collectorThread: boolean
   demo: DemoConfig | null
   version: string
   /** DISABLE_AUTH=true: every request is allowed as `anonymous` (shown as disabled). */
@@ -232,6 +237,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
       1000,
       3_600_000,
     ),
+    collectorThread: !readBool(env, 'PULSE_COLLECTOR_IN_LOOP'),
     version,
     authDisabled: readBool(env, 'DISABLE_AUTH'),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')

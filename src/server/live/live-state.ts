@@ -10,7 +10,10 @@ import {
 import type { StateDelta } from '../../shared/model/messages.ts'
 import { createEmptyState, type State } from '../../shared/model/state.ts'
 import type { CollectedState } from '../collect/poller.ts'
+import type { CollectedChanges } from '../collect/poller-thread.ts'
+import { createReplicaState, type ReplicaState } from '../bus/replica-state.ts'
 import { runSliced } from './run-sliced.ts'
+import { mergeThreadChanges, threadKnownKeys } from './thread-changes.ts'
 
 export interface Publication {
   state: State
@@ -28,6 +31,19 @@ export interface LiveState {
    * at a time, in order; a poll that arrives while one is being diffed waits for it.
    */
   applyCollected(collected: CollectedState): Promise<Publication>
+  /**
+   * The same from the collector thread (poller-thread.ts): its changes are applied to a copy of
+   * the collected state instead of diffing whole states; only what `derive` and `decorate` set
+   * is diffed here. Resolves to the publication and the collected state (for the history).
+   */
+  applyCollectedChanges(
+    changes: CollectedChanges,
+  ): Promise<{ publication: Publication; collected: CollectedState }>
+  /**
+   * The collector thread was started again: its next changes start from an empty estate, and
+   * they are published as a whole new state (every client loads it again). Queued like a poll.
+   */
+  restartCollected(): void
   /**
    * Publish the current state again through `decorate` (poll false), without a poll: a change
    * of derived data (an acknowledgment) reaches the clients at once. Queued like a poll.
@@ -69,45 +85,83 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
   const listeners = new Set<(p: Publication) => void>()
   const slots = createGuestSlots()
   let queue: Promise<unknown> = Promise.resolve()
+  // The collector thread's side: a copy of the collected state its changes are applied to. It
+  // starts as the first publication's state, so their arrays are the same ones.
+  let replica: ReplicaState | null = null
+  let restarted = false
+  const replicaOf = () =>
+    (replica ??= createReplicaState(publication.state, { vms: [], containers: [] }))
+
+  const build = (prev: State, collected: CollectedState, now: number): State => ({
+    ...prev,
+    nodes: collected.nodes,
+    vms: collected.vms,
+    containers: collected.containers,
+    storage: collected.storage,
+    cephClusters: collected.cephClusters,
+    physicalDisks: collected.physicalDisks,
+    storageBackups: collected.storageBackups,
+    guestSnapshots: collected.guestSnapshots,
+    backupTasks: collected.backupTasks,
+    pbs: collected.pbs,
+    pbsBackups: collected.pbsBackups,
+    backupJobs: collected.backupJobs,
+    backupCoverage: collected.backupCoverage,
+    pbsJobs: collected.pbsJobs,
+    performance: collected.performance,
+    connectionHealth: collected.connectionHealth,
+    connectionErrors: collected.connectionErrors,
+    lastUpdate: collected.lastUpdate,
+    // Set once: a source added later fills in while the tab already shows the others.
+    backupsCollectedAt:
+      prev.backupsCollectedAt || (collected.backupsCollected ? collected.lastUpdate : 0),
+    backupsPending: collected.backupsPending,
+    stats: {
+      startTime,
+      uptime: Math.round((now - startTime) / 1000),
+      pollingCycles: collected.pollingCycles,
+      webSocketClients: deps.clientCount(),
+      version: deps.version,
+    },
+  })
 
   const apply = async (collected: CollectedState): Promise<Publication> => {
     const prev = publication.state
     const now = deps.now()
-    const next: State = {
-      ...prev,
-      nodes: collected.nodes,
-      vms: collected.vms,
-      containers: collected.containers,
-      storage: collected.storage,
-      cephClusters: collected.cephClusters,
-      physicalDisks: collected.physicalDisks,
-      storageBackups: collected.storageBackups,
-      guestSnapshots: collected.guestSnapshots,
-      backupTasks: collected.backupTasks,
-      pbs: collected.pbs,
-      pbsBackups: collected.pbsBackups,
-      backupJobs: collected.backupJobs,
-      backupCoverage: collected.backupCoverage,
-      pbsJobs: collected.pbsJobs,
-      performance: collected.performance,
-      connectionHealth: collected.connectionHealth,
-      connectionErrors: collected.connectionErrors,
-      lastUpdate: collected.lastUpdate,
-      // Set once: a source added later fills in while the tab already shows the others.
-      backupsCollectedAt:
-        prev.backupsCollectedAt || (collected.backupsCollected ? collected.lastUpdate : 0),
-      backupsPending: collected.backupsPending,
-      stats: {
-        startTime,
-        uptime: Math.round((now - startTime) / 1000),
-        pollingCycles: collected.pollingCycles,
-        webSocketClients: deps.clientCount(),
-        version: deps.version,
-      },
-    }
+    const next = build(prev, collected, now)
     deps.derive?.(next)
     deps.decorate?.(next, now, true)
     return publish(prev, next)
+  }
+
+  const applyChanges = async (received: CollectedChanges) => {
+    const copy = replicaOf()
+    const before = copy.current()
+    const applied = await runSliced(copy.applySteps(received))
+    const collected: CollectedState = {
+      ...applied.state,
+      ...received.extras,
+      backupsPending: applied.state.backupsPending ?? [],
+    }
+    const prev = publication.state
+    const now = deps.now()
+    const next = build(prev, collected, now)
+    deps.derive?.(next)
+    deps.decorate?.(next, now, true)
+    const known = threadKnownKeys(prev, before, next, applied.state)
+    if (restarted || !known.has('vms') || !known.has('containers')) {
+      // A new thread's slots and rows: no delta leads there from what clients have.
+      restarted = false
+      publication = createPublication(next, publication.seq + 2, null)
+      for (const listener of listeners) listener(publication)
+      return { publication, collected }
+    }
+    const own = await runSliced(diffStateSteps(prev, next, createGuestSlots(), known))
+    const changes = mergeThreadChanges(own, applied.changes, known)
+    if (!changes.delta && !changes.metrics) return { publication, collected }
+    publication = createPublication(next, publication.seq + 1, changes)
+    for (const listener of listeners) listener(publication)
+    return { publication, collected }
   }
 
   const publish = async (prev: State, next: State): Promise<Publication> => {
@@ -118,7 +172,7 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
     return publication
   }
 
-  const enqueue = (work: () => Promise<Publication>): Promise<Publication> => {
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
     const done = queue.then(work)
     queue = done.catch(() => undefined)
     return done
@@ -127,6 +181,17 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
   return {
     current: () => publication,
     applyCollected: (collected) => enqueue(() => apply(collected)),
+    applyCollectedChanges: (changes) => enqueue(() => applyChanges(changes)),
+    restartCollected() {
+      void enqueue(async () => {
+        replica = createReplicaState(createEmptyState(deps.now(), deps.version), {
+          vms: [],
+          containers: [],
+        })
+        restarted = true
+        return publication
+      })
+    },
     republish: () =>
       enqueue(() => {
         const prev = publication.state
@@ -143,7 +208,7 @@ export function createLiveState(deps: LiveStateDeps): LiveState {
         }
         return publish(publication.state, next)
       }),
-    guestSlot: (id) => slots.of.get(id),
+    guestSlot: (id) => (replica ? replica.slot(id) : slots.of.get(id)),
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

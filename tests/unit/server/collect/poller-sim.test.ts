@@ -6,11 +6,11 @@ import type { Guest } from '../../../../src/shared/model/state.ts'
 import {
   createPoller,
   type CollectedState,
-  type MonitoredEndpoint,
   type Poller,
 } from '../../../../src/server/collect/poller.ts'
 import { isLinkLocal, isLoopback } from '../../../../src/server/collect/pve-guest-details.ts'
 import { startSimulator, type Simulator } from '../../../../src/server/sim/index.ts'
+import { simEndpoint } from '../sim-endpoint.ts'
 
 const REASONS = new Set([
   'agent-not-running',
@@ -54,16 +54,7 @@ function setup() {
     guestDetails: { timeoutMs: 1_000 },
   })
   pollers.push(poller)
-  const endpoint: MonitoredEndpoint = {
-    id: 'sim-0',
-    name: cluster.name,
-    type: 'pve',
-    host: cluster.url,
-    auth: { kind: 'token', tokenId: cluster.tokenId, secret: cluster.tokenSecret },
-    verifySSL: false,
-    fingerprint: cluster.fingerprint,
-  }
-  poller.setEndpoints([endpoint])
+  poller.setEndpoints([simEndpoint(cluster)])
   return { poller, cluster, last: () => states.at(-1)! }
 }
 
