@@ -3,18 +3,8 @@
 
 import type { SimClusterModel, SimGuest } from './model.ts'
 import { hash01 } from './prng.ts'
-import {
-  addBackup,
-  findStore,
-  isProtected,
-  guestOutcome,
-  nightlyRun,
-  planRun,
-  runDuration,
-  slotLength,
-  squeezeFactor,
-  taskStatus,
-} from './backups.ts'
+import { addBackup, findStore, isProtected, nightlyRun, taskStatus } from './backups.ts'
+import { guestOutcome, planRun, runDuration, slotLength, squeezeFactor } from './backup-runs.ts'
 import type { BackupStore } from './backups.ts'
 import { inBackupJob } from './guest-profile.ts'
 import { orphanSeries } from './backup-jobs.ts'

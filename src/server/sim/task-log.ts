@@ -6,7 +6,8 @@
 
 import type { SimClusterModel } from './model.ts'
 import type { SimTask } from './tasks.ts'
-import { guestOutcome, MANUAL_ERRORS } from './backups.ts'
+import { MANUAL_ERRORS } from './backups.ts'
+import { guestOutcome } from './backup-runs.ts'
 import { hash01 } from './prng.ts'
 
 const WARNINGS = [
