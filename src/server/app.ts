@@ -1,18 +1,20 @@
 // Composition root: wires store, poller, live state, hub and routes. Tests build it on a
 // temporary data directory; main.ts builds it from the environment.
 import Fastify, { type FastifyInstance } from 'fastify'
-import { AppError } from '../shared/model/errors.ts'
 import fastifyWebsocket from '@fastify/websocket'
 import type { AuthService } from './auth/auth-service.ts'
 import { installAuth } from './auth/install.ts'
 import { createOidc } from './auth/oidc.ts'
 import type { Poller } from './collect/poller.ts'
 import { createAppPoller } from './live/app-poller.ts'
+import { endpointStatusFrom } from './nodes/poller-status.ts'
+import { installStandbyGuard } from './http/standby.ts'
 import { createHub, type Hub } from './hub/hub.ts'
 import { createAlertService, type AlertService } from './alerts/service.ts'
 import { registerAlertRoutes } from './http/alerts.ts'
 import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
-import { createNotifyService, type NotifyService } from './notify/service.ts'
+import type { NotifyService } from './notify/service.ts'
+import { createAppNotify } from './notify/app-notify.ts'
 import type { Channel, ResolvedDestination } from './notify/types.ts'
 import type { DestinationKind } from '../shared/model/notifications.ts'
 import { registerAuthRoutes } from './http/auth.ts'
@@ -28,11 +30,7 @@ import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
 import { registerWebhookRoutes, testStoredWebhook } from './http/notify-webhooks.ts'
-import { createWebhookChannel } from './notify/webhook/channel.ts'
-import { createWebhookRepo } from './store/webhook-repo.ts'
 import { registerEmailRoutes } from './http/notify-email.ts'
-import { createEmailChannel } from './notify/email/channel.ts'
-import { createEmailRepo } from './store/email-repo.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerAutoRegisterRoute } from './http/auto-register.ts'
 import { createRegistrationCodes } from './setup/registration-codes.ts'
@@ -158,32 +156,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
     log: http.log,
   })
-  // Notification destinations and their channels (issue 15): the stored email settings and
-  // webhooks, with their secrets, read when the dispatcher plans and the sender sends.
-  const emailRepo = createEmailRepo(db, box)
-  const webhookRepo = createWebhookRepo(db, box)
-  const publicUrl = config.publicUrl ?? undefined
-  const emailChannel = createEmailChannel({ now, publicUrl })
-  const webhookSafety = { allowLoopback: config.webhookAllowLoopback }
-  const webhookChannel = createWebhookChannel({ ...webhookSafety, publicUrl, now })
-  const storedDestinations = (): ResolvedDestination[] => {
-    const out: ResolvedDestination[] = []
-    const email = emailRepo.getResolved()
-    if (email.enabled) out.push({ kind: 'email', id: 'email', name: 'Email', config: email })
-    for (const webhook of webhookRepo.listResolved()) {
-      if (webhook.enabled)
-        out.push({ kind: 'webhook', id: webhook.id, name: webhook.name, webhook })
-    }
-    return out
-  }
-  const notify = createNotifyService({
-    db,
-    alerts,
-    destinations: options.notify?.destinations ?? storedDestinations,
-    channels: options.notify?.channels ?? { email: emailChannel, webhook: webhookChannel },
-    now,
-    log: http.log,
-  })
+  const { notify, emailRepo, webhookRepo, emailChannel, webhookChannel, webhookSafety } =
+    createAppNotify({
+      db,
+      box,
+      alerts,
+      now,
+      log: http.log,
+      publicUrl: config.publicUrl,
+      webhookAllowLoopback: config.webhookAllowLoopback,
+      ...(options.notify ? { override: options.notify } : {}),
+    })
   // Metrics history (issue 25): our recent minutes fed from every poll, RRD read through the
   // poller's clients, forecasts on the state.
   const systemSettings = createSystemSettingsRepo(db)
@@ -217,17 +200,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const nodes = createNodeService({
     repo,
     now,
-    status: (id) => poller.endpointStatus(id),
-    lastError: (id) => poller.endpointError(id),
-    clusterInfo: (id) => {
-      const info = poller.endpointInfo(id)
-      if (!info || !info.isCluster) return info && { isCluster: false }
-      return {
-        isCluster: true,
-        clusterName: info.clusterName,
-        clusterEndpoints: info.members,
-      }
-    },
+    ...endpointStatusFrom(poller),
     onChange: () => {
       poller.setEndpoints(nodes.endpoints())
       void poller.pollNow()
@@ -249,13 +222,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const storage = createStorageHealth(db, now)
   installErrorHandler(http, { storageError: (err) => storage.toAppError(err) })
-  const standby = options.standby
-  if (standby) {
-    http.addHook('onRequest', async (request) => {
-      if (!standby() || request.method === 'GET' || request.method === 'HEAD') return
-      if (/^\/api(\/|$)/.test(request.url)) throw new AppError('COLLECTOR_STANDBY')
-    })
-  }
+  if (options.standby) installStandbyGuard(http, options.standby)
   // The websocket plugin first: its onRequest hook marks upgrades, and its onResponse hook closes
   // the socket of an upgrade the guard refuses (a hook that throws skips the hooks after it).
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } })
