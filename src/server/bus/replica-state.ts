@@ -12,11 +12,41 @@ import { mergeEntity } from '../../shared/model/delta.ts'
 import { DIFF_SLICE_ROWS, runSteps, type StateChanges } from '../../shared/model/delta-steps.ts'
 import { createMetricChanges, GUEST_METRIC_FIELDS } from '../../shared/model/guest-metrics.ts'
 import { ENTITY_COLLECTIONS, type EntityCollection, type State } from '../../shared/model/state.ts'
+import { createInterner, type Interner } from '../collect/intern.ts'
 import type { ReceivedChanges } from './live-changes.ts'
 
 type Row = { id: string } & Record<string, unknown>
 
 const GUEST_KEYS = ['vms', 'containers'] as const
+
+/**
+ * Strings up to this length are shared between the rows that repeat them (an instance, node,
+ * datastore, owner or note in a million backup records); longer ones (volume ids) are unique.
+ */
+const SHARED_STRING_MAX = 40
+
+/**
+ * A received row's repeated strings and string lists replaced by shared copies, in place. A row
+ * read from a message holds its own copy of every string: at 1,260,000 backup records that was
+ * about 300 bytes a record (bench/README.md, "What the server holds").
+ */
+function shareStrings(row: Row, interner: Interner): void {
+  for (const key in row) {
+    if (key === 'id') continue
+    const value = row[key]
+    if (typeof value === 'string') {
+      if (value.length <= SHARED_STRING_MAX) row[key] = interner.string(value)
+    } else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+      row[key] = interner.list(value as string[])
+    }
+  }
+}
+
+/** A new row from its upsert: the received object itself unless it removes fields. */
+function newRow(patch: Row): Row {
+  for (const key in patch) if (patch[key] === null) return mergeEntity(undefined, patch)
+  return patch
+}
 
 /** The metrics-frame slot of each guest of a snapshot, by position (-1: none). */
 export interface SnapshotSlots {
@@ -52,6 +82,7 @@ export interface ReplicaState {
 /** A replica starting from a snapshot. */
 export function createReplicaState(initial: State, slots: SnapshotSlots): ReplicaState {
   let state = initial
+  const interner = createInterner()
   const slotOf = new Map<string, number>()
   const idAt: Array<string | undefined> = []
   const setSlot = (id: string, slot: number) => {
@@ -115,10 +146,11 @@ export function createReplicaState(initial: State, slots: SnapshotSlots): Replic
         if (++work % DIFF_SLICE_ROWS === 0) yield
       }
       for (const patch of upserts ?? []) {
+        shareStrings(patch, interner)
         const at = index.get(patch.id)
         if (at === undefined) {
           index.set(patch.id, rows.length)
-          rows.push(mergeEntity(undefined, patch))
+          rows.push(newRow(patch))
         } else rows[at] = mergeEntity(rows[at], patch)
         if (++work % DIFF_SLICE_ROWS === 0) yield
       }

@@ -12,7 +12,7 @@ import {
 import type { CollectedState } from '../../../../src/server/collect/poller.ts'
 import { createLiveState, createPublication } from '../../../../src/server/live/live-state.ts'
 import { encodeMetricsFrame } from '../../../../src/shared/model/guest-metrics.ts'
-import type { State } from '../../../../src/shared/model/state.ts'
+import { createEmptyState, type State } from '../../../../src/shared/model/state.ts'
 import { makeCollected } from '../collected-fixture.ts'
 import { canonical } from './bus-helpers.ts'
 
@@ -63,6 +63,44 @@ describe('replica state', () => {
       if (before) expect(JSON.stringify(before.state)).toBe(before.json)
       before = { state: applied.state, json: JSON.stringify(applied.state) }
     }
+  })
+
+  it('keeps received rows as they came: a new row without its null fields, shared lists and strings equal', () => {
+    const empty = viaJson(createEmptyState(0, 't'))
+    const replica = createReplicaState(empty, { vms: [], containers: [] })
+    const files = ['index.json.blob', 'drive-scsi0.img.fidx']
+    const row = (vmid: string, extra: Record<string, unknown>) => ({
+      id: `pbs-store--vm-${vmid}-1`,
+      instance: 'pbs-main',
+      datastore: 'store',
+      namespace: '',
+      backupType: 'vm',
+      vmid,
+      backupTime: 1,
+      size: 10,
+      protected: false,
+      verified: true,
+      encrypted: false,
+      files: [...files],
+      ...extra,
+    })
+    const first = replica.apply({
+      delta: { upsert: { pbsBackups: [row('100', { comment: null }), row('101', {})] } },
+      metrics: null,
+    })
+    expect(first.state.pbsBackups).toEqual([row('100', {}), row('101', {})])
+    expect(first.state.pbsBackups[0]).not.toHaveProperty('comment')
+    const second = replica.apply({
+      delta: {
+        upsert: { pbsBackups: [{ id: 'pbs-store--vm-101-1', files: ['index.json.blob'] }] },
+      },
+      metrics: null,
+    })
+    expect(second.state.pbsBackups[1]!.files).toEqual(['index.json.blob'])
+    expect(second.state.pbsBackups[0]!.files).toEqual(files)
+    // The earlier state is untouched by the change that followed it.
+    expect(first.state.pbsBackups[1]!.files).toEqual(files)
+    expect(empty.pbsBackups).toEqual([])
   })
 
   it('refuses a malformed body', () => {
