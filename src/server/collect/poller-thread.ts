@@ -69,7 +69,7 @@ export function createThreadedPoller(options: ThreadedPollerOptions): ThreadedPo
     if (++received % ACK_EVERY === 0) send({ op: 'ack', count: ACK_EVERY })
     switch (message.kind) {
       case 'part':
-        return receiver.part(message.part)
+        return receiver.part(message.json)
       case 'cycle': {
         mirror = message.status
         try {

@@ -73,7 +73,7 @@ function throughThread(
     const received = structuredClone(message, {
       transfer: message.kind === 'cycle' ? transfer : [],
     })
-    if (received.kind === 'part') receiver.part(received.part)
+    if (received.kind === 'part') receiver.part(received.json)
     else if (received.kind === 'cycle') changes = receiver.cycle(received)
   }
   return { changes: changes!, messages: messages.length }
@@ -132,7 +132,7 @@ describe('live state fed by the collector thread', () => {
     // A half-received cycle of the thread that died (a whole estate, in parts) is dropped with it.
     const [first] = createCycleEncoder().encode(poll(4), {}).messages
     if (first?.kind !== 'part') throw new Error('expected a part')
-    receiver.part(first.part)
+    receiver.part(first.json)
     receiver.reset()
     threaded.restartCollected()
     encoder = createCycleEncoder()
