@@ -61,22 +61,21 @@ export type QueryCall = (
 /**
  * Wraps `call` in the limiter and a budget: resolves with the call, or rejects with PVE_TIMEOUT
  * once the budget is spent, even if `call` ignores the signal; the limiter slot is free again
- * either way (the request itself is aborted). With per-path budgets (call-budgets.ts) a path that
+ * either way (the request itself is aborted). The budget is per path (call-budgets.ts): a path that
  * ran out gets more at its next call, and the client's own timeout is raised to match.
  */
 export function budgeted(
   call: QueryCall,
   limiter: Limiter,
-  budget: number | CallBudgets,
+  budgets: CallBudgets,
   host: string,
   cancel?: AbortSignal,
 ): (path: string, query?: Record<string, string | number>) => Promise<unknown> {
-  const budgets = typeof budget === 'number' ? null : budget
   return (path, query) =>
     limiter.run(async () => {
       // Cancelled (the endpoint is removed or the server stops): calls still queued never start.
       if (cancel?.aborted) throw cancelReason(cancel)
-      const budgetMs = budgets ? budgets.of(path) : (budget as number)
+      const budgetMs = budgets.of(path)
       const controller = new AbortController()
       let timer: ReturnType<typeof setTimeout> | undefined
       let onCancel: (() => void) | undefined
@@ -94,14 +93,12 @@ export function budgeted(
       })
       const started = performance.now()
       try {
-        const sent = budgets
-          ? call(path, query, controller.signal, budgetMs)
-          : call(path, query, controller.signal)
+        const sent = call(path, query, controller.signal, budgetMs)
         const result = await Promise.race([sent, expired])
-        budgets?.answered(path, performance.now() - started)
+        budgets.answered(path, performance.now() - started)
         return result
       } catch (err) {
-        if (err instanceof AppError && err.code === 'PVE_TIMEOUT') budgets?.timedOut(path)
+        if (err instanceof AppError && err.code === 'PVE_TIMEOUT') budgets.timedOut(path)
         throw err
       } finally {
         clearTimeout(timer)
