@@ -121,6 +121,16 @@ export type FromThread =
   | { kind: 'log'; level: 'info' | 'warn'; obj: Record<string, unknown>; msg: string }
 
 /**
+ * A message as the thread queues it: a part is turned into JSON only when it is sent (`sendable`),
+ * so a first poll's thousand parts waiting for the loop hold the rows, not a copy of them as text.
+ */
+export type Outgoing = Exclude<FromThread, { kind: 'part' }> | { kind: 'part'; part: DeltaPart }
+
+export function sendable(message: Outgoing): FromThread {
+  return message.kind === 'part' ? { kind: 'part', json: JSON.stringify(message.part) } : message
+}
+
+/**
  * Split `delta` into parts of at most `rows` items each, and what is left for the cycle message
  * (the scalars and the last part). Rows keep their order within a collection.
  */
@@ -202,7 +212,7 @@ export function createCycleEncoder(): {
   encode(
     collected: CollectedState,
     status: Record<string, EndpointMirror>,
-  ): { messages: FromThread[]; transfer: ArrayBuffer[] }
+  ): { messages: Outgoing[]; transfer: ArrayBuffer[] }
 } {
   let prev: State = createEmptyState(0, '')
   const slots = createGuestSlots()
@@ -216,10 +226,7 @@ export function createCycleEncoder(): {
       const changes = runSteps(diffStateSteps(prev, next, slots))
       prev = next
       const split = changes.delta ? splitDelta(changes.delta) : { parts: [], rest: null }
-      const messages: FromThread[] = split.parts.map((part) => ({
-        kind: 'part',
-        json: JSON.stringify(part),
-      }))
+      const messages: Outgoing[] = split.parts.map((part) => ({ kind: 'part', part }))
       const metrics = changes.metrics ? encodeMetricsFrame(++frames, changes.metrics) : null
       const { pollingCycles, backupsCollected } = collected
       const extras = { pollingCycles, backupsCollected }

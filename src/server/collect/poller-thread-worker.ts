@@ -9,7 +9,8 @@ import {
   createCycleEncoder,
   SEND_WINDOW,
   type EndpointMirror,
-  type FromThread,
+  sendable,
+  type Outgoing,
   type PollerThreadInit,
   type ToThread,
 } from './poller-thread-protocol.ts'
@@ -19,16 +20,16 @@ const init = workerData as PollerThreadInit
 
 // Every message waits for the loop's acknowledgments (SEND_WINDOW), in order: a reply never
 // overtakes the cycle it follows.
-const outbox: Array<{ message: FromThread; transfer?: ArrayBuffer[] }> = []
+const outbox: Array<{ message: Outgoing; transfer?: ArrayBuffer[] }> = []
 let credit = SEND_WINDOW
 const pump = () => {
   while (credit > 0 && outbox.length > 0) {
     const { message, transfer } = outbox.shift()!
     credit--
-    port.postMessage(message, transfer)
+    port.postMessage(sendable(message), transfer)
   }
 }
-const post = (message: FromThread, transfer?: ArrayBuffer[]) => {
+const post = (message: Outgoing, transfer?: ArrayBuffer[]) => {
   outbox.push(transfer ? { message, transfer } : { message })
   pump()
 }

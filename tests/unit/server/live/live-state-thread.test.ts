@@ -14,6 +14,7 @@ import {
   createCycleEncoder,
   createCycleReceiver,
   PART_ROWS,
+  sendable,
   type CollectedChanges,
 } from '../../../../src/server/collect/poller-thread-protocol.ts'
 import { createLiveState, type LiveState } from '../../../../src/server/live/live-state.ts'
@@ -70,7 +71,7 @@ function throughThread(
   const { messages, transfer } = encoder.encode(collected, {})
   let changes: CollectedChanges | null = null
   for (const message of messages) {
-    const received = structuredClone(message, {
+    const received = structuredClone(sendable(message), {
       transfer: message.kind === 'cycle' ? transfer : [],
     })
     if (received.kind === 'part') receiver.part(received.json)
@@ -132,7 +133,7 @@ describe('live state fed by the collector thread', () => {
     // A half-received cycle of the thread that died (a whole estate, in parts) is dropped with it.
     const [first] = createCycleEncoder().encode(poll(4), {}).messages
     if (first?.kind !== 'part') throw new Error('expected a part')
-    receiver.part(first.json)
+    receiver.part(JSON.stringify(first.part))
     receiver.reset()
     threaded.restartCollected()
     encoder = createCycleEncoder()
