@@ -2,7 +2,7 @@
 // parsing and mapping, and each cycle's result is diffed against the last one here too; the loop
 // gets only the changes (poller-thread-protocol.ts). History reads go through this thread's
 // clients (op 'get'), so they keep sharing each endpoint's connection limit.
-import { setPriority } from 'node:os'
+import { getPriority, setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { AppError } from '../../shared/model/errors.ts'
 import { createPoller, type MonitoredEndpoint } from './poller.ts'
@@ -22,11 +22,12 @@ const port = parentPort!
 // is short of cores (the 100k demo on 2: the simulator, this thread and the loop), this thread
 // yields to the loop: on Linux a thread has a nice value of its own, and setPriority(0, …) sets the
 // calling thread's. Elsewhere it would lower the whole process, so it is done on Linux only.
-// Raising niceness needs no privileges; a refusal leaves the thread at the process's priority.
+// Relative to the priority the server was started with (19 is the lowest); raising niceness needs
+// no privileges, and a refusal leaves the thread at the process's priority.
 const COLLECTOR_NICE = 10
 if (process.platform === 'linux') {
   try {
-    setPriority(0, COLLECTOR_NICE)
+    setPriority(0, Math.min(19, getPriority(0) + COLLECTOR_NICE))
   } catch {
     // Not permitted here: the thread runs at the process's priority.
   }
