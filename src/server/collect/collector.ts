@@ -56,6 +56,8 @@ export type QueryCall = (
   signal?: AbortSignal,
   /** Overrides the client's timeout for this call (counted from the request being sent). */
   timeoutMs?: number,
+  /** Maps each element of a list answer while it is parsed (PveClient.get). */
+  each?: (item: unknown) => unknown,
 ) => Promise<unknown>
 
 /**
@@ -70,8 +72,12 @@ export function budgeted(
   budgets: CallBudgets,
   host: string,
   cancel?: AbortSignal,
-): (path: string, query?: Record<string, string | number>) => Promise<unknown> {
-  return (path, query) =>
+): (
+  path: string,
+  query?: Record<string, string | number>,
+  each?: (item: unknown) => unknown,
+) => Promise<unknown> {
+  return (path, query, each) =>
     limiter.run(async () => {
       // Cancelled (the endpoint is removed or the server stops): calls still queued never start.
       if (cancel?.aborted) throw cancelReason(cancel)
@@ -93,7 +99,7 @@ export function budgeted(
       })
       const started = performance.now()
       try {
-        const sent = call(path, query, controller.signal, budgetMs)
+        const sent = call(path, query, controller.signal, budgetMs, each)
         const result = await Promise.race([sent, expired])
         budgets.answered(path, performance.now() - started)
         return result

@@ -161,11 +161,11 @@ export function createSlotRunner(deps: SlotDeps): SlotRunner {
 
   // Every call is timed and counted per path class, with or without query parameters.
   function accounted(client: PveClient): QueryCall {
-    return async (path, query, signal, timeoutMs) => {
+    return async (path, query, signal, timeoutMs, each) => {
       const started = performance.now()
       let ok = false
       try {
-        const data = await client.get(path, query, signal, timeoutMs)
+        const data = await client.get(path, query, signal, timeoutMs, each)
         ok = true
         return data
       } finally {

@@ -22,7 +22,17 @@ export interface SliceOptions {
    * hostile; default 16 MiB.
    */
   maxScalarBytes?: number
+  /**
+   * Applied to each element of the envelope's list (the `data` member of the top-level object,
+   * when it is an array) as soon as that element is parsed; elements it maps to undefined are
+   * left out. A listing of hundreds of thousands of entries is then never held as raw objects:
+   * each piece's raw entries die young, and only what the mapper keeps stays.
+   */
+  each?: (item: unknown) => unknown
 }
+
+/** The mapper of the envelope's list (SliceOptions.each). */
+type Each = (item: unknown) => unknown
 
 /** Thrown for a single value over `maxScalarBytes`. */
 export class JsonTooLargeError extends Error {}
@@ -58,7 +68,24 @@ export async function parseJsonSliced(bytes: Buffer, options: SliceOptions = {})
     sliceStart: performance.now(),
   }
   const [s, e] = trim(bytes, start, bytes.length)
-  return parseValue(ctx, s, e)
+  return parseValue(ctx, s, e, options.each && { envelope: options.each })
+}
+
+/** Where the mapper applies: `envelope` at the top-level object, `list` at its `data` array. */
+type MapAt = { envelope: Each } | { list: Each } | undefined
+
+/** `items` through `each`, without the elements it maps to undefined. */
+function mapped(items: unknown[], each: Each, out: unknown[] = []): unknown[] {
+  for (const item of items) {
+    const value = each(item)
+    if (value !== undefined) out.push(value)
+  }
+  return out
+}
+
+/** The mapper for the value of the member `key` of an object parsed with `at`. */
+function memberAt(at: MapAt, key: string): MapAt {
+  return at && 'envelope' in at && key === 'data' ? { list: at.envelope } : undefined
 }
 
 async function pause(ctx: Ctx): Promise<void> {
@@ -85,15 +112,28 @@ function parseText(ctx: Ctx, s: number, e: number, open = '', close = ''): unkno
   return JSON.parse(open + ctx.buf.toString('utf8', s, e) + close)
 }
 
-async function parseValue(ctx: Ctx, s: number, e: number): Promise<unknown> {
+async function parseValue(ctx: Ctx, s: number, e: number, at?: MapAt): Promise<unknown> {
   await pause(ctx)
-  if (e - s <= ctx.piece) return parseText(ctx, s, e)
+  const each = at && 'list' in at ? at.list : undefined
+  if (e - s <= ctx.piece) {
+    const value = parseText(ctx, s, e)
+    if (at && 'envelope' in at && isPlainObject(value) && Array.isArray(value.data)) {
+      value.data = mapped(value.data, at.envelope)
+    }
+    return each && Array.isArray(value) ? mapped(value, each) : value
+  }
   const open = ctx.buf[s]
   const close = ctx.buf[e - 1]
-  if (open === OPEN_ARRAY && close === CLOSE_ARRAY) return parseArray(ctx, s, e)
-  if (open === OPEN_OBJECT && close === CLOSE_OBJECT) return parseObject(ctx, s, e)
+  if (open === OPEN_ARRAY && close === CLOSE_ARRAY) return parseArray(ctx, s, e, each)
+  if (open === OPEN_OBJECT && close === CLOSE_OBJECT) {
+    return parseObject(ctx, s, e, at && 'envelope' in at ? at : undefined)
+  }
   if (e - s > ctx.maxScalar) throw new JsonTooLargeError(`a value of ${e - s} bytes`)
   return parseText(ctx, s, e)
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Index of the quote closing the string that opens at `at`; throws when there is none. */
@@ -160,15 +200,21 @@ async function scanItems(
 // inside a string or a nested list), or no cut is near, the rest is scanned byte by byte.
 const CUT = Buffer.from('},{')
 
-async function parseArray(ctx: Ctx, s: number, e: number): Promise<unknown[]> {
+async function parseArray(ctx: Ctx, s: number, e: number, each?: Each): Promise<unknown[]> {
   const out: unknown[] = []
-  const start = await cutArray(ctx, s + 1, e - 1, out)
+  const start = await cutArray(ctx, s + 1, e - 1, out, each)
   if (start === e - 1) return out
-  return scanArray(ctx, start - 1, e, out)
+  return scanArray(ctx, start - 1, e, out, each)
 }
 
 /** Parses [from, end) at `},{` cuts into `out`; returns where it stopped (end when done). */
-async function cutArray(ctx: Ctx, from: number, end: number, out: unknown[]): Promise<number> {
+async function cutArray(
+  ctx: Ctx,
+  from: number,
+  end: number,
+  out: unknown[],
+  each?: Each,
+): Promise<number> {
   let pieceStart = from
   while (pieceStart < end) {
     await pause(ctx)
@@ -182,25 +228,36 @@ async function cutArray(ctx: Ctx, from: number, end: number, out: unknown[]): Pr
       return pieceStart
     }
     if (to < end && items.length === 0) return pieceStart
-    for (const item of items) out.push(item)
+    if (each) mapped(items, each, out)
+    else for (const item of items) out.push(item)
     pieceStart = to === end ? end : to + 1
   }
   return end
 }
 
 // `s` is the byte before the first element still to parse: a '[' or the ',' after a cut.
-async function scanArray(ctx: Ctx, s: number, e: number, out: unknown[]): Promise<unknown[]> {
+async function scanArray(
+  ctx: Ctx,
+  s: number,
+  e: number,
+  out: unknown[],
+  each?: Each,
+): Promise<unknown[]> {
   let pieceStart = s + 1
   const flush = (to: number) => {
-    if (to > pieceStart)
-      for (const item of parseText(ctx, pieceStart, to, '[', ']') as unknown[]) out.push(item)
+    if (to <= pieceStart) return
+    const items = parseText(ctx, pieceStart, to, '[', ']') as unknown[]
+    if (each) mapped(items, each, out)
+    else for (const item of items) out.push(item)
   }
   await scanItems(ctx, s, e, async (from, to, last) => {
     if (to - from > ctx.piece) {
       // One element too large for a piece: the ones before it, then it on its own.
       flush(from - 1)
       const [vs, ve] = trim(ctx.buf, from, to)
-      out.push(await parseValue(ctx, vs, ve))
+      const item = await parseValue(ctx, vs, ve)
+      if (each) mapped([item], each, out)
+      else out.push(item)
       pieceStart = to + 1
     } else if (last || to - pieceStart >= ctx.piece) {
       flush(to)
@@ -212,7 +269,12 @@ async function scanArray(ctx: Ctx, s: number, e: number, out: unknown[]): Promis
 
 // The envelope `{"data":[...]}`: one member whose value runs to the closing brace. Parsed that way
 // first; if that fails (several members, or not JSON), the object is scanned member by member.
-async function parseObject(ctx: Ctx, s: number, e: number): Promise<Record<string, unknown>> {
+async function parseObject(
+  ctx: Ctx,
+  s: number,
+  e: number,
+  at?: MapAt,
+): Promise<Record<string, unknown>> {
   const [ks, end] = trim(ctx.buf, s + 1, e - 1)
   if (ctx.buf[ks] === QUOTE) {
     try {
@@ -221,7 +283,7 @@ async function parseObject(ctx: Ctx, s: number, e: number): Promise<Record<strin
       const [cs] = trim(ctx.buf, keyEnd + 1, end)
       if (ctx.buf[cs] === COLON) {
         const [vs, ve] = trim(ctx.buf, cs + 1, end)
-        const value = await parseValue(ctx, vs, ve)
+        const value = await parseValue(ctx, vs, ve, memberAt(at, key))
         const out: Record<string, unknown> = {}
         Object.defineProperty(out, key, {
           value,
@@ -235,10 +297,15 @@ async function parseObject(ctx: Ctx, s: number, e: number): Promise<Record<strin
       // scanned below
     }
   }
-  return scanObject(ctx, s, e)
+  return scanObject(ctx, s, e, at)
 }
 
-async function scanObject(ctx: Ctx, s: number, e: number): Promise<Record<string, unknown>> {
+async function scanObject(
+  ctx: Ctx,
+  s: number,
+  e: number,
+  at?: MapAt,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {}
   let pieceStart = s + 1
   // Like JSON.parse: own data properties (even `__proto__`), a repeated key keeps its first place
@@ -248,7 +315,11 @@ async function scanObject(ctx: Ctx, s: number, e: number): Promise<Record<string
   const flush = (to: number) => {
     if (to <= pieceStart) return
     const part = parseText(ctx, pieceStart, to, '{', '}') as Record<string, unknown>
-    for (const key of Object.keys(part)) set(key, part[key])
+    for (const key of Object.keys(part)) {
+      const list = memberAt(at, key)
+      const value = part[key]
+      set(key, list && 'list' in list && Array.isArray(value) ? mapped(value, list.list) : value)
+    }
   }
   await scanItems(ctx, s, e, async (from, to, last) => {
     if (to - from > ctx.piece) {
@@ -261,7 +332,7 @@ async function scanObject(ctx: Ctx, s: number, e: number): Promise<Record<string
       while (colon < me && isSpace(ctx.buf[colon])) colon++
       if (ctx.buf[colon] !== COLON) throw syntax(colon)
       const [vs, ve] = trim(ctx.buf, colon + 1, me)
-      set(key, await parseValue(ctx, vs, ve))
+      set(key, await parseValue(ctx, vs, ve, memberAt(at, key)))
       pieceStart = to + 1
     } else if (last || to - pieceStart >= ctx.piece) {
       flush(to)

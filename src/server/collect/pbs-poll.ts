@@ -21,9 +21,9 @@ import {
   type PbsJobsMemory,
 } from './pbs-jobs-poll.ts'
 import type { Limiter } from './limiter.ts'
-import { toPbsBackups, toPbsNamespace, toPbsNamespaces } from './pbs-backups.ts'
+import { toPbsBackup, toPbsNamespace, toPbsNamespaces } from './pbs-backups.ts'
 import { createInterner, type Interner } from './intern.ts'
-import { mapSliced, reuseSliced } from './sliced.ts'
+import { reuseSliced } from './sliced.ts'
 import {
   NO_NODE_FIGURES,
   toPbsDatastores,
@@ -85,6 +85,8 @@ export interface PbsPollContext {
     path: string,
     query?: Record<string, string | number>,
     signal?: AbortSignal,
+    timeoutMs?: number,
+    each?: (item: unknown) => unknown,
   ): Promise<unknown>
   memory: PbsMemory
   /** Epoch ms of this poll, from the poller's clock: the content cadence is measured in it. */
@@ -247,14 +249,23 @@ async function refreshStore(ctx: PbsPollContext, limiter: Limiter, store: string
   try {
     const namespaces = await readNamespaces(ctx, limiter, base)
     // One snapshots call per namespace returns all its groups; after a failure the calls not
-    // yet started are skipped, since the store is reported as failed anyway.
+    // yet started are skipped, since the store is reported as failed anyway. A namespace can list
+    // a snapshot per guest and day: each is mapped as it is parsed (PveClient.get's `each`), so
+    // the raw entries are never held all at once.
     let failure = false
     const lists = await Promise.allSettled(
       namespaces.map((ns) =>
         limiter.run(async () => {
           if (failure) throw SKIPPED
+          const source = { instance: ctx.instance, datastore: store, namespace: ns.path }
           try {
-            return await ctx.call(`${base}/snapshots`, ns.path === '' ? undefined : { ns: ns.path })
+            return await ctx.call(
+              `${base}/snapshots`,
+              ns.path === '' ? undefined : { ns: ns.path },
+              undefined,
+              undefined,
+              (entry) => toPbsBackup(entry, source, ctx.memory.intern),
+            )
           } catch (err) {
             failure = true
             throw err
@@ -266,17 +277,11 @@ async function refreshStore(ctx: PbsPollContext, limiter: Limiter, store: string
       (r): r is PromiseRejectedResult => r.status === 'rejected' && r.reason !== SKIPPED,
     )
     if (rejected !== undefined) throw rejected.reason
-    // A namespace can list a snapshot per guest and day: map a slice at a time, and keep the
-    // previous objects of the snapshots that did not change (sliced.ts).
+    // Keep the previous objects of the snapshots that did not change (sliced.ts).
     const backups: PbsBackup[] = []
-    for (const [i, ns] of namespaces.entries()) {
-      const list = lists[i]
-      if (list?.status !== 'fulfilled') continue
-      const source = { instance: ctx.instance, datastore: store, namespace: ns.path }
-      const mapped = await mapSliced(list.value, (part) =>
-        toPbsBackups(part, source, ctx.memory.intern),
-      )
-      for (const backup of mapped) backups.push(backup)
+    for (const list of lists) {
+      if (list.status !== 'fulfilled' || !Array.isArray(list.value)) continue
+      for (const backup of list.value as PbsBackup[]) backups.push(backup)
     }
     const kept = await reuseSliced(previous?.backups, backups)
     ctx.memory.stores.set(store, {

@@ -45,13 +45,16 @@ export interface PveClient {
   /**
    * GETs /api2/json<path> and returns the unwrapped `data`. Throws AppError only. `timeoutMs`
    * overrides the client's for this call; either counts from the request being sent, not the
-   * time it waited for one of the host's connections.
+   * time it waited for one of the host's connections. `each`, when given, maps every element of
+   * a list answer as it is parsed (elements mapped to undefined are left out): a listing of
+   * hundreds of thousands of entries is then never held as raw objects (json-slices.ts).
    */
   get<T = unknown>(
     path: string,
     query?: Record<string, string | number>,
     signal?: AbortSignal,
     timeoutMs?: number,
+    each?: (item: unknown) => unknown,
   ): Promise<T>
   readonly host: string
   close(): Promise<void>
@@ -186,6 +189,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
     query?: Record<string, string | number>,
     signal?: AbortSignal,
     callTimeoutMs?: number,
+    each?: (item: unknown) => unknown,
   ): Promise<T> {
     const started = performance.now()
     let ok = false
@@ -215,7 +219,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
           })
         }
       })
-      const result = await parseEnvelope(label, bytes)
+      const result = await parseEnvelope(label, bytes, each)
       ok = true
       return result as T
     } finally {
@@ -291,14 +295,18 @@ async function readBody(
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
 }
 
-async function parseEnvelope(host: string, bytes: Buffer): Promise<unknown> {
+async function parseEnvelope(
+  host: string,
+  bytes: Buffer,
+  each?: (item: unknown) => unknown,
+): Promise<unknown> {
   let body: unknown
   try {
     // TextDecoder drops a leading BOM, as undici's text() did; parseJsonSliced does the same.
     body =
       bytes.length < SLICED_FROM_BYTES
-        ? JSON.parse(utf8.decode(bytes))
-        : await parseJsonSliced(bytes)
+        ? mapList(JSON.parse(utf8.decode(bytes)), each)
+        : await parseJsonSliced(bytes, each ? { each } : {})
   } catch (err) {
     const reason =
       err instanceof JsonTooLargeError ? 'answer holds a value over 16 MiB' : 'body is not JSON'
@@ -308,6 +316,18 @@ async function parseEnvelope(host: string, bytes: Buffer): Promise<unknown> {
     throw new AppError('PVE_BAD_RESPONSE', { host, reason: 'no data field in the body' })
   }
   return body.data
+}
+
+// A small answer's list mapped after parsing, as parseJsonSliced maps a large one's while parsing.
+function mapList(body: unknown, each?: (item: unknown) => unknown): unknown {
+  if (!each || !isRecord(body) || !Array.isArray(body.data)) return body
+  const out: unknown[] = []
+  for (const item of body.data) {
+    const value = each(item)
+    if (value !== undefined) out.push(value)
+  }
+  body.data = out
+  return body
 }
 
 // Our own timeout aborts with a PVE_TIMEOUT AppError as the reason; a caller may do the same to

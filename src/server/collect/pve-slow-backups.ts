@@ -10,9 +10,9 @@ import {
   sameRecords,
   toBackupTasks,
   toGuestSnapshots,
-  toStorageBackups,
+  toStorageBackup,
 } from './pve-backups.ts'
-import { mapSliced, reuseSliced } from './sliced.ts'
+import { reuseSliced } from './sliced.ts'
 import {
   enc,
   LISTING_DUTY,
@@ -52,15 +52,18 @@ export const backupsCollector: Collector<SlowRun, boolean> = {
         const started = performance.now()
         try {
           const path = `/nodes/${enc(node)}/storage/${enc(storage.name)}/content`
-          const raw = await run.request(path, { content: 'backup' })
           const ctx = {
             instance: run.instance,
             node,
             storage: storage.name,
             storageType: storage.type,
           }
-          // A shared storage can list 100,000 volumes: map and compare them a slice at a time.
-          const list = await mapSliced(raw, (part) => toStorageBackups(part, ctx, m.intern))
+          // A shared storage can list 100,000 volumes: each is mapped as it is parsed, so the raw
+          // entries are never held all at once, and compared a slice at a time.
+          const answer = await run.request(path, { content: 'backup' }, (entry) =>
+            toStorageBackup(entry, ctx, m.intern),
+          )
+          const list = Array.isArray(answer) ? (answer as StorageBackup[]) : []
           const previous = m.backups.get(key)
           const kept = await reuseSliced(previous?.list, list)
           if (!previous || previous.node !== node || !kept.same) {

@@ -75,8 +75,15 @@ export interface SlowRun extends ScheduleClock {
   guests: PveSlowContext['guests']
   resources: PveSlowContext['resources']
   memory: PveSlowMemory
-  /** GET within the limiter and the per-call budget; rejects with an AppError. */
-  request(path: string, query?: Record<string, string | number>): Promise<unknown>
+  /**
+   * GET within the limiter and the per-call budget; rejects with an AppError. `each` maps every
+   * element of a list answer while it is parsed (PveClient.get).
+   */
+  request(
+    path: string,
+    query?: Record<string, string | number>,
+    each?: (item: unknown) => unknown,
+  ): Promise<unknown>
   log: FailureLog
 }
 

@@ -1,21 +1,10 @@
-// Work over long lists (a shared storage's 100,000 volumes, a PBS namespace's snapshots) done a
-// slice at a time, the event loop free between slices (issue 27: never blocked over 50 ms).
+// Work over long lists (a shared storage's 100,000 volumes, a PBS namespace's snapshots, mapped
+// while parsed: json-slices.ts) done a slice at a time, the event loop free between slices (issue
+// 27: never blocked over 50 ms).
 import { setImmediate as nextTurn } from 'node:timers/promises'
 
 /** Entries handled per turn of the event loop. */
 export const MAP_SLICE = 5000
-
-/** `map` over the entries of a listing, `MAP_SLICE` at a time, the event loop free between slices. */
-export async function mapSliced<T>(raw: unknown, map: (part: unknown[]) => T[]): Promise<T[]> {
-  const entries = Array.isArray(raw) ? (raw as unknown[]) : []
-  if (entries.length <= MAP_SLICE) return map(entries)
-  const out: T[] = []
-  for (let from = 0; from < entries.length; from += MAP_SLICE) {
-    for (const item of map(entries.slice(from, from + MAP_SLICE))) out.push(item)
-    await nextTurn()
-  }
-  return out
-}
 
 /** Field-by-field equality of two flat records (=== on every value). */
 export function shallowEqual(a: object, b: object): boolean {

@@ -148,6 +148,45 @@ describe('parseJsonSliced', () => {
     }
   })
 
+  it('maps each element of the envelope list while parsing, as parse-then-map would', async () => {
+    const rand = createRandom(41)
+    // Keeps objects with a numeric `n` as a small record of their own; drops everything else.
+    const each = (item: unknown) =>
+      typeof item === 'object' && item !== null && typeof (item as { n?: unknown }).n === 'number'
+        ? { kept: (item as { n: number }).n }
+        : undefined
+    for (let i = 0; i < 200; i++) {
+      const data = Array.from({ length: Math.floor(rand() * 40) }, (_, k) =>
+        rand() < 0.7
+          ? { n: k, name: ['},{', 'a"},{"b', '\\},{'][k % 3]!, files: [{ f: k }] }
+          : JSON.parse(randomJson(rand, 2)),
+      )
+      const before = rand() < 0.5 ? '' : '"total":3,'
+      const after = rand() < 0.5 ? '' : ',"more":[{"n":1}]'
+      const text = `{${before}"data":${JSON.stringify(data)}${after}}`
+      const expected = JSON.parse(text) as Record<string, unknown>
+      expected.data = data.map(each).filter((x) => x !== undefined)
+      const pieceBytes = 1 + Math.floor(rand() * 200)
+      const parsed = await parseJsonSliced(Buffer.from(text), { pieceBytes, each })
+      expect(parsed, text).toStrictEqual(expected)
+    }
+  })
+
+  it('maps only the top-level data list, and nothing of a document without one', async () => {
+    const each = () => 'mapped'
+    const nested = '{"x":{"data":[1,2]},"data":[3,{"data":[4]}]}'
+    expect(await parseJsonSliced(Buffer.from(nested), { pieceBytes: 3, each })).toStrictEqual({
+      x: { data: [1, 2] },
+      data: ['mapped', 'mapped'],
+    })
+    expect(await parseJsonSliced(Buffer.from('[1,2,3]'), { pieceBytes: 2, each })).toEqual([
+      1, 2, 3,
+    ])
+    expect(await parseJsonSliced(Buffer.from('{"data":{"a":1}}'), { each })).toEqual({
+      data: { a: 1 },
+    })
+  })
+
   it('refuses a single value too large to split', async () => {
     const bytes = Buffer.from(JSON.stringify({ data: ['x'.repeat(5000)] }))
     const err = await parseJsonSliced(bytes, { pieceBytes: 100, maxScalarBytes: 1000 }).catch(

@@ -56,7 +56,8 @@ describe('PBS jobs against the PBS simulator', () => {
     return {
       instance: 'backup1',
       host: sim.servers[0]!.url,
-      call: (path, query, signal) => client.get(path, query, signal),
+      call: (path, query, signal, timeoutMs, each) =>
+        client.get(path, query, signal, timeoutMs, each),
       memory,
       now: START_MS,
       pollIntervalMs: 10_000,
@@ -68,11 +69,12 @@ describe('PBS jobs against the PBS simulator', () => {
 
   // Paths asked for, without the query.
   function recording(paths: string[], fail?: (path: string) => AppError | undefined) {
-    return (path: string, query?: Record<string, string | number>) => {
+    const call: PbsPollContext['call'] = (path, query, signal, timeoutMs, each) => {
       paths.push(path)
       const error = fail?.(path)
-      return error ? Promise.reject(error) : client.get(path, query)
+      return error ? Promise.reject(error) : client.get(path, query, signal, timeoutMs, each)
     }
+    return call
   }
 
   it('shows the failed verify job with its log tail, the overdue GC and the disabled prune job', async () => {

@@ -69,7 +69,8 @@ describe('pollPbs against the PBS simulator', () => {
     return {
       instance: 'backup1',
       host: pbs.url,
-      call: (path, query, signal) => client.get(path, query, signal),
+      call: (path, query, signal, timeoutMs, each) =>
+        client.get(path, query, signal, timeoutMs, each),
       memory,
       // The poller's clock: cycle n starts (n - 1) poll intervals of 10 s after the first.
       now: START_MS + (cycle - 1) * POLL_MS,
@@ -208,11 +209,11 @@ describe('pollPbs against the PBS simulator', () => {
     const client = clientFor(pbs)
     let inFlight = 0
     let peak = 0
-    const call: PbsPollContext['call'] = async (path, query, signal) => {
+    const call: PbsPollContext['call'] = async (path, query, signal, timeoutMs, each) => {
       const content = path.startsWith('/admin/')
       if (content) peak = Math.max(peak, ++inFlight)
       try {
-        return await client.get(path, query, signal)
+        return await client.get(path, query, signal, timeoutMs, each)
       } finally {
         if (content) inFlight--
       }
@@ -264,12 +265,12 @@ describe('pollPbs against the PBS simulator', () => {
   it('tolerates a 403 on the node status, as a token with only DatastoreAudit gets', async () => {
     // The simulator has no ACLs, so this test injects the 403 into the real client's answers.
     const client = clientFor(pbs)
-    const call: PbsPollContext['call'] = (path, query, signal) =>
+    const call: PbsPollContext['call'] = (path, query, signal, timeoutMs, each) =>
       path === '/nodes/localhost/status'
         ? Promise.reject(
             new AppError('PVE_FORBIDDEN', { host: pbs.url, reason: 'permission check failed' }),
           )
-        : client.get(path, query, signal)
+        : client.get(path, query, signal, timeoutMs, each)
     const { instance, backups } = await pollPbs(contextFor(client, createPbsMemory(), 1, { call }))
     expect(instance).toMatchObject({
       status: 'online',
@@ -284,12 +285,12 @@ describe('pollPbs against the PBS simulator', () => {
   it('treats a PBS without the namespace endpoint (before 2.2) as root only', async () => {
     // The simulator always has namespaces, so this test makes the endpoint answer 404.
     const client = clientFor(pbs)
-    const call: PbsPollContext['call'] = (path, query, signal) =>
+    const call: PbsPollContext['call'] = (path, query, signal, timeoutMs, each) =>
       path.endsWith('/namespace')
         ? Promise.reject(
             new AppError('PVE_HTTP', { host: pbs.url, status: 404, reason: 'Not Found' }),
           )
-        : client.get(path, query, signal)
+        : client.get(path, query, signal, timeoutMs, each)
     const { instance, backups } = await pollPbs(contextFor(client, createPbsMemory(), 1, { call }))
     expect(instance.datastores[0]!.namespaces).toEqual([{ path: '', depth: 0 }])
     expect(instance.datastores[0]!.status).toBe('available')

@@ -59,6 +59,36 @@ describe('createPveClient', () => {
     )
   })
 
+  it('maps each entry of a list answer with `each`, small or parsed in slices', async () => {
+    // Entries with an odd vmid are kept as their volid; the rest are left out.
+    const each = (entry: unknown) => {
+      const { vmid, volid } = entry as { vmid: number; volid: string }
+      return vmid % 2 === 1 ? volid : undefined
+    }
+    // 3 entries, and 20,000 (about 1.3 MB: over the size parsed in slices).
+    for (const count of [3, 20_000]) {
+      const data = Array.from({ length: count }, (_, i) => ({
+        vmid: 100 + i,
+        volid: `pbs:backup/vm/${100 + i}/2026-11-29T07:00:00Z`,
+        notes: 'x'.repeat(20),
+      }))
+      stub.handler = () => ({ body: { data } })
+      const got = await clientFor().get(
+        '/nodes/pve1/storage/pbs/content',
+        undefined,
+        undefined,
+        undefined,
+        each,
+      )
+      expect(got).toEqual(data.filter((e) => e.vmid % 2 === 1).map((e) => e.volid))
+    }
+    // An answer that is not a list is returned as it came.
+    stub.handler = () => ({ body: { data: { version: '8.4.14' } } })
+    expect(await clientFor().get('/version', undefined, undefined, undefined, each)).toEqual({
+      version: '8.4.14',
+    })
+  })
+
   it('encodes query parameters', async () => {
     await clientFor().get('/cluster/resources', { type: 'vm' })
     expect(stub.requests[0]?.path).toBe('/api2/json/cluster/resources?type=vm')

@@ -175,7 +175,7 @@ function createReplay(answers: Record<string, Answer>): Replay {
     answers,
     calls: [],
     maxInFlight: 0,
-    async call(path, query, signal) {
+    async call(path, query, signal, _timeoutMs, each) {
       replay.calls.push({ path, query })
       inFlight++
       replay.maxInFlight = Math.max(replay.maxInFlight, inFlight)
@@ -183,7 +183,11 @@ function createReplay(answers: Record<string, Answer>): Replay {
         // A few turns of the microtask queue, so that calls overlap as they do on the wire.
         for (let i = 0; i < 3; i++) await Promise.resolve()
         const answer = replay.answers[path] ?? refuse(501)
-        return await answer(query, signal)
+        const data = await answer(query, signal)
+        // As the client does with `each`: a list answer mapped, entries mapped to undefined left out.
+        return each && Array.isArray(data)
+          ? data.map(each).filter((item) => item !== undefined)
+          : data
       } finally {
         inFlight--
       }
@@ -714,7 +718,8 @@ describe('pollPveSlow: over HTTPS', () => {
     })
     try {
       const h = createHarness(answers)
-      h.replay.call = (path, query, signal) => client.get(path, query, signal)
+      h.replay.call = (path, query, signal, timeoutMs, each) =>
+        client.get(path, query, signal, timeoutMs, each)
       h.nodes = [
         { name: 'pve1', online: true },
         { name: 'pve 2', online: true },

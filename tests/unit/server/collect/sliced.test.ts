@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createInterner, flatId } from '../../../../src/server/collect/intern.ts'
-import { MAP_SLICE, mapSliced, reuseSliced } from '../../../../src/server/collect/sliced.ts'
+import { MAP_SLICE, reuseSliced } from '../../../../src/server/collect/sliced.ts'
 
 interface Rec {
   id: string
@@ -49,15 +49,6 @@ describe('reuseSliced', () => {
     await reuseSliced(previous, recs(20 * MAP_SLICE + 1).slice(1))
     clearInterval(tick)
     expect(turns).toBeGreaterThan(0)
-  })
-})
-
-describe('mapSliced', () => {
-  it('maps every entry in order, whatever the slice boundaries', async () => {
-    const raw = Array.from({ length: 2 * MAP_SLICE + 3 }, (_, i) => i)
-    const out = await mapSliced(raw, (part) => part.map((x) => Number(x) * 2))
-    expect(out).toEqual(raw.map((x) => x * 2))
-    expect(await mapSliced('not a list', (part) => part)).toEqual([])
   })
 })
 
