@@ -44,9 +44,12 @@ export function getHealth(port: number, timeoutMs = 60_000): Promise<number> {
 }
 
 /** The RSS of a process in bytes (from /proc), or null once it is gone. */
-export function readRss(pid: number): number | null {
+export async function readRss(pid: number): Promise<number | null> {
   try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    // Read off the event loop: reading /proc/<pid>/status waits for the process's memory map
+    // lock, which a server growing or returning its heap holds for up to hundreds of ms, and a
+    // synchronous read here stalled the timing of the health answer in flight.
+    const status = await fs.promises.readFile(`/proc/${pid}/status`, 'utf8')
     const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1]
     return kb ? Number(kb) * 1024 : null
   } catch {

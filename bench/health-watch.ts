@@ -68,9 +68,10 @@ export async function benchHealthWatch(
         })
         .finally(() => pending.delete(p))
       pending.add(p)
-      const bytes = readRss(pid)
-      if (bytes !== null) rss.push(bytes / 2 ** 20)
-      await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS))
+      const read = readRss(pid).then((bytes) => {
+        if (bytes !== null) rss.push(bytes / 2 ** 20)
+      })
+      await Promise.all([read, new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS))])
     }
     await Promise.all(pending)
     const stats = await askLoopStats(server.child, 'loop-stats')
