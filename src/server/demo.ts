@@ -8,6 +8,12 @@ import type { DemoSimEndpoint } from './sim/demo-child.ts'
 import { startSimProcess } from './sim/sim-process.ts'
 import type { NewNode } from './store/nodes-repo.ts'
 
+/**
+ * Nice levels the simulator runs below the server: it stands in for machines of their own, and on
+ * a small machine the server's loop (the dashboard, the API) goes first (sim/priority.ts).
+ */
+export const DEMO_SIM_NICE = 10
+
 /** The running simulators of the demo. */
 export interface DemoSimulators {
   /** Guests the simulated clusters hold at start. */
@@ -28,7 +34,7 @@ export async function startDemo(
   app: App,
   options: { execArgv?: string[]; register?: boolean } = {},
 ): Promise<DemoSimulators> {
-  const sim = await startSimProcess(demo, options.execArgv)
+  const sim = await startSimProcess({ ...demo, nice: DEMO_SIM_NICE }, options.execArgv)
   // Upsert by name: the certificate and ports are new on every start, so the stored fingerprint
   // and URL are refreshed; the token is pinned by fingerprint, not verified by CA.
   const register = () =>

@@ -3,6 +3,7 @@
 // event loop. Speaks a small IPC protocol with its parent; exits when the parent goes away.
 import { startSimulator, type Simulator } from './index.ts'
 import { startPbsSimulator, type PbsSimulator } from './pbs/index.ts'
+import { lowerPriority } from './priority.ts'
 
 /** What the parent asks for: the demo's sizes, seed, ticks and ports. */
 export interface DemoSimOptions {
@@ -20,6 +21,8 @@ export interface DemoSimOptions {
   alertScenarios?: boolean
   /** SimulatorOptions.backupKeep (0 or absent: each cluster's own). */
   backupKeep?: number
+  /** Nice levels the simulator's threads are lowered by before it builds (priority.ts; 0: none). */
+  nice?: number
 }
 
 /** One simulated endpoint to register as a configured node. */
@@ -101,6 +104,7 @@ function serve(): void {
   }
   process.on('message', (message: DemoSimRequest) => {
     if (message.type === 'start' && !running) {
+      if (message.options.nice) lowerPriority(message.options.nice)
       running = startDemoSimulators(message.options)
       running.then(
         ({ pve, pbs }) =>

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPveClient } from '../../../src/server/collect/pve-client.ts'
-import { startDemo, type DemoSimulators } from '../../../src/server/demo.ts'
+import { DEMO_SIM_NICE, startDemo, type DemoSimulators } from '../../../src/server/demo.ts'
 import { buildTestApp } from './helpers.ts'
+import { ownNice, threadNices } from './nice.ts'
 
 // The simulator runs in a child process; under vitest it needs the TypeScript loader named.
 const EXEC_ARGV = ['--import', 'tsx']
@@ -62,6 +63,19 @@ describe('startDemo', () => {
       await client.close()
     }
   })
+
+  it.runIf(process.platform === 'linux')(
+    'runs every simulator thread below the server',
+    async () => {
+      const { app, close } = await buildTestApp()
+      cleanup.push(close)
+      const demo = await startDemo(SMALL, app, { execArgv: EXEC_ARGV })
+      cleanup.push(() => demo.stop())
+      const threads = threadNices(demo.pid)
+      expect(threads.length).toBeGreaterThan(1)
+      expect(new Set(threads)).toEqual(new Set([Math.min(19, ownNice() + DEMO_SIM_NICE)]))
+    },
+  )
 
   it('stops the simulator process on stop()', async () => {
     const { app, close } = await buildTestApp()

@@ -1,7 +1,7 @@
 // The poller in its own thread against the real simulator: the loop's copy holds what the
 // simulator has, the status getters answer from the thread's mirror, history reads go through the
 // thread's clients, and a thread that dies is started again, its first poll published whole.
-import { readdirSync, readFileSync } from 'node:fs'
+import { ownNice, threadNices } from '../nice.ts'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   createThreadedPoller,
@@ -42,9 +42,6 @@ afterAll(async () => {
   await sim.stop()
 })
 
-/** The nice value in a /proc/…/stat line (field 19; the command name may hold spaces). */
-const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-
 /** Poll until the live state holds every guest of the simulator, with the latest ticks. */
 async function pollUntilComplete(): Promise<void> {
   await vi.waitFor(
@@ -78,11 +75,7 @@ describe('the poller in a thread', () => {
 
   it.runIf(process.platform === 'linux')('polls at a lower priority than the loop', async () => {
     await pollUntilComplete()
-    const loop = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))
-    const threads = readdirSync('/proc/self/task').map((tid) =>
-      niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')),
-    )
-    expect(threads).toContain(Math.min(19, loop + 10))
+    expect(threadNices('self')).toContain(Math.min(19, ownNice() + 10))
   })
 
   it('reflects a change in the simulator at the next poll', async () => {
