@@ -3,6 +3,7 @@
 // scheduler here owns the cadence (from the injected clock), the per-call budget, the in-flight
 // limit and the failure reports (AppErrors, warned once per node until they recover).
 // Collectors never touch SQLite or sockets.
+import type { ListMapper } from './json-slices.ts'
 import { AppError } from '../../shared/model/errors.ts'
 import { isDue } from './cadence.ts'
 import type { CallBudgets } from './call-budgets.ts'
@@ -57,7 +58,7 @@ export type QueryCall = (
   /** Overrides the client's timeout for this call (counted from the request being sent). */
   timeoutMs?: number,
   /** Maps each element of a list answer while it is parsed (PveClient.get). */
-  each?: (item: unknown) => unknown,
+  each?: ListMapper,
 ) => Promise<unknown>
 
 /**
@@ -72,11 +73,7 @@ export function budgeted(
   budgets: CallBudgets,
   host: string,
   cancel?: AbortSignal,
-): (
-  path: string,
-  query?: Record<string, string | number>,
-  each?: (item: unknown) => unknown,
-) => Promise<unknown> {
+): (path: string, query?: Record<string, string | number>, each?: ListMapper) => Promise<unknown> {
   return (path, query, each) =>
     limiter.run(async () => {
       // Cancelled (the endpoint is removed or the server stops): calls still queued never start.

@@ -28,11 +28,21 @@ export interface SliceOptions {
    * left out. A listing of hundreds of thousands of entries is then never held as raw objects:
    * each piece's raw entries die young, and only what the mapper keeps stays.
    */
-  each?: (item: unknown) => unknown
+  each?: ListMapper
 }
 
-/** The mapper of the envelope's list (SliceOptions.each). */
-type Each = (item: unknown) => unknown
+/** Maps one element of a list answer; what it maps to undefined is left out. */
+export type ListMapper = (item: unknown) => unknown
+
+/**
+ * `body` with the list of its `data` member mapped, as parseJsonSliced with `each` gives it (for
+ * an answer parsed whole).
+ */
+export function mapEnvelopeList(body: unknown, each?: ListMapper): unknown {
+  if (each && isPlainObject(body) && Array.isArray(body.data))
+    body.data = pushAll(body.data, [], each)
+  return body
+}
 
 /** Thrown for a single value over `maxScalarBytes`. */
 export class JsonTooLargeError extends Error {}
@@ -72,12 +82,12 @@ export async function parseJsonSliced(bytes: Buffer, options: SliceOptions = {})
 }
 
 /** Where the mapper applies: `envelope` at the top-level object, `list` at its `data` array. */
-type MapAt = { envelope: Each } | { list: Each } | undefined
+type MapAt = { envelope: ListMapper } | { list: ListMapper } | undefined
 
-/** `items` through `each`, without the elements it maps to undefined. */
-function mapped(items: unknown[], each: Each, out: unknown[] = []): unknown[] {
+/** Appends `items` to `out`, through `each` when given (JSON holds no undefined of its own). */
+function pushAll(items: unknown[], out: unknown[], each?: ListMapper): unknown[] {
   for (const item of items) {
-    const value = each(item)
+    const value = each ? each(item) : item
     if (value !== undefined) out.push(value)
   }
   return out
@@ -117,10 +127,8 @@ async function parseValue(ctx: Ctx, s: number, e: number, at?: MapAt): Promise<u
   const each = at && 'list' in at ? at.list : undefined
   if (e - s <= ctx.piece) {
     const value = parseText(ctx, s, e)
-    if (at && 'envelope' in at && isPlainObject(value) && Array.isArray(value.data)) {
-      value.data = mapped(value.data, at.envelope)
-    }
-    return each && Array.isArray(value) ? mapped(value, each) : value
+    if (at && 'envelope' in at) return mapEnvelopeList(value, at.envelope)
+    return each && Array.isArray(value) ? pushAll(value, [], each) : value
   }
   const open = ctx.buf[s]
   const close = ctx.buf[e - 1]
@@ -200,7 +208,7 @@ async function scanItems(
 // inside a string or a nested list), or no cut is near, the rest is scanned byte by byte.
 const CUT = Buffer.from('},{')
 
-async function parseArray(ctx: Ctx, s: number, e: number, each?: Each): Promise<unknown[]> {
+async function parseArray(ctx: Ctx, s: number, e: number, each?: ListMapper): Promise<unknown[]> {
   const out: unknown[] = []
   const start = await cutArray(ctx, s + 1, e - 1, out, each)
   if (start === e - 1) return out
@@ -213,7 +221,7 @@ async function cutArray(
   from: number,
   end: number,
   out: unknown[],
-  each?: Each,
+  each?: ListMapper,
 ): Promise<number> {
   let pieceStart = from
   while (pieceStart < end) {
@@ -228,8 +236,7 @@ async function cutArray(
       return pieceStart
     }
     if (to < end && items.length === 0) return pieceStart
-    if (each) mapped(items, each, out)
-    else for (const item of items) out.push(item)
+    pushAll(items, out, each)
     pieceStart = to === end ? end : to + 1
   }
   return end
@@ -241,23 +248,18 @@ async function scanArray(
   s: number,
   e: number,
   out: unknown[],
-  each?: Each,
+  each?: ListMapper,
 ): Promise<unknown[]> {
   let pieceStart = s + 1
   const flush = (to: number) => {
-    if (to <= pieceStart) return
-    const items = parseText(ctx, pieceStart, to, '[', ']') as unknown[]
-    if (each) mapped(items, each, out)
-    else for (const item of items) out.push(item)
+    if (to > pieceStart) pushAll(parseText(ctx, pieceStart, to, '[', ']') as unknown[], out, each)
   }
   await scanItems(ctx, s, e, async (from, to, last) => {
     if (to - from > ctx.piece) {
       // One element too large for a piece: the ones before it, then it on its own.
       flush(from - 1)
       const [vs, ve] = trim(ctx.buf, from, to)
-      const item = await parseValue(ctx, vs, ve)
-      if (each) mapped([item], each, out)
-      else out.push(item)
+      pushAll([await parseValue(ctx, vs, ve)], out, each)
       pieceStart = to + 1
     } else if (last || to - pieceStart >= ctx.piece) {
       flush(to)
@@ -316,9 +318,9 @@ async function scanObject(
     if (to <= pieceStart) return
     const part = parseText(ctx, pieceStart, to, '{', '}') as Record<string, unknown>
     for (const key of Object.keys(part)) {
-      const list = memberAt(at, key)
       const value = part[key]
-      set(key, list && 'list' in list && Array.isArray(value) ? mapped(value, list.list) : value)
+      const each = at && 'envelope' in at && key === 'data' ? at.envelope : undefined
+      set(key, each && Array.isArray(value) ? pushAll(value, [], each) : value)
     }
   }
   await scanItems(ctx, s, e, async (from, to, last) => {

@@ -3,6 +3,7 @@
 // interval) with at most CONTENT_CONCURRENCY calls in flight. A failing datastore is reported as
 // such while the others still report; only a server that is down or refuses the credentials fails
 // the poll.
+import type { ListMapper } from './json-slices.ts'
 import { AppError } from '../../shared/model/errors.ts'
 import type { ErrorCode } from '../../shared/model/errors.ts'
 import type {
@@ -86,7 +87,7 @@ export interface PbsPollContext {
     query?: Record<string, string | number>,
     signal?: AbortSignal,
     timeoutMs?: number,
-    each?: (item: unknown) => unknown,
+    each?: ListMapper,
   ): Promise<unknown>
   memory: PbsMemory
   /** Epoch ms of this poll, from the poller's clock: the content cadence is measured in it. */

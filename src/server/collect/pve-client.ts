@@ -5,7 +5,12 @@ import { request } from 'undici'
 import { AppError } from '../../shared/model/errors.ts'
 import { linkAbort } from './abort-link.ts'
 import { isRecord } from './coerce.ts'
-import { JsonTooLargeError, parseJsonSliced } from './json-slices.ts'
+import {
+  JsonTooLargeError,
+  mapEnvelopeList,
+  parseJsonSliced,
+  type ListMapper,
+} from './json-slices.ts'
 import { createLimiter } from './limiter.ts'
 import { cleanReason, redactCredentials, toHttpError, toTransportError } from './pve-errors.ts'
 import { createTlsAgent } from './tls-agent.ts'
@@ -54,7 +59,7 @@ export interface PveClient {
     query?: Record<string, string | number>,
     signal?: AbortSignal,
     timeoutMs?: number,
-    each?: (item: unknown) => unknown,
+    each?: ListMapper,
   ): Promise<T>
   readonly host: string
   close(): Promise<void>
@@ -189,7 +194,7 @@ export function createPveClient(options: PveClientOptions): PveClient {
     query?: Record<string, string | number>,
     signal?: AbortSignal,
     callTimeoutMs?: number,
-    each?: (item: unknown) => unknown,
+    each?: ListMapper,
   ): Promise<T> {
     const started = performance.now()
     let ok = false
@@ -295,17 +300,13 @@ async function readBody(
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
 }
 
-async function parseEnvelope(
-  host: string,
-  bytes: Buffer,
-  each?: (item: unknown) => unknown,
-): Promise<unknown> {
+async function parseEnvelope(host: string, bytes: Buffer, each?: ListMapper): Promise<unknown> {
   let body: unknown
   try {
     // TextDecoder drops a leading BOM, as undici's text() did; parseJsonSliced does the same.
     body =
       bytes.length < SLICED_FROM_BYTES
-        ? mapList(JSON.parse(utf8.decode(bytes)), each)
+        ? mapEnvelopeList(JSON.parse(utf8.decode(bytes)), each)
         : await parseJsonSliced(bytes, each ? { each } : {})
   } catch (err) {
     const reason =
@@ -316,18 +317,6 @@ async function parseEnvelope(
     throw new AppError('PVE_BAD_RESPONSE', { host, reason: 'no data field in the body' })
   }
   return body.data
-}
-
-// A small answer's list mapped after parsing, as parseJsonSliced maps a large one's while parsing.
-function mapList(body: unknown, each?: (item: unknown) => unknown): unknown {
-  if (!each || !isRecord(body) || !Array.isArray(body.data)) return body
-  const out: unknown[] = []
-  for (const item of body.data) {
-    const value = each(item)
-    if (value !== undefined) out.push(value)
-  }
-  body.data = out
-  return body
 }
 
 // Our own timeout aborts with a PVE_TIMEOUT AppError as the reason; a caller may do the same to

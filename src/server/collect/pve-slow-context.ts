@@ -1,5 +1,6 @@
 // What the slower PVE collectors of one endpoint share (pve-slow.ts runs them): their memory
 // between cycles, the context a run hands them, and the limits of their calls.
+import type { ListMapper } from './json-slices.ts'
 import type {
   BackupCoverage,
   BackupJob,
@@ -82,7 +83,7 @@ export interface SlowRun extends ScheduleClock {
   request(
     path: string,
     query?: Record<string, string | number>,
-    each?: (item: unknown) => unknown,
+    each?: ListMapper,
   ): Promise<unknown>
   log: FailureLog
 }
