@@ -26,16 +26,29 @@ export interface ServerProcessOptions {
   dataDir?: string
 }
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports handed out below Linux's ephemeral range (32768-60999): a port the kernel picked (port 0)
+// is free only until the server binds it, and meanwhile any outgoing connection or simulator may
+// be given it (a server once failed to start with EADDRINUSE that way). Below that range nothing
+// is assigned automatically; a random pick makes two callers at once unlikely to meet.
+const PORT_FLOOR = 20_000
+const PORT_SPAN = 12_000
+
+/** Whether 127.0.0.1:`port` can be listened on now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
+    srv.once('error', () => resolve(false))
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)))
   })
+}
+
+/** A free TCP port on 127.0.0.1, outside the range the kernel assigns by itself. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = PORT_FLOOR + Math.floor(Math.random() * PORT_SPAN)
+    if (await canListen(port)) return port
+  }
+  throw new Error(`no free port between ${PORT_FLOOR} and ${PORT_FLOOR + PORT_SPAN} in 100 tries`)
 }
 
 /**
