@@ -21,8 +21,8 @@
 //   database) means no quiet hours: everything is sent as if they were off, rather than held at
 //   times nobody chose. `quietHoursProblem` names the field; `createQuietHoursCheck` logs it once.
 import type { Alert, AlertSchedule, AlertType } from '../../shared/model/alerts.ts'
-import { WEEKDAYS } from '../../shared/model/alerts.ts'
 import { isTimeOfDay } from '../../shared/views/schedule-rules.ts'
+import { isKnownTimeZone, weeklyWindowAt } from '../../shared/views/weekly-window.ts'
 
 export interface QuietWindow {
   quiet: boolean
@@ -80,8 +80,7 @@ export function quietHoursProblem(q: AlertSchedule['quietHours']): QuietHoursPro
   for (const field of ['start', 'end'] as const) {
     if (!isTimeOfDay(q[field])) return { field, value: shown(q[field]) }
   }
-  if (typeof q.timezone !== 'string' || formatter(q.timezone) === undefined)
-    return { field: 'timezone', value: shown(q.timezone) }
+  if (!isKnownTimeZone(q.timezone)) return { field: 'timezone', value: shown(q.timezone) }
   if (typeof q.days !== 'object' || q.days === null) return { field: 'days', value: shown(q.days) }
   return undefined
 }
@@ -114,10 +113,6 @@ export function createQuietHoursCheck(log: {
   }
 }
 
-const MINUTE = 60_000
-const DAY = 24 * 60 * MINUTE
-const NOT_QUIET = (now: number): QuietWindow => ({ quiet: false, endsAt: now })
-
 // The dispatcher plans every event of a cycle with the same schedule and `now`: one entry of memo
 // spares thousands of Intl calls for a storm.
 let memo: { schedule: AlertSchedule; now: number; result: QuietWindow } | undefined
@@ -135,102 +130,8 @@ export function quietWindow(schedule: AlertSchedule, now: number): QuietWindow {
 function computeQuietWindow(schedule: AlertSchedule, now: number): QuietWindow {
   const q = schedule.quietHours
   if (quietHoursProblem(q) !== undefined) return NOT_QUIET(now)
-  const start = toMinutes(q.start)
-  const end = toMinutes(q.end)
-  if (start === end) return NOT_QUIET(now)
-  // The zone's wall clock written as if it were UTC: its day (a UTC midnight) and minute of day.
-  const wall = now + offsetAt(q.timezone, now)
-  const today = wall - mod(wall, DAY)
-  const minute = Math.floor(mod(wall, DAY) / MINUTE)
-  // Today's own day decides (see the rules above).
-  if (q.days[weekdayOf(today)] !== true) return NOT_QUIET(now)
-  let endWall: number
-  if (start < end) {
-    if (minute < start || minute >= end) return NOT_QUIET(now)
-    endWall = today + end * MINUTE
-  } else if (minute < end) {
-    endWall = today + end * MINUTE
-  } else if (minute >= start) {
-    const tomorrow = today + DAY
-    endWall = q.days[weekdayOf(tomorrow)] === true ? tomorrow + end * MINUTE : tomorrow
-  } else {
-    return NOT_QUIET(now)
-  }
-  return { quiet: true, endsAt: firstInstantAtOrAfter(q.timezone, endWall, now) }
+  const at = weeklyWindowAt(q, now)
+  return at.inside ? { quiet: true, endsAt: at.endsAt } : NOT_QUIET(now)
 }
 
-const mod = (a: number, b: number) => ((a % b) + b) % b
-
-/** Minutes of the day of a valid 'HH:MM' (isTimeOfDay). */
-function toMinutes(hhmm: string): number {
-  return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
-}
-
-/** WEEKDAYS is Monday-first; getUTCDay is Sunday = 0. */
-function weekdayOf(dayUtcMidnight: number) {
-  return WEEKDAYS[(new Date(dayUtcMidnight).getUTCDay() + 6) % 7]!
-}
-
-// A zone Intl does not know is remembered as null: it is asked about on every dispatch.
-const formatters = new Map<string, Intl.DateTimeFormat | null>()
-
-/** The zone's formatter, or undefined when Intl does not know the zone. */
-function formatter(zone: string): Intl.DateTimeFormat | undefined {
-  const known = formatters.get(zone)
-  if (known !== undefined) return known ?? undefined
-  let f: Intl.DateTimeFormat | null
-  try {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    })
-  } catch {
-    f = null // RangeError: not an IANA zone this runtime knows
-  }
-  if (formatters.size > 1000) formatters.clear() // hand-edited zones must not grow it forever
-  formatters.set(zone, f)
-  return f ?? undefined
-}
-
-/** The zone's offset from UTC at `t`, in ms (local wall time = t + offset). */
-function offsetAt(zone: string, t: number): number {
-  const whole = t - mod(t, 1000)
-  const p = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
-  for (const part of formatter(zone)!.formatToParts(whole)) {
-    if (part.type in p) p[part.type as keyof typeof p] = Number(part.value)
-  }
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - whole
-}
-
-/**
- * The first instant after `after` at which the zone's wall clock shows `wall` (a local time written
- * as if it were UTC) or later. Zones change their offset at most once around any one wall time, so
- * the offsets 12 h either side give every candidate.
- */
-function firstInstantAtOrAfter(zone: string, wall: number, after: number): number {
-  const before = offsetAt(zone, wall - DAY / 2)
-  const later = offsetAt(zone, wall + DAY / 2)
-  const candidates: number[] = []
-  for (const offset of before === later ? [before] : [before, later]) {
-    const t = wall - offset
-    if (offsetAt(zone, t) === offset && t > after) candidates.push(t)
-  }
-  if (candidates.length > 0) return Math.min(...candidates)
-  // `wall` is in a spring-forward gap (or every occurrence is past): the wall clock first passes it
-  // at the switch, the first instant in (wall - later, wall - before] that has the later offset.
-  let lo = wall - later
-  let hi = wall - before
-  if (hi <= lo) return Math.max(after + 1, wall - later)
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2)
-    if (offsetAt(zone, mid) === later) hi = mid
-    else lo = mid
-  }
-  return Math.max(hi, after + 1)
-}
+const NOT_QUIET = (now: number): QuietWindow => ({ quiet: false, endsAt: now })
