@@ -1,5 +1,6 @@
 // Composition root: wires store, poller, live state, hub and routes. Tests build it on a
 // temporary data directory; main.ts builds it from the environment.
+import type { Alert } from '../shared/model/alerts.ts'
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastifyWebsocket from '@fastify/websocket'
 import type { AuthService } from './auth/auth-service.ts'
@@ -12,6 +13,9 @@ import { installStandbyGuard } from './http/standby.ts'
 import { createHub, type Hub } from './hub/hub.ts'
 import { createAlertService, type AlertService } from './alerts/service.ts'
 import { registerAlertRoutes } from './http/alerts.ts'
+import { registerSilenceRoutes } from './http/silences.ts'
+import { createSilenceService, type SilenceService } from './alerts/silence-service.ts'
+import { createSilencesRepo } from './store/silences-repo.ts'
 import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
 import type { NotifyService } from './notify/service.ts'
 import { createAppNotify } from './notify/app-notify.ts'
@@ -72,6 +76,8 @@ export interface App {
   db: Db
   auth: AuthService
   alerts: AlertService
+  /** Silences and maintenance windows (issue 28). */
+  silences: SilenceService
   notify: NotifyService
   updater: Updater
   /** Metrics history: our recent minutes (read by /api/history) and their retention. */
@@ -156,17 +162,38 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
     log: http.log,
   })
+  // Silences (issue 28): marked on the published alerts, consulted by the dispatcher; when one
+  // stops covering a firing alert, the dispatcher tells the destinations that never heard of it.
+  const notifyRef: { current?: NotifyService } = {}
+  const silences = createSilenceService({
+    repo: createSilencesRepo(db),
+    now,
+    alerts: () => alerts.active(),
+    onChange: () => {
+      liveRef.current?.republish().catch((err: unknown) => {
+        http.log.error({ err }, 'republishing the silenced alerts failed')
+      })
+    },
+    onUncovered: (ended) => notifyRef.current?.dispatcher.afterSilence(ended),
+    log: http.log,
+  })
   const { notify, emailRepo, webhookRepo, emailChannel, webhookChannel, webhookSafety } =
     createAppNotify({
       db,
       box,
-      alerts,
+      alerts: {
+        onTransition: (listener) => alerts.onTransition(listener),
+        active: () => alerts.active(),
+        config: () => alerts.config(),
+        silenced: (alert) => silences.covering(alert),
+      },
       now,
       log: http.log,
       publicUrl: config.publicUrl,
       webhookAllowLoopback: config.webhookAllowLoopback,
       ...(options.notify ? { override: options.notify } : {}),
     })
+  notifyRef.current = notify
   // Metrics history (issue 25): our recent minutes fed from every poll, RRD read through the
   // poller's clients, forecasts on the state.
   const systemSettings = createSystemSettingsRepo(db)
@@ -184,7 +211,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     clientCount: () => hubRef.current?.clientCount() ?? 0,
     derive: createBackupHealthDerive(http.log).derive,
     decorate: (next, at, poll) => {
+      silences.seen(next)
       alerts.decorate(next, at, poll)
+      next.activeAlerts = silences.mark(next.activeAlerts as Alert[], next)
       historySource.decorate(next)
     },
   })
@@ -273,6 +302,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   })
   registerNodeRoutes(http, nodes)
   registerAlertRoutes(http, { alerts, audit: auth.audit, now })
+  registerSilenceRoutes(http, { silences, audit: auth.audit, now })
   registerWebhookRoutes(http, {
     repo: webhookRepo,
     channel: webhookChannel,
@@ -357,6 +387,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     db,
     auth,
     alerts,
+    silences,
     notify,
     updater,
     history,
@@ -366,6 +397,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     startPolling: () => {
       autoUpdater.rearm()
       alerts.start()
+      silences.start()
       notify.start()
       poller.start()
       historySource.forecasts.start()
@@ -373,9 +405,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     async stopPolling() {
       autoUpdater.stop()
       alerts.stop()
+      silences.stop()
       await Promise.all([notify.stop(), poller.stop(), historySource.forecasts.stop()])
     },
-    reloadStored: () => (webPolicy.reload(), history.retention.reload()),
+    reloadStored: () => (webPolicy.reload(), history.retention.reload(), silences.reload()),
     onBroadcast(listener) {
       broadcastTaps.add(listener)
       return () => broadcastTaps.delete(listener)
@@ -383,6 +416,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     async close() {
       autoUpdater.stop()
       alerts.close()
+      silences.stop()
       hub.close()
       await notify.stop()
       await notify.close()

@@ -4,6 +4,7 @@
 // escalations are checked every minute over the active alerts.
 import type { Alert, AlertSchedule, ResolvedAlert } from '../../shared/model/alerts.ts'
 import type { NotificationEvent } from '../../shared/model/notifications.ts'
+import type { AlertSilenced } from '../../shared/model/silences.ts'
 import type { OutboxRepo } from '../store/outbox-repo.ts'
 import { escalationsDue } from './escalation.ts'
 import { enqueueEvents } from './enqueue.ts'
@@ -30,6 +31,8 @@ export interface DispatcherDeps {
     onTransition(listener: (transition: AlertTransition) => void): () => void
     active(): readonly Alert[]
     config(): { schedule: AlertSchedule }
+    /** Issue 28: the active silence covering `alert`, if any (its events are not sent). */
+    silenced?(alert: Alert): AlertSilenced | undefined
   }
   destinations: () => readonly ResolvedDestination[]
   now: () => number
@@ -45,6 +48,11 @@ export interface Dispatcher {
   flush(): void
   /** Run the escalation check now. */
   checkEscalations(): void
+  /**
+   * Issue 28: the silences covering these still-firing alerts ended: plan a 'fired' for each, to
+   * the destinations that were not told of its occurrence.
+   */
+  afterSilence(alerts: readonly Alert[]): void
   /** Resolves when every dispatch handed to the storm worker so far is in the outbox. */
   settled(): Promise<void>
   stop(): void
@@ -72,6 +80,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let timer: ReturnType<typeof setInterval> | null = null
 
   const { storm } = deps
+  /** The event with the silence covering its alert now, if any. */
+  const withSilence = (event: NotificationEvent): NotificationEvent => {
+    const silenced = alerts.silenced?.(event.alert)
+    return silenced ? { ...event, silenced } : event
+  }
   const write = (events: readonly NotificationEvent[]) => {
     const destinations = policyDestinations(deps.destinations())
     const schedule = alerts.config().schedule
@@ -107,7 +120,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     try {
       const schedule = alerts.config().schedule
       const due = escalationsDue(alerts.active(), schedule, deps.now(), repo.escalationPlanned)
-      if (due.length > 0) write(due)
+      if (due.length > 0) write(due.map(withSilence))
     } catch (err) {
       log.error({ err }, 'the escalation check failed')
     }
@@ -125,7 +138,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       const start = Date.parse(alert.startTime)
       if (!(now - start < RECOVER_WINDOW_MS)) continue
       if (!repo.firedPlanned(alert.id, alert.startTime))
-        missing.push({ kind: 'fired', alert, at: now })
+        missing.push(withSilence({ kind: 'fired', alert, at: now }))
     }
     if (missing.length > 0) write(missing)
   }
@@ -134,7 +147,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     start() {
       if (unsubscribe) return
       unsubscribe = alerts.onTransition((t) => {
-        queued.push(toEvent(t))
+        queued.push(withSilence(toEvent(t)))
         if (!scheduled) {
           scheduled = true
           queueMicrotask(flush)
@@ -154,6 +167,23 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
     flush,
     checkEscalations,
+    afterSilence(list) {
+      const at = deps.now()
+      const events: NotificationEvent[] = []
+      // Still active and covered by no other silence: the service checked; checked again here,
+      // since the alert may have resolved since.
+      const active = new Set(alerts.active().map((a) => a.id))
+      for (const alert of list) {
+        if (active.has(alert.id) && !alerts.silenced?.(alert))
+          events.push({ kind: 'fired', alert, at, afterSilence: true })
+      }
+      if (events.length === 0) return
+      try {
+        write(events)
+      } catch (err) {
+        log.error({ err, count: events.length }, 'writing notifications to the outbox failed')
+      }
+    },
     settled: async () => {
       flush()
       await storm?.settled()

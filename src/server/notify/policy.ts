@@ -8,6 +8,10 @@
 //    all: a recovery of something never announced is noise. An occurrence that ended because it was
 //    disabled (endReason 'disabled': a config save, a disabled resource) sends no recovery
 //    (suppressed 'disabled'): a disabled alert never notifies, and a config save is not an event.
+// 1b. Silences (issue 28): an event of an alert an active silence covers (event.silenced, decided
+//    by the dispatcher) is suppressed 'silenced', whatever its kind. When the last silence covering
+//    a still-firing alert ends, a 'fired' marked afterSilence goes to each destination that has no
+//    live 'fired' of that occurrence (its own idempotency key, so at most once per occurrence).
 // 2. Applicability: an 'escalation' event goes only to the destinations of its level's `notify`
 //    (email / webhook / all); the others get a row suppressed 'disabled' so the log says why. An
 //    'escalation' of an acknowledged alert is suppressed 'disabled' (escalation.ts makes none).
@@ -43,10 +47,15 @@ const HOUR = 60 * MINUTE
 /** The group every event held by quiet hours joins, per destination. */
 export const QUIET_GROUP = 'quiet-hours'
 
-/** The outbox row key of one event to one destination: stable across retries and restarts. */
+/**
+ * The outbox row key of one event to one destination: stable across retries and restarts. The
+ * 'fired' planned after a silence has a key of its own (the first 'fired' row of the occurrence
+ * was stored suppressed), and only one: a second silence of the same occurrence adds nothing.
+ */
 export function idempotencyKey(event: NotificationEvent, destinationId: string): string {
   const level = event.level ? `#${event.level}` : ''
-  return `${event.alert.id}|${event.kind}${level}|${event.alert.startTime}|${destinationId}`
+  const after = event.afterSilence ? '~after-silence' : ''
+  return `${event.alert.id}|${event.kind}${level}${after}|${event.alert.startTime}|${destinationId}`
 }
 
 /** The group an event joins when grouping is on (or its own, when off). */
@@ -73,6 +82,13 @@ export function planEvent(input: PlanInput): PlannedDelivery[] {
         out.push(suppressed(event, destination, groupKey, now, 'disabled'))
         continue
       }
+    }
+    // A silence ended: only a destination that never heard of this occurrence is told.
+    if (event.afterSilence && memory.firedWasNotified(alert.id, alert.startTime, destination.id))
+      continue
+    if (event.silenced) {
+      out.push(suppressed(event, destination, groupKey, now, 'silenced'))
+      continue
     }
     const notSent = rateReason(input, destination)
     if (notSent !== undefined) {

@@ -51,6 +51,7 @@ export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
   const alerts: DispatcherDeps['alerts'] = {
     onTransition: (listener) => deps.alerts.onTransition(listener),
     active: () => deps.alerts.active(),
+    silenced: (alert) => deps.alerts.silenced?.(alert),
     config: () => {
       const config = deps.alerts.config()
       checkQuietHours(config.schedule)

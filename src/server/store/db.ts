@@ -237,6 +237,14 @@ const MIGRATIONS: readonly string[] = [
      json TEXT NOT NULL,
      created_at INTEGER NOT NULL
    )`,
+  // Silences (issue 28, store/silences-repo.ts): each one whole as JSON (shared/model/silences.ts),
+  // written once when created and once when ended early; `ended_at` orders the pruning of old ones.
+  `CREATE TABLE silences (
+     id TEXT PRIMARY KEY,
+     json TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     ended_at INTEGER
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

@@ -2,6 +2,8 @@
 // Alert config, Active alert, History alert; reference/wire-protocol.md §2.9, §3.6, §5).
 // Pure types and constants: imported by the server, the worker and the UI alike.
 
+import type { AlertSilenced } from './silences.ts'
+
 export type AlertLevel = 'warning' | 'critical'
 
 /** Metrics compared against a trigger/clear pair. Guest I/O is in MB/s (bytes / 1,048,576). */
@@ -160,6 +162,8 @@ export type Alert = {
   stale?: boolean
   /** Ours: the alert changed state too often; held active as one alert until it settles. */
   flapping?: boolean
+  /** Ours (issue 28): an active silence covers it: shown, but no notification goes out. */
+  silenced?: AlertSilenced
   metadata?: AlertMetadata
 }
 

@@ -1,6 +1,7 @@
 // Wire types of notifications (spec 001 §3 Email config, Email provider, Webhook, Webhook template;
 // §7 /api/notifications/*; reference/wire-protocol.md §3.7). Pure types and constants.
 import type { Alert, ResolvedAlert } from './alerts.ts'
+import type { AlertSilenced } from './silences.ts'
 
 /** Email settings. `password` is write-only: GET answers '' and `hasPassword`. */
 export interface EmailConfig {
@@ -106,6 +107,13 @@ export interface NotificationEvent {
   at: number
   /** Escalation level (kind 'escalation'). */
   level?: number
+  /** Issue 28: the silence covering the alert when the event happened: nothing is sent. */
+  silenced?: AlertSilenced
+  /**
+   * Issue 28: a 'fired' planned when the last silence covering a still-firing alert ended: sent
+   * only to a destination that was not told of this occurrence, once (its own key).
+   */
+  afterSilence?: boolean
 }
 
 /** One message to one destination: one or many events, or a summary that replaces them. */
@@ -126,7 +134,15 @@ export type DestinationKind = 'email' | 'webhook'
 
 /** Why a notification was not sent (yet), for the delivery log. */
 export type NotSentReason =
-  'quiet-hours' | 'cooldown' | 'rate-limit' | 'max-per-hour' | 'grouped' | 'disabled' | 'storm'
+  | 'quiet-hours'
+  | 'cooldown'
+  | 'rate-limit'
+  | 'max-per-hour'
+  | 'grouped'
+  | 'disabled'
+  | 'storm'
+  /** Issue 28: an active silence covered the alert. */
+  | 'silenced'
 
 export type DeliveryStatus =
   /** Waiting for its due time (grouping window, quiet hours end) or the next attempt. */

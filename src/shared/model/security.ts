@@ -21,6 +21,8 @@ export const AUDIT_EVENT_TYPES = [
   'alert_history_cleared',
   'webhook_changed',
   'email_config_changed',
+  'silence_created',
+  'silence_ended',
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

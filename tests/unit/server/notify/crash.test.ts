@@ -1,7 +1,8 @@
 // Acceptance 3 of issue 15: with the receiver down, alerts fire; the server is killed with
 // SIGKILL, restarted, and the receiver comes up: every notification arrives, and none twice
 // under a different idempotency key. A real server process on a real SQLite file; the receiver
-// records the `Idempotency-Key` header (the real webhook channel sends the same header).
+// records the `Idempotency-Key` header (the real webhook channel sends the same header). Issue
+// 28: silences created and ended before a kill are there after it.
 import { fork, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -135,4 +136,36 @@ describe('kill -9 with notifications in the outbox', () => {
       }
     },
   )
+})
+
+describe('kill -9 with silences (issue 28)', () => {
+  it('keeps a silence created and one ended before the kill', async () => {
+    const url = `http://127.0.0.1:${await freePort()}/hook`
+    const first = await start({ NOTIFY_CHILD_URL: url })
+    const create = (target: object) =>
+      fetch(`${first.base}/api/alerts/silences`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ target, durationMinutes: 60, comment: 'maintenance' }),
+      }).then(async (res) => {
+        expect(res.status).toBe(201)
+        return ((await res.json()) as { id: string }).id
+      })
+    const kept = await create({ kind: 'node', instance: 'lab', node: 'pve3' })
+    const ended = await create({ kind: 'tag', tag: 'db' })
+    const del = await fetch(`${first.base}/api/alerts/silences/${ended}`, { method: 'DELETE' })
+    expect(del.status).toBe(200)
+    expect(await killed(first.child)).toBe('SIGKILL')
+
+    const second = await start({ NOTIFY_CHILD_URL: url })
+    const list = (await (await fetch(`${second.base}/api/alerts/silences`)).json()) as Array<{
+      id: string
+      state: string
+      comment: string
+    }>
+    expect(list.map((s) => [s.id, s.state, s.comment])).toEqual([
+      [ended, 'ended', 'maintenance'],
+      [kept, 'active', 'maintenance'],
+    ])
+  })
 })
