@@ -10,6 +10,7 @@ import { AppError } from '../../shared/model/errors.ts'
 import {
   SILENCE_COMMENT_MAX,
   SILENCE_DURATION_MAX_MINUTES,
+  SILENCE_LABEL_MAX,
   SILENCE_NAME_MAX,
   SILENCE_QUERY_MAX,
   type Silence,
@@ -82,6 +83,7 @@ const window = z
 const createBody = z
   .object({
     target,
+    label: z.string().trim().max(SILENCE_LABEL_MAX).optional(),
     comment: z.string().max(SILENCE_COMMENT_MAX).default(''),
     startsAt: time.optional(),
     endsAt: time.optional(),
@@ -127,6 +129,7 @@ export function silenceFromBody(
     endsAt: endsAt === null ? null : new Date(endsAt).toISOString(),
   }
   if (input.window) silence.window = input.window
+  if (input.label) silence.label = input.label
   return silence
 }
 

@@ -239,7 +239,7 @@ const MIGRATIONS: readonly string[] = [
    )`,
   // Silences (issue 28, store/silences-repo.ts): each one whole as JSON (shared/model/silences.ts),
   // written once when created and once when ended early; `ended_at` orders the pruning of old ones.
-  `CREATE TABLE silences (
+  `CREATE TABLE IF NOT EXISTS silences (
      id TEXT PRIMARY KEY,
      json TEXT NOT NULL,
      created_at INTEGER NOT NULL,

@@ -45,6 +45,8 @@ export interface SilenceWindow {
 export interface Silence {
   id: string
   target: SilenceTarget
+  /** What the target was called when the silence was made (a guest's name), for the list. */
+  label?: string
   comment: string
   /** Who created it: the signed-in user or the API token's name. */
   author: string
@@ -86,6 +88,7 @@ export const SILENCE_DURATION_MAX_MINUTES = 366 * 24 * 60
 export const SILENCE_COMMENT_MAX = 1000
 export const SILENCE_QUERY_MAX = 500
 export const SILENCE_NAME_MAX = 500
+export const SILENCE_LABEL_MAX = 200
 /** Silences not yet ended that the server keeps at once (a bound on each evaluation's cost). */
 export const SILENCES_OPEN_MAX = 1000
 /** Ended silences kept for the list (newest); older ones are deleted. */

@@ -36,6 +36,11 @@ export interface AlertsOverviewRow {
   ackTime: string
   stale: boolean
   flapping: boolean
+  /** Issue 28: the silence covering it ('' when none), and its time left ('43m left'). */
+  silenceId: string
+  silencedText: string
+  /** 'VM', 'Container', 'Node', 'PBS', 'Storage', 'Disk', or '' when the alert does not say. */
+  resourceType: string
   /** An ack or unack of this alert is in flight (applied locally, not yet confirmed). */
   pending: boolean
 }

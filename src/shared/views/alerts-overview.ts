@@ -162,6 +162,8 @@ export function toOverviewRow(
     ackTime: text(alert.ackTime),
     stale: alert.stale === true,
     flapping: alert.flapping === true,
+    ...silenceOf(alert.silenced, now),
+    resourceType: text((alert.metadata as AlertMetadata | undefined)?.resourceType),
     pending: pending.has(alert.id),
   }
 }
@@ -203,6 +205,28 @@ export function formatSince(startMs: number, now: number): string {
   const hours = Math.floor(minutes / 60)
   if (hours < 24) return `${hours}h ${minutes % 60}m ago`
   return `${Math.floor(hours / 24)}d ${hours % 24}h ago`
+}
+
+/** The silence covering an alert, as the row shows it. */
+function silenceOf(value: unknown, now: number): { silenceId: string; silencedText: string } {
+  if (!value || typeof value !== 'object') return { silenceId: '', silencedText: '' }
+  const { silenceId, until } = value as { silenceId?: unknown; until?: unknown }
+  if (typeof silenceId !== 'string' || silenceId === '') return { silenceId: '', silencedText: '' }
+  return {
+    silenceId,
+    silencedText: formatLeft(typeof until === 'string' ? Date.parse(until) : NaN, now),
+  }
+}
+
+/** '43m left', '2h 5m left', '3d 4h left', 'under a minute left'; 'until ended' without an end. */
+export function formatLeft(untilMs: number, now: number): string {
+  if (!Number.isFinite(untilMs)) return 'until ended'
+  const minutes = Math.floor(Math.max(0, untilMs - now) / MINUTE_MS)
+  if (minutes < 1) return 'under a minute left'
+  if (minutes < 60) return `${minutes}m left`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return `${hours}h ${minutes % 60}m left`
+  return `${Math.floor(hours / 24)}d ${hours % 24}h left`
 }
 
 function text(value: unknown): string {

@@ -24,10 +24,12 @@ interface Props {
   /** The phase of each clicked button (useAlertAck). */
   busy: ReadonlyMap<string, AckPhase>
   onToggle: (alertId: string, acknowledged: boolean) => void
+  /** Open the silence dialog for this alert (issue 28). */
+  onSilence: (row: AlertsOverviewRow) => void
 }
 
 /** The active alerts, virtualised: only the rows the worker sent are rendered. */
-export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle }: Props) {
+export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle, onSilence }: Props) {
   const phone = usePhone()
   const scrollRef = useRef<HTMLDivElement>(null)
   const height = phone ? CARD_HEIGHT : ROW_HEIGHT
@@ -90,6 +92,7 @@ export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle }:
               style={style}
               busy={busy.get(row.id)}
               onToggle={onToggle}
+              onSilence={onSilence}
             />
           )
         })}
@@ -103,7 +106,7 @@ const COLUMN_CLASS: Record<(typeof COLUMNS)[number], string> = {
   Resource: 'w-48 shrink-0 min-w-0',
   Message: 'min-w-0 flex-1',
   Started: 'w-36 shrink-0',
-  Action: 'w-32 shrink-0 text-right',
+  Action: 'w-48 shrink-0 flex justify-end gap-1.5',
 }
 
 const LEVEL_BADGE = { critical: BADGE.red, warning: BADGE.yellow } as const
@@ -115,6 +118,7 @@ interface RowProps {
   style: { height: number; transform: string }
   busy: AckPhase | undefined
   onToggle: (alertId: string, acknowledged: boolean) => void
+  onSilence: (row: AlertsOverviewRow) => void
 }
 
 const AlertRowView = memo(function AlertRowView({
@@ -124,6 +128,7 @@ const AlertRowView = memo(function AlertRowView({
   style,
   busy,
   onToggle,
+  onSilence,
 }: RowProps) {
   const sending = busy === 'sending'
   const label = sending ? 'Processing...' : row.acknowledged ? 'Unacknowledge' : 'Acknowledge'
@@ -143,6 +148,14 @@ const AlertRowView = memo(function AlertRowView({
       {row.flapping && (
         <span className={`${PILL} ${BADGE.orange}`} title="Changing state too often">
           Flapping
+        </span>
+      )}
+      {row.silenceId && (
+        <span
+          className={`${PILL} ${BADGE.yellow}`}
+          title="A silence covers this alert: no notification goes out for it"
+        >
+          Silenced · {row.silencedText}
         </span>
       )}
     </>
@@ -171,6 +184,16 @@ const AlertRowView = memo(function AlertRowView({
       {label}
     </button>
   )
+  const silence = (
+    <button
+      type="button"
+      aria-label={`Silence ${row.resourceName}: ${row.message}`}
+      onClick={() => onSilence(row)}
+      className={`${BUTTON.secondary} px-2 py-1 text-xs`}
+    >
+      Silence
+    </button>
+  )
   const tint = row.acknowledged
     ? 'opacity-70'
     : row.level === 'critical'
@@ -197,6 +220,7 @@ const AlertRowView = memo(function AlertRowView({
         </div>
         <div role="cell" className="flex min-w-0 items-center gap-2">
           <span className="min-w-0 flex-1 truncate text-xs">{row.message}</span>
+          {silence}
           {button}
         </div>
       </div>
@@ -226,6 +250,7 @@ const AlertRowView = memo(function AlertRowView({
         {started}
       </div>
       <div role="cell" className={COLUMN_CLASS.Action}>
+        {silence}
         {button}
       </div>
     </div>

@@ -5,7 +5,10 @@ import { EmptyState } from '../components/EmptyState.tsx'
 import { BUTTON } from '../components/button-classes.ts'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useView } from '../hooks/useView.ts'
+import type { AlertsOverviewRow } from '../../shared/views/alerts-overview-types.ts'
 import { AlertList } from './AlertList.tsx'
+import { SilenceDialog } from './SilenceDialog.tsx'
+import { SilencesSection, useSilences } from './SilencesSection.tsx'
 import { useAlertAck } from './useAlertAck.ts'
 import { useOverviewCounters } from './useOverviewCounters.ts'
 
@@ -24,6 +27,8 @@ export function OverviewTab() {
     loaded ? `${model.active}/${model.acknowledged}/${model.occurrences}` : null,
   )
   const { busy, toggle } = useAlertAck()
+  const { silences, reload } = useSilences()
+  const [silencing, setSilencing] = useState<AlertsOverviewRow | null>(null)
   const total = model ? model.active + model.acknowledged : 0
 
   return (
@@ -36,6 +41,7 @@ export function OverviewTab() {
         <Counter label="Last 24 Hours" value={last24h} tone="gray" />
         <Counter label="Guest Overrides" value={guestOverrides} tone="gray" />
       </dl>
+      <SilencesSection silences={silences} reload={reload} />
       <section aria-labelledby="active-alerts-title" className="flex min-h-0 flex-col gap-2">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2
@@ -80,9 +86,13 @@ export function OverviewTab() {
             onWindowChange={onWindowChange}
             busy={busy}
             onToggle={toggle}
+            onSilence={setSilencing}
           />
         )}
       </section>
+      {silencing && (
+        <SilenceDialog alert={silencing} onClose={() => setSilencing(null)} onCreated={reload} />
+      )}
     </div>
   )
 }

@@ -44,6 +44,9 @@ function row(id: string, change: Partial<AlertsOverviewRow> = {}): AlertsOvervie
     ackTime: '',
     stale: false,
     flapping: false,
+    silenceId: '',
+    silencedText: '',
+    resourceType: 'VM',
     pending: false,
     ...change,
   }
@@ -77,6 +80,45 @@ const CONFIG_OVERRIDES = {
 }
 
 /** The alert routes the tab calls; `ack` answers the acknowledge and unacknowledge posts. */
+const SILENCES = [
+  {
+    id: 's2',
+    target: { kind: 'tag', tag: 'db' },
+    comment: '',
+    author: 'ann',
+    createdAt: '2025-01-01T11:00:00Z',
+    startsAt: '2025-01-01T11:00:00Z',
+    endsAt: null,
+    window: {
+      days: {
+        monday: false,
+        tuesday: false,
+        wednesday: false,
+        thursday: false,
+        friday: false,
+        saturday: false,
+        sunday: true,
+      },
+      start: '02:00',
+      end: '04:00',
+      timezone: 'Europe/Berlin',
+    },
+    state: 'upcoming',
+    nextStart: '2025-01-05T01:00:00Z',
+  },
+  {
+    id: 's1',
+    target: { kind: 'node', instance: 'lab', node: 'pve3' },
+    comment: 'rebooting',
+    author: 'ann',
+    createdAt: '2025-01-01T11:50:00Z',
+    startsAt: '2025-01-01T11:50:00Z',
+    endsAt: '2025-01-01T12:50:00Z',
+    state: 'active',
+    activeUntil: '2025-01-01T12:50:00Z',
+  },
+]
+
 function alertServer(
   ack: () => Response | Promise<Response> = () => Response.json({ success: true }),
 ) {
@@ -90,6 +132,11 @@ function alertServer(
       if (init?.method === 'POST' && /^\/api\/alerts\/[^/]+\/(un)?acknowledge$/.test(path)) {
         return ack()
       }
+      if (path === '/api/alerts/silences' && init?.method === 'POST')
+        return Response.json({ id: 'new', state: 'active' }, { status: 201 })
+      if (path === '/api/alerts/silences') return Response.json(SILENCES)
+      if (path.startsWith('/api/alerts/silences/') && init?.method === 'DELETE')
+        return Response.json({ id: path.split('/').at(-1), state: 'ended' })
       return undefined
     },
   })
@@ -235,7 +282,54 @@ test('lists alerts with level, resource, node, message, start and markers', asyn
   const second = document.querySelector('[data-alert-id="a2"]')!
   expect(second.textContent).toContain('Flapping')
   expect(second.textContent).toContain('Ack')
-  expect(second.querySelector('button')?.textContent).toBe('Unacknowledge')
+  expect([...second.querySelectorAll('button')].at(-1)?.textContent).toBe('Unacknowledge')
+})
+
+test('marks a silenced alert with its time left, and silences another from its row', async () => {
+  const fetchMock = alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([
+    row('a1', { silenceId: 's1', silencedText: '43m left' }),
+    row('a2', { resourceId: 'lab-pve1-102', resourceName: 'vm-a2' }),
+  ])
+  renderApp(api, '/alerts/overview')
+  await expect.element(page.getByText('Silenced · 43m left')).toBeVisible()
+  expect(document.querySelector('[data-alert-id="a2"]')!.textContent).not.toContain('Silenced')
+
+  await page.getByRole('button', { name: /^Silence vm-a2/ }).click()
+  const dialog = page.getByRole('dialog', { name: 'Silence: vm-a2' })
+  await expect.element(dialog).toBeVisible()
+  // The alert's guest is offered first; its node silences everything on it.
+  await expect.element(dialog.getByRole('radio', { name: 'guest vm-a2' })).toBeChecked()
+  await dialog.getByRole('radio', { name: /node pve1 \(lab\)/ }).click()
+  await dialog.getByRole('button', { name: '4 h', exact: true }).click()
+  await dialog.getByLabelText('Comment').fill('kernel update')
+  await dialog.getByRole('button', { name: 'Silence', exact: true }).click()
+  await expect.poll(() => callsTo(fetchMock, 'POST', '/api/alerts/silences').length).toBe(1)
+  const [, init] = callsTo(fetchMock, 'POST', '/api/alerts/silences')[0]!
+  expect(JSON.parse(String(init?.body))).toEqual({
+    target: { kind: 'node', instance: 'lab', node: 'pve1' },
+    comment: 'kernel update',
+    durationMinutes: 240,
+  })
+  await expect.element(dialog).not.toBeInTheDocument()
+})
+
+test('lists active and upcoming silences, and ends one early', async () => {
+  const fetchMock = alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1')])
+  renderApp(api, '/alerts/overview')
+  const list = page.getByRole('list', { name: 'Active and upcoming silences' })
+  await expect.element(list).toBeVisible()
+  const items = list.getByRole('listitem')
+  await expect.poll(() => items.elements().map((li) => li.dataset.silenceId)).toEqual(['s1', 's2'])
+  expect(items.elements()[0]!.textContent).toContain('node pve3 (lab) and everything on it')
+  expect(items.elements()[0]!.textContent).toContain('rebooting')
+  expect(items.elements()[1]!.textContent).toContain('guests tagged db')
+  expect(items.elements()[1]!.textContent).toContain('Sun 02:00–04:00 Europe/Berlin')
+  await page.getByRole('button', { name: /^End the silence of node pve3/ }).click()
+  await expect.poll(() => callsTo(fetchMock, 'DELETE', '/api/alerts/silences/s1').length).toBe(1)
 })
 
 test('hides acknowledged alerts on request, and says when none are left', async () => {

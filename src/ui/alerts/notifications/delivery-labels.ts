@@ -31,6 +31,7 @@ export const NOT_SENT_REASON_TEXT: Record<NotSentReason, string> = {
   grouped: 'Waiting for the grouping window; sent with the others in one message',
   disabled: 'Not sent: the destination, the alert or notifications are disabled',
   storm: 'Replaced by a storm summary (too many alerts at once)',
+  silenced: 'Not sent: a silence covered the alert',
 }
 
 export const EVENT_KIND_LABEL: Record<NotificationEventKind, string> = {
