@@ -301,7 +301,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     onImported: () => nodes.reload(),
   })
   registerNodeRoutes(http, nodes)
-  registerAlertRoutes(http, { alerts, audit: auth.audit, now })
+  registerAlertRoutes(http, {
+    alerts,
+    audit: auth.audit,
+    now,
+    marked: (active) => silences.mark(active, live.current().state),
+  })
   registerSilenceRoutes(http, { silences, audit: auth.audit, now })
   registerWebhookRoutes(http, {
     repo: webhookRepo,

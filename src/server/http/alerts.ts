@@ -4,7 +4,7 @@
 // caller the guard lets through; acknowledging needs an authenticated caller (the guard also
 // checks CSRF on every write); the config and clearing the history need an admin.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { AlertLevel } from '../../shared/model/alerts.ts'
+import type { Alert, AlertLevel } from '../../shared/model/alerts.ts'
 import type { AuditLog } from '../auth/audit.ts'
 import { requireAdmin } from '../auth/guard.ts'
 import type { AlertService } from '../alerts/service.ts'
@@ -131,6 +131,8 @@ export interface AlertRouteDeps {
   alerts: AlertService
   audit: AuditLog
   now: () => number
+  /** The active alerts with the silences' marks (silence-service.ts mark). */
+  marked?: (alerts: Alert[]) => Alert[]
 }
 
 /** Register every /api/alerts route. */
@@ -156,7 +158,8 @@ export function registerAlertRoutes(app: FastifyInstance, deps: AlertRouteDeps):
       if (!saved.ok) fail(`${saved.field}: ${saved.message}`)
       return { status: 'success' }
     })
-    scope.get('/api/alerts/active', async () => alerts.active())
+    // With the marks of the silences covering them (issue 28), as the live state shows them.
+    scope.get('/api/alerts/active', async () => deps.marked?.(alerts.active()) ?? alerts.active())
 
     scope.get('/api/alerts/history', async (request, reply) => {
       const query = request.query as Record<string, unknown>

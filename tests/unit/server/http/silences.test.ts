@@ -233,8 +233,11 @@ describe('silenced alerts', () => {
     const onPve2 = alerts.find((a) => a.resourceId === 'lab-pve2-201')!
     expect(onPve1.silenced).toEqual({ silenceId: silence.id, until: silence.endsAt })
     expect(onPve2.silenced).toBeUndefined()
-    // The stored alert is not marked: the mark is the silence's, shown while it lasts.
+    // The stored alert is not marked: the mark is the silence's, shown while it lasts, in the
+    // live state and in the API's active list.
     expect(app.alerts.active().find((a) => a.id === onPve1.id)!.silenced).toBeUndefined()
+    const listed = (await app.http.inject({ url: '/api/alerts/active' })).json() as Alert[]
+    expect(listed.find((a) => a.id === onPve1.id)!.silenced?.silenceId).toBe(silence.id)
 
     await sendAll()
     expect(sentKeys()).toEqual([onPve2.id])
