@@ -3,7 +3,8 @@
 import { WEEKDAYS, type AlertSchedule, type Weekday } from '../model/alerts.ts'
 import { groupingMinutes, weekdayLabel } from './schedule-rules.ts'
 
-const SHORT_DAY: Record<Weekday, string> = {
+/** Three-letter day names, Monday first. */
+export const SHORT_DAY: Record<Weekday, string> = {
   monday: 'Mon',
   tuesday: 'Tue',
   wednesday: 'Wed',

@@ -1,9 +1,9 @@
 import { BellOff } from 'lucide-react'
 import { useId, useMemo, useState, type FormEvent } from 'react'
-import { WEEKDAYS, type Weekday } from '../../shared/model/alerts.ts'
+import { WEEKDAYS } from '../../shared/model/alerts.ts'
+import { SHORT_DAY } from '../../shared/views/schedule-summary.ts'
 import type { SilenceTarget, SilenceTargetKind } from '../../shared/model/silences.ts'
 import type { AlertsOverviewRow } from '../../shared/views/alerts-overview-types.ts'
-import { zoneGroups } from '../../shared/views/schedule-zones.ts'
 import {
   defaultWindow,
   describeTarget,
@@ -20,16 +20,7 @@ import { INPUT } from '../components/TextField.tsx'
 import { ToggleGroup } from '../components/ToggleGroup.tsx'
 import { showToast } from '../components/toast-store.ts'
 import { SELECT } from './schedule/fields.tsx'
-
-const DAY_SHORT: Record<Weekday, string> = {
-  monday: 'Mon',
-  tuesday: 'Tue',
-  wednesday: 'Wed',
-  thursday: 'Thu',
-  friday: 'Fri',
-  saturday: 'Sat',
-  sunday: 'Sun',
-}
+import { browserZone, ZoneSelect } from './schedule/ZoneSelect.tsx'
 
 const DURATIONS: readonly { value: SilenceDuration; label: string }[] = [
   { value: '60', label: '1 h' },
@@ -52,10 +43,6 @@ const KINDS: readonly { value: Exclude<SilenceTargetKind, 'alert'>; label: strin
 ]
 
 const LABEL = 'text-sm font-medium text-gray-700 dark:text-gray-300'
-
-function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-}
 
 /** A `datetime-local` value for `t` in the browser's zone. */
 function localInput(t: number): string {
@@ -107,10 +94,6 @@ export function SilenceDialog({ alert, onClose, onCreated }: Props) {
   }))
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<{ field: string; message: string } | null>(null)
-  const zones = useMemo(
-    () => zoneGroups(new Date(), browserZone(), form.window.timezone),
-    [form.window.timezone],
-  )
   const update = (change: Partial<SilenceForm>) => {
     setProblem(null)
     setForm((prev) => ({ ...prev, ...change }))
@@ -293,7 +276,7 @@ export function SilenceDialog({ alert, onClose, onCreated }: Props) {
                         : 'border-gray-300 bg-white text-gray-700 dark:border-gray-600 dark:bg-gray-800 dark:text-gray-300'
                     }`}
                   >
-                    {DAY_SHORT[day]}
+                    {SHORT_DAY[day]}
                   </button>
                 )
               })}
@@ -325,23 +308,11 @@ export function SilenceDialog({ alert, onClose, onCreated }: Props) {
               </label>
               <label className="flex min-w-0 flex-col gap-1 text-sm">
                 <span className={LABEL}>Time zone</span>
-                <select
+                <ZoneSelect
                   value={form.window.timezone}
-                  onChange={(event) =>
-                    update({ window: { ...form.window, timezone: event.target.value } })
-                  }
-                  className={`${SELECT} max-w-full sm:max-w-xs`}
-                >
-                  {zones.map((group) => (
-                    <optgroup key={group.region} label={group.region}>
-                      {group.options.map((option) => (
-                        <option key={option.zone} value={option.zone}>
-                          {option.label}
-                        </option>
-                      ))}
-                    </optgroup>
-                  ))}
-                </select>
+                  onChange={(timezone) => update({ window: { ...form.window, timezone } })}
+                  className="max-w-full sm:max-w-xs"
+                />
               </label>
             </div>
             {problem?.field === 'window' && <Problem text={problem.message} />}

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { WEEKDAYS } from '../../shared/model/alerts.ts'
 import type { SilenceView, SilenceWindow } from '../../shared/model/silences.ts'
 import { formatLeft, formatSince } from '../../shared/views/alerts-overview.ts'
+import { SHORT_DAY } from '../../shared/views/schedule-summary.ts'
 import { describeTarget, listedSilences } from '../../shared/views/silence-form.ts'
 import { apiJson } from '../api/http.ts'
 import { BUTTON } from '../components/button-classes.ts'
@@ -36,13 +37,12 @@ export function useSilences(): { silences: SilenceView[] | null; reload: () => v
 /** 'Sun 02:00–04:00 Europe/Berlin', 'Mon–Fri 22:00–06:00 UTC'. */
 function windowText(w: SilenceWindow): string {
   const on = WEEKDAYS.filter((d) => w.days[d])
-  const short = (d: string) => d.charAt(0).toUpperCase() + d.slice(1, 3)
   const days =
     on.length === 7
       ? 'Daily'
       : on.join() === 'monday,tuesday,wednesday,thursday,friday'
         ? 'Mon–Fri'
-        : on.map(short).join(', ')
+        : on.map((d) => SHORT_DAY[d]).join(', ')
   return `${days} ${w.start}–${w.end} ${w.timezone}`
 }
 

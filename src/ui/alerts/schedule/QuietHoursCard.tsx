@@ -1,14 +1,14 @@
 import { Moon } from 'lucide-react'
-import { useId, useMemo } from 'react'
+import { useId } from 'react'
 import { useSnapshot } from 'valtio'
 import { WEEKDAYS, type Weekday } from '../../../shared/model/alerts.ts'
 import { parseTimeOfDay, weekdayLabel } from '../../../shared/views/schedule-rules.ts'
 import { quietHoursHeldClause } from '../../../shared/views/schedule-summary.ts'
-import { zoneGroups } from '../../../shared/views/schedule-zones.ts'
 import { FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { alertConfigState } from '../config-store.ts'
-import { CardSwitch, CheckRow, Row, SELECT, updateSchedule } from './fields.tsx'
+import { CardSwitch, CheckRow, Row, updateSchedule } from './fields.tsx'
+import { ZoneSelect } from './ZoneSelect.tsx'
 
 const DAY_LABELS: Record<Weekday, { short: string; long: string }> = {
   monday: { short: 'Mon', long: 'Monday' },
@@ -41,18 +41,11 @@ const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 
 const TIME_INPUT = `rounded border border-gray-300 bg-white px-1.5 py-1 text-sm tabular-nums dark:border-gray-600 dark:bg-gray-800 dark:text-gray-100 dark:[color-scheme:dark] ${FOCUS_RING}`
 
-function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-}
-
 /** Quiet hours (spec 001 §2 Schedule): when warnings, and chosen critical categories, wait. */
 export function QuietHoursCard() {
   const { working } = useSnapshot(alertConfigState)
   const id = useId()
   const quiet = working?.schedule.quietHours
-  const timezone = quiet?.timezone ?? 'UTC'
-  // Offsets as of opening the tab: recomputing per render would cost ~70 formatters a keystroke.
-  const groups = useMemo(() => zoneGroups(new Date(), browserZone(), timezone), [timezone])
   if (!quiet) return null
   const label = weekdayLabel(quiet.days)
   const setTime = (field: 'start' | 'end') => (text: string) => {
@@ -104,27 +97,16 @@ export function QuietHoursCard() {
           />
         </Row>
         <Row label="Time zone" htmlFor={`${id}-zone`} wide>
-          <select
+          <ZoneSelect
             id={`${id}-zone`}
             value={quiet.timezone}
-            onChange={(event) => {
-              const zone = event.target.value
+            onChange={(zone) =>
               updateSchedule((schedule) => {
                 schedule.quietHours.timezone = zone
               })
-            }}
-            className={`${SELECT} w-full min-w-0 sm:w-auto sm:max-w-xs`}
-          >
-            {groups.map((group) => (
-              <optgroup key={group.region} label={group.region}>
-                {group.options.map((option) => (
-                  <option key={option.zone} value={option.zone}>
-                    {option.label}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
+            }
+            className="w-full min-w-0 sm:w-auto sm:max-w-xs"
+          />
         </Row>
         <div className="py-1.5">
           <div className="mb-1.5 flex flex-wrap items-baseline justify-between gap-2 text-sm">
