@@ -11,6 +11,7 @@ import { printDashboard, summarise } from './dashboard-report.ts'
 import { benchCollector, DEMO_TOPOLOGY, printCollector, type CollectorResult } from './collector.ts'
 import { benchAlerts } from './alerts.ts'
 import { benchAlertRules } from './alert-rules.ts'
+import { benchSilences } from './silences.ts'
 import { benchAlertBackups } from './alert-backups.ts'
 import { benchAlertHistory } from './alert-history.ts'
 import { benchAlertService } from './alert-service.ts'
@@ -135,6 +136,12 @@ if (wanted('alerts')) {
   printTable('Alert engine: evaluate() per poll (every guest: 7 metrics + 2 filesystems)', alerts)
   results.alerts = alerts
 }
+if (wanted('silences')) {
+  const silences = SIZES.flatMap((size) => benchSilences(size))
+  printTable('Silences: the published alerts marked, per poll (issue 28)', silences)
+  results.silences = silences
+}
+
 if (wanted('alert-rules')) {
   // Issue 24 item 1: 100 custom rules, one evaluation under 20 ms at 100k guests.
   const alertRules = SIZES.flatMap((size) => benchAlertRules(size))

@@ -78,22 +78,45 @@ export function createSilenceService(deps: SilenceServiceDeps): SilenceService {
   let activeKey = matcher.activeKey
   let timer: ReturnType<typeof setInterval> | null = null
   let lastState: State | null = null
+  const noGuests: GuestLookup = () => undefined
   let marks: { key: string; same: Map<string, AlertSilenced> } = { key: '', same: new Map() }
 
-  // Guests by id, built only when a tag or search silence is active, once per state's guest lists.
-  let lookupOf: { vms: unknown; containers: unknown; lookup: GuestLookup } | null = null
-  const guestLookup = (state: State | null): GuestLookup => {
-    if (!state) return () => undefined
-    if (lookupOf?.vms === state.vms && lookupOf.containers === state.containers)
-      return lookupOf.lookup
+  // Guests by id, only while a tag or search silence is active. mark() indexes just the guests
+  // its alerts name (a pass over the guest lists with a set lookup each: at 100,000 guests a full
+  // index cost more than the matching); a lookup that misses (an alert the dispatcher asks about
+  // that was not marked yet) indexes every guest of that state, once.
+  let lookupOf: {
+    vms: unknown
+    containers: unknown
+    byId: Map<string, Guest>
+    full: boolean
+  } | null = null
+  const indexGuests = (state: State, wanted: ReadonlySet<string> | null) => {
     const byId = new Map<string, Guest>()
-    for (const g of state.vms) byId.set(g.id, g)
-    for (const g of state.containers) byId.set(g.id, g)
-    const lookup: GuestLookup = (id) => byId.get(id)
-    lookupOf = { vms: state.vms, containers: state.containers, lookup }
+    // A guest id ends in its VMID: numbers first, so the ids of a new state (strings not hashed
+    // yet) are hashed only for the few guests an alert names.
+    const vmids =
+      wanted && new Set([...wanted].map((id) => Number(id.slice(id.lastIndexOf('-') + 1))))
+    for (const list of [state.vms, state.containers]) {
+      for (const g of list) {
+        if (wanted === null || (vmids!.has(g.vmid) && wanted.has(g.id))) byId.set(g.id, g)
+      }
+    }
+    lookupOf = { vms: state.vms, containers: state.containers, byId, full: wanted === null }
+    return byId
+  }
+  const guestLookup = (state: State | null, wanted: ReadonlySet<string> | null = null) => {
+    if (!state) return noGuests
+    const same = lookupOf?.vms === state.vms && lookupOf.containers === state.containers
+    let byId = same ? lookupOf!.byId : indexGuests(state, wanted)
+    const lookup: GuestLookup = (id) => {
+      const found = byId.get(id)
+      if (found || lookupOf?.full) return found
+      byId = indexGuests(state, null)
+      return byId.get(id)
+    }
     return lookup
   }
-  const noGuests: GuestLookup = () => undefined
 
   const view = (s: Silence, now: number): SilenceView => {
     const status = silenceStatus(s, now)
@@ -177,11 +200,14 @@ export function createSilenceService(deps: SilenceServiceDeps): SilenceService {
     },
     mark(alerts, state) {
       if (activeKey === '') return alerts
-      const lookup = matcher.readsGuests ? guestLookup(state) : noGuests
+      const lookup = matcher.readsGuests
+        ? guestLookup(state, new Set(alerts.map((a) => a.resourceId)))
+        : noGuests
       if (marks.key !== activeKey) marks = { key: activeKey, same: new Map() }
       let out: Alert[] | null = null
+      const perResource = new Map<string, number>()
       for (let i = 0; i < alerts.length; i++) {
-        const found = matcher.covering(alerts[i]!, lookup)
+        const found = matcher.covering(alerts[i]!, lookup, perResource)
         if (!found) continue
         // The same object for the same silence and end: the live diff then sees no change.
         const key = `${found.silenceId}@${found.until ?? ''}`

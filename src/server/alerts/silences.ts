@@ -77,9 +77,11 @@ function testOf(target: SilenceTarget): Test {
     }
     case 'tag': {
       const tag = target.tag.toLowerCase()
+      // Lower-cased only when the length matches: most tags are told apart without a copy.
+      const same = (t: string) => t.length === tag.length && t.toLowerCase() === tag
       return (a, guest) => {
         const g = guest(a.resourceId)
-        return g !== undefined && (g.tags ?? []).some((t) => t.toLowerCase() === tag)
+        return g !== undefined && Array.isArray(g.tags) && g.tags.some(same)
       }
     }
     case 'search': {
@@ -102,17 +104,30 @@ export interface SilenceMatcher {
   readonly readsGuests: boolean
   /** The active silences and until when ('' when none): what is covered changes only with it. */
   readonly activeKey: string
-  /** The silence covering `alert` (the longest lasting), or undefined. */
-  covering(alert: Alert, guest: GuestLookup): AlertSilenced | undefined
+  /**
+   * The silence covering `alert` (the longest lasting), or undefined. With `perResource`, what
+   * the silences that read the resource (all but `alert` ones) answer is kept per resource id:
+   * the alerts of one guest are asked about once (pass a new map per state).
+   */
+  covering(
+    alert: Alert,
+    guest: GuestLookup,
+    perResource?: Map<string, number>,
+  ): AlertSilenced | undefined
 }
 
 /** A matcher of the silences active at `now`. */
 export function createSilenceMatcher(silences: readonly Silence[], now: number): SilenceMatcher {
-  const active: Array<{ id: string; until: number | null; test: Test }> = []
+  const active: Array<{ id: string; until: number | null; test: Test; perAlert: boolean }> = []
   for (const s of silences) {
     const status = silenceStatus(s, now)
     if (status.state !== 'active') continue
-    active.push({ id: s.id, until: status.activeUntil ?? null, test: testOf(s.target) })
+    active.push({
+      id: s.id,
+      until: status.activeUntil ?? null,
+      test: testOf(s.target),
+      perAlert: s.target.kind === 'alert',
+    })
   }
   // Longest lasting first (null: no end), so the first match is the one shown.
   active.sort((a, b) => (b.until ?? Infinity) - (a.until ?? Infinity))
@@ -120,9 +135,17 @@ export function createSilenceMatcher(silences: readonly Silence[], now: number):
   return {
     readsGuests: silences.some((s) => ids.has(s.id) && readsGuests(s.target)),
     activeKey: active.map((a) => `${a.id}@${a.until ?? ''}`).join(','),
-    covering(alert, guest) {
-      for (const a of active) {
-        if (!a.test(alert, guest)) continue
+    covering(alert, guest, perResource) {
+      // The first resource-level silence that matches, by index (active.length: none).
+      let resourceAt = perResource?.get(alert.resourceId)
+      if (resourceAt === undefined) {
+        resourceAt = active.findIndex((a) => !a.perAlert && a.test(alert, guest))
+        if (resourceAt < 0) resourceAt = active.length
+        perResource?.set(alert.resourceId, resourceAt)
+      }
+      for (let i = 0; i < active.length; i++) {
+        const a = active[i]!
+        if (a.perAlert ? !a.test(alert, guest) : i !== resourceAt) continue
         return {
           silenceId: a.id,
           until: a.until === null ? null : new Date(a.until).toISOString(),
