@@ -12,6 +12,7 @@ import { benchCollector, DEMO_TOPOLOGY, printCollector, type CollectorResult } f
 import { benchAlerts } from './alerts.ts'
 import { benchAlertRules } from './alert-rules.ts'
 import { benchSilences } from './silences.ts'
+import { benchRulePreview } from './rule-preview.ts'
 import { benchAlertBackups } from './alert-backups.ts'
 import { benchAlertHistory } from './alert-history.ts'
 import { benchAlertService } from './alert-service.ts'
@@ -140,6 +141,11 @@ if (wanted('silences')) {
   const silences = SIZES.flatMap((size) => benchSilences(size))
   printTable('Silences: the published alerts marked, per poll (issue 28)', silences)
   results.silences = silences
+}
+if (wanted('rule-preview')) {
+  const preview = SIZES.flatMap((size) => benchRulePreview(size))
+  printTable("Custom rules editor: the worker's live preview (issue 28)", preview)
+  results.rulePreview = preview
 }
 
 if (wanted('alert-rules')) {

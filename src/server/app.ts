@@ -1,6 +1,7 @@
 // Composition root: wires store, poller, live state, hub and routes. Tests build it on a
 // temporary data directory; main.ts builds it from the environment.
 import type { Alert } from '../shared/model/alerts.ts'
+import type { State } from '../shared/model/state.ts'
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastifyWebsocket from '@fastify/websocket'
 import type { AuthService } from './auth/auth-service.ts'
@@ -16,6 +17,7 @@ import { registerAlertRoutes } from './http/alerts.ts'
 import { registerSilenceRoutes } from './http/silences.ts'
 import { createSilenceService, type SilenceService } from './alerts/silence-service.ts'
 import { createSilencesRepo } from './store/silences-repo.ts'
+import { createRuleChannels } from './alerts/rule-channels.ts'
 import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
 import type { NotifyService } from './notify/service.ts'
 import { createAppNotify } from './notify/app-notify.ts'
@@ -165,6 +167,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // Silences (issue 28): marked on the published alerts, consulted by the dispatcher; when one
   // stops covering a firing alert, the dispatcher tells the destinations that never heard of it.
   const notifyRef: { current?: NotifyService } = {}
+  // The state the alert engine is evaluating (set before it is published): the rule deciding an
+  // alert's guest is read from it, so a guest on its first poll has its rule too.
+  const decorated: { current: State | null } = { current: null }
   const silences = createSilenceService({
     repo: createSilencesRepo(db),
     now,
@@ -186,6 +191,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         active: () => alerts.active(),
         config: () => alerts.config(),
         silenced: (alert) => silences.covering(alert),
+        channelsOff: createRuleChannels({
+          config: () => alerts.config(),
+          state: () => decorated.current,
+        }),
       },
       now,
       log: http.log,
@@ -212,6 +221,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     derive: createBackupHealthDerive(http.log).derive,
     decorate: (next, at, poll) => {
       silences.seen(next)
+      decorated.current = next
       alerts.decorate(next, at, poll)
       next.activeAlerts = silences.mark(next.activeAlerts as Alert[], next)
       historySource.decorate(next)

@@ -1,4 +1,5 @@
 // The worker's Comlink API as the UI sees it. Imports only src/shared.
+import type { RulePreviewModel, RulePreviewRequest } from '../shared/views/rule-preview.ts'
 import type {
   AlertsOverviewModel,
   AlertsOverviewRequest,
@@ -40,6 +41,7 @@ export interface ViewKinds {
   backups: { request: BackupsViewRequest; model: BackupsViewModel }
   alertsOverview: { request: AlertsOverviewRequest; model: AlertsOverviewModel }
   alertThresholds: { request: AlertThresholdsViewRequest; model: AlertThresholdsViewModel }
+  rulePreview: { request: RulePreviewRequest; model: RulePreviewModel }
   alertHistory: { request: AlertHistoryRequest; model: AlertHistoryModel }
   guestUrls: { request: GuestUrlsViewRequest; model: GuestUrlsViewModel }
   resource: { request: ResourceViewRequest; model: ResourceViewModel }

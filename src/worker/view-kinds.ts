@@ -17,6 +17,7 @@ import { createGuestViewPipeline } from '../shared/views/guest-view.ts'
 import { createNodeSummaryView } from '../shared/views/node-summary.ts'
 import { createStorageView } from '../shared/views/storage-view.ts'
 import { createResourceView } from '../shared/views/resource-view.ts'
+import { createRulePreviewView } from '../shared/views/rule-preview.ts'
 import { readAlerts, readPendingAcks } from './alert-acks.ts'
 import { readAlertConfigSource } from './alert-config-source.ts'
 import { createAlertHistoryKind } from './alert-history-kind.ts'
@@ -201,5 +202,18 @@ export const VIEW_KINDS: ViewRegistry = {
       now: now(),
     }),
     createGuestBackupView,
+  ),
+  // Issue 28: the custom rules editor's counts and preview, over the rules the editor sends.
+  rulePreview: defineViewKind(
+    'rulePreview',
+    ({ store }) => ({
+      guests: store.getGuests(),
+      nodes: store.getNodes(),
+      stamp: store.getGuestStamp(),
+      live: store.getGuestColumns(),
+      alerts: readAlerts(store),
+      ready: store.hasReceived('nodes') && !isLoadingGuests(store),
+    }),
+    createRulePreviewView,
   ),
 }

@@ -3,7 +3,7 @@
 // transitions of one evaluation are written in one transaction (a microtask after the first);
 // escalations are checked every minute over the active alerts.
 import type { Alert, AlertSchedule, ResolvedAlert } from '../../shared/model/alerts.ts'
-import type { NotificationEvent } from '../../shared/model/notifications.ts'
+import type { ChannelsOff, NotificationEvent } from '../../shared/model/notifications.ts'
 import type { AlertSilenced } from '../../shared/model/silences.ts'
 import type { OutboxRepo } from '../store/outbox-repo.ts'
 import { escalationsDue } from './escalation.ts'
@@ -33,6 +33,8 @@ export interface DispatcherDeps {
     config(): { schedule: AlertSchedule }
     /** Issue 28: the active silence covering `alert`, if any (its events are not sent). */
     silenced?(alert: Alert): AlertSilenced | undefined
+    /** Issue 28: the channels the custom rule deciding the alert's guest turns off, if any. */
+    channelsOff?(alert: Alert): ChannelsOff | undefined
   }
   destinations: () => readonly ResolvedDestination[]
   now: () => number
@@ -80,10 +82,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   let timer: ReturnType<typeof setInterval> | null = null
 
   const { storm } = deps
-  /** The event with the silence covering its alert now, if any. */
+  /** The event with the silence covering its alert now and its rule's channels off, if any. */
   const withSilence = (event: NotificationEvent): NotificationEvent => {
     const silenced = alerts.silenced?.(event.alert)
-    return silenced ? { ...event, silenced } : event
+    const channelsOff = alerts.channelsOff?.(event.alert)
+    if (!silenced && !channelsOff) return event
+    return { ...event, ...(silenced ? { silenced } : {}), ...(channelsOff ? { channelsOff } : {}) }
   }
   const write = (events: readonly NotificationEvent[]) => {
     const destinations = policyDestinations(deps.destinations())
@@ -175,7 +179,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       const active = new Set(alerts.active().map((a) => a.id))
       for (const alert of list) {
         if (active.has(alert.id) && !alerts.silenced?.(alert))
-          events.push({ kind: 'fired', alert, at, afterSilence: true })
+          events.push(withSilence({ kind: 'fired', alert, at, afterSilence: true }))
       }
       if (events.length === 0) return
       try {

@@ -8,6 +8,9 @@
 //    all: a recovery of something never announced is noise. An occurrence that ended because it was
 //    disabled (endReason 'disabled': a config save, a disabled resource) sends no recovery
 //    (suppressed 'disabled'): a disabled alert never notifies, and a config save is not an event.
+// 1c (below 1b). A custom rule's email or webhook switch turned off (issue 28, event.channelsOff,
+//    decided by the dispatcher from the rule that decides the alert's guest): that kind of
+//    destination is suppressed 'rule', every event kind, so resolved follows fired.
 // 1b. Silences (issue 28): an event of an alert an active silence covers (event.silenced, decided
 //    by the dispatcher) is suppressed 'silenced', whatever its kind. When the last silence covering
 //    a still-firing alert ends, a 'fired' marked afterSilence goes to each destination that has no
@@ -88,6 +91,10 @@ export function planEvent(input: PlanInput): PlannedDelivery[] {
       continue
     if (event.silenced) {
       out.push(suppressed(event, destination, groupKey, now, 'silenced'))
+      continue
+    }
+    if (event.channelsOff?.[destination.kind]) {
+      out.push(suppressed(event, destination, groupKey, now, 'rule'))
       continue
     }
     const notSent = rateReason(input, destination)

@@ -52,6 +52,7 @@ export function createNotifyService(deps: NotifyServiceDeps): NotifyService {
     onTransition: (listener) => deps.alerts.onTransition(listener),
     active: () => deps.alerts.active(),
     silenced: (alert) => deps.alerts.silenced?.(alert),
+    channelsOff: (alert) => deps.alerts.channelsOff?.(alert),
     config: () => {
       const config = deps.alerts.config()
       checkQuietHours(config.schedule)

@@ -114,6 +114,17 @@ export interface NotificationEvent {
    * only to a destination that was not told of this occurrence, once (its own key).
    */
   afterSilence?: boolean
+  /**
+   * Issue 28: the channels the custom rule deciding the alert's guest turns off (its email and
+   * webhook switches); those destinations are not sent this event.
+   */
+  channelsOff?: ChannelsOff
+}
+
+/** Channels a custom rule turns off; absent keys are on. */
+export interface ChannelsOff {
+  email?: true
+  webhook?: true
 }
 
 /** One message to one destination: one or many events, or a summary that replaces them. */
@@ -143,6 +154,8 @@ export type NotSentReason =
   | 'storm'
   /** Issue 28: an active silence covered the alert. */
   | 'silenced'
+  /** Issue 28: the custom rule that sets the guest's thresholds turns this channel off. */
+  | 'rule'
 
 export type DeliveryStatus =
   /** Waiting for its due time (grouping window, quiet hours end) or the next attempt. */

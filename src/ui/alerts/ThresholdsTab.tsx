@@ -1,4 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
+import { Link } from 'wouter'
+import { FOCUS_RING } from '../components/button-classes.ts'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { SearchField } from '../components/SearchField.tsx'
 import { BackupsCard } from './BackupsCard.tsx'
@@ -28,14 +30,23 @@ export function ThresholdsTab() {
   }
   return (
     <div className="flex flex-col gap-4 p-3 sm:p-4">
-      <SearchField
-        inputRef={searchRef}
-        label="Search resources"
-        placeholder="Search by name, vmid, node or type..."
-        value={search}
-        onChange={setSearch}
-        className="max-w-md"
-      />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <SearchField
+          inputRef={searchRef}
+          label="Search resources"
+          placeholder="Search by name, vmid, node or type..."
+          value={search}
+          onChange={setSearch}
+          className="max-w-md flex-1"
+        />
+        {/* Custom rules are not a tab (spec 001 §2 Routes): reached from here and the palette. */}
+        <Link
+          href="/alerts/custom-rules"
+          className={`text-sm font-medium text-blue-700 hover:underline dark:text-blue-400 ${FOCUS_RING}`}
+        >
+          Custom rules →
+        </Link>
+      </div>
       <DefaultsCard />
       <BackupsCard />
       <SectionTable section="nodes" search={search} />

@@ -240,10 +240,109 @@ describe('Custom rules tab', () => {
     notifications: {},
   })
 
-  it('says there are no rules and how they are made', async () => {
+  it('says there are no rules and offers to make one', async () => {
     mount('custom-rules')
     await expect.element(page.getByText('No custom rules')).toBeVisible()
-    await expect.element(page.getByText(/customRules/)).toBeVisible()
+    await expect.element(page.getByRole('button', { name: 'New rule' })).toBeEnabled()
+  })
+
+  it('creates a rule in the editor with the worker’s live preview, and saves it with the config', async () => {
+    mount('custom-rules')
+    await page.getByRole('button', { name: 'New rule' }).click()
+    const form = page.getByRole('form', { name: 'New custom rule' })
+    const add = form.getByRole('button', { name: 'Add rule' })
+    // Nothing typed yet: a name and a filter are missing, so it cannot be added.
+    await expect.element(add).toBeDisabled()
+    await expect.element(form.getByText('A rule needs a name')).toBeVisible()
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Web tier')
+    await form.getByRole('textbox', { name: 'Filter 1' }).fill('web')
+    const preview = page.getByRole('region', { name: 'Rule preview' })
+    await expect
+      .element(preview.getByTestId('rule-preview-count'))
+      .toHaveTextContent(/Matches 1 of 3 guests/)
+    await expect
+      .element(preview.getByRole('list', { name: 'Matching guests' }))
+      .toHaveTextContent(/web/)
+    // A second filter OR'd in widens the match at once.
+    await form.getByRole('button', { name: 'Add filter' }).click()
+    await form.getByRole('textbox', { name: 'Filter 2' }).fill('dns')
+    await form.getByRole('combobox', { name: 'Guests must match' }).selectOptions('OR')
+    await expect
+      .element(preview.getByTestId('rule-preview-count'))
+      .toHaveTextContent(/Matches 2 of 3 guests/)
+    await form.getByRole('textbox', { name: 'CPU %' }).fill('5x')
+    await expect.element(add).toBeDisabled()
+    await form.getByRole('textbox', { name: 'CPU %' }).fill('50')
+    await form.getByRole('switch', { name: 'Webhook notifications' }).click()
+    await add.click()
+    await expect.element(form).not.toBeInTheDocument()
+    const list = page.getByRole('list', { name: 'Custom rules' })
+    await expect.element(list).toHaveTextContent(/Web tier/)
+    await expect.element(list).toHaveTextContent(/Matches 2 guests · decides 2/)
+    await expect.element(list).toHaveTextContent(/no webhooks/)
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+    const saved = puts[0]!.customRules[0]!
+    expect(saved).toMatchObject({
+      name: 'Web tier',
+      enabled: true,
+      filterConditions: {
+        logicalOperator: 'OR',
+        filters: [
+          { type: 'text', rawText: 'web' },
+          { type: 'text', rawText: 'dns' },
+        ],
+      },
+      thresholds: { cpu: { trigger: 50, clear: 45 } },
+      notifications: { email: { enabled: true }, webhook: { enabled: false } },
+    })
+    expect(Object.keys(saved.thresholds)).toEqual(['cpu'])
+  })
+
+  it('edits a rule, shows which guests a higher rule takes, and orders rules by priority', async () => {
+    const config = makeAlertConfig({
+      customRules: [
+        {
+          ...rule('low', 'low', 10),
+          filterConditions: {
+            logicalOperator: 'AND',
+            filters: [{ type: 'text', field: '', value: 'web', rawText: 'web' }],
+          },
+        },
+        {
+          ...rule('high', 'high', 20),
+          filterConditions: {
+            logicalOperator: 'AND',
+            filters: [{ type: 'text', field: '', value: 'w', rawText: 'name:web' }],
+          },
+        },
+      ],
+    })
+    mount('custom-rules', config)
+    const list = page.getByRole('list', { name: 'Custom rules' })
+    await expect.element(list.getByRole('listitem').first()).toHaveTextContent(/high/)
+    await expect
+      .element(list.getByRole('listitem').last())
+      .toHaveTextContent(/Matches 1 guests · decides 0/)
+    await page.getByRole('button', { name: 'Edit rule low' }).click()
+    const form = page.getByRole('form', { name: 'Edit custom rule' })
+    await expect
+      .element(page.getByRole('list', { name: 'Matching guests' }))
+      .toHaveTextContent(/taken by high/)
+    // Escape leaves the editor without changing anything.
+    await userEvent.keyboard('{Escape}')
+    await expect.element(form).not.toBeInTheDocument()
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+    await page.getByRole('button', { name: 'Move rule low up' }).click()
+    await expect.element(list.getByRole('listitem').first()).toHaveTextContent(/low/)
+    await expect.element(list.getByRole('listitem').first()).toHaveTextContent(/decides 1/)
+    await expect.element(page.getByRole('button', { name: 'Move rule low up' })).toBeDisabled()
+    await unsavedBar().getByRole('button', { name: 'Save Changes' }).click()
+    await expect.element(unsavedBar()).not.toBeInTheDocument()
+    expect(puts[0]!.customRules.map((r) => [r.id, r.priority])).toEqual([
+      ['low', 10],
+      ['high', 9],
+    ])
   })
 
   it('lists rules; toggling and deleting mark the config unsaved', async () => {

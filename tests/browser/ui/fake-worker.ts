@@ -124,6 +124,7 @@ export class FakeWorker implements WorkerPort {
     backupCoverage: new Map(),
     backupJobs: new Map(),
     guestBackup: new Map(),
+    rulePreview: new Map(),
   }
   /**
    * Issue 26 kinds: the model each sends on subscribe and update (a function of the request, or

@@ -43,6 +43,12 @@ const REQUESTS: { [K in ViewKind]: ViewRequest<K> } = {
   backupCoverage: DEFAULT_COVERAGE_REQUEST,
   backupJobs: { kind: 'backupJobs', problemsOnly: false },
   guestBackup: { kind: 'guestBackup', guestId: 'lab-pve1-101' },
+  rulePreview: {
+    kind: 'rulePreview',
+    rules: [{ id: 'r', enabled: true, priority: 1, logicalOperator: 'AND', filters: ['web'] }],
+    focus: 'r',
+    limit: 10,
+  },
 }
 /** A second request of each kind that changes what the view shows. */
 const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
@@ -58,6 +64,10 @@ const UPDATES: { [K in ViewKind]: ViewRequest<K> } = {
   backupCoverage: { ...DEFAULT_COVERAGE_REQUEST, search: 'no-such-guest' },
   backupJobs: { kind: 'backupJobs', problemsOnly: true },
   guestBackup: { kind: 'guestBackup', guestId: 'no-such-guest' },
+  rulePreview: {
+    ...REQUESTS.rulePreview,
+    rules: [{ id: 'r', enabled: true, priority: 1, logicalOperator: 'AND', filters: ['nothing'] }],
+  },
 }
 const KINDS = Object.keys(REQUESTS) as ViewKind[]
 

@@ -32,6 +32,7 @@ export const NOT_SENT_REASON_TEXT: Record<NotSentReason, string> = {
   disabled: 'Not sent: the destination, the alert or notifications are disabled',
   storm: 'Replaced by a storm summary (too many alerts at once)',
   silenced: 'Not sent: a silence covered the alert',
+  rule: "Not sent: the guest's custom rule turns this channel off",
 }
 
 export const EVENT_KIND_LABEL: Record<NotificationEventKind, string> = {
