@@ -203,6 +203,10 @@ export function registerAlertRoutes(app: FastifyInstance, deps: AlertRouteDeps):
       const ids = alertIds(body)
       return { results: alerts.acknowledge(ids, ackUser(request, body)) }
     })
+    // Issue 28: the Overview's bulk Unacknowledge.
+    scope.post('/api/alerts/bulk/unacknowledge', bulk, async (request) => {
+      return { results: alerts.unacknowledge(alertIds(bodyObject(request.body))) }
+    })
     scope.post('/api/alerts/bulk/clear', bulk, async (request) => {
       return { results: alerts.clear(alertIds(bodyObject(request.body))) }
     })

@@ -12,6 +12,13 @@ export interface AlertsOverviewRequest {
   now?: number
   /** Rows to format: an estate in trouble can hold 100,000 alerts. Default the first 200. */
   window?: ViewWindow
+  /**
+   * Issue 28: keep the alerts whose resource, node, type, level or message hold every word
+   * (case-insensitive); '' or absent keeps all.
+   */
+  search?: string
+  /** Issue 28: also answer the ids of every row shown (all matching), for a bulk action. */
+  withIds?: boolean
 }
 
 /** One active alert, formatted for the list. */
@@ -59,4 +66,6 @@ export interface AlertsOverviewModel {
   rowCount: number
   start: number
   rows: AlertsOverviewRow[]
+  /** With `withIds`: the id of every row shown, in order (all pages, not just the window). */
+  matchingIds?: string[]
 }

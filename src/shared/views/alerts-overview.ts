@@ -33,6 +33,10 @@ export function createAlertsOverviewView(): AlertsOverviewView {
   const order = memoizeStage(orderAlerts)
   const counts = memoizeStage(countAlerts)
   const visible = memoizeStage(hideAcknowledged)
+  const searched = memoizeStage(searchAlerts)
+  const idsOf = memoizeStage((alerts: readonly Entity[], shown: Uint32Array) =>
+    Array.from(shown, (i) => alerts[i]!.id),
+  )
   const format = memoizeStage(formatWindow)
   const toResult = memoizeStage(
     (
@@ -40,23 +44,27 @@ export function createAlertsOverviewView(): AlertsOverviewView {
       shown: Uint32Array,
       start: number,
       rows: AlertsOverviewRow[],
+      ids: string[] | null,
     ): AlertsOverviewResult => ({
       kind: 'alertsOverview',
       ...tally,
       rowCount: shown.length,
       start,
       rows,
+      ...(ids ? { matchingIds: ids } : {}),
     }),
   )
   return {
     compute(input, request) {
       const sorted = order(input.alerts)
-      const shown = visible(input.alerts, sorted, request.showAcknowledged)
+      const kept = visible(input.alerts, sorted, request.showAcknowledged)
+      const shown = searched(input.alerts, kept, request.search?.trim().toLowerCase() ?? '')
       const { start, count } = request.window ?? DEFAULT_WINDOW
       // To the minute: the 'since' texts change no oftener, so an idle flush pushes nothing.
       const now = request.now ?? Math.floor(input.now / MINUTE_MS) * MINUTE_MS
       const rows = format(input.alerts, shown, start, count, input.pending, now)
-      return toResult(counts(input.alerts), shown, start, rows)
+      const ids = request.withIds ? idsOf(input.alerts, shown) : null
+      return toResult(counts(input.alerts), shown, start, rows, ids)
     },
   }
 }
@@ -113,6 +121,18 @@ function hideAcknowledged(
 ): Uint32Array {
   if (showAcknowledged) return order
   return order.filter((i) => alerts[i]!.acknowledged !== true)
+}
+
+/** The positions of `order` whose alert holds every word of `search` (lower case). */
+function searchAlerts(alerts: readonly Entity[], order: Uint32Array, search: string): Uint32Array {
+  if (search === '') return order
+  const words = search.split(/\s+/)
+  return order.filter((i) => {
+    const a = alerts[i]!
+    const haystack =
+      `${text(a.resourceName)}\n${text(a.resourceId)}\n${text(a.node)}\n${text(a.instance)}\n${text(a.type)}\n${text(a.level)}\n${text(a.message)}`.toLowerCase()
+    return words.every((word) => haystack.includes(word))
+  })
 }
 
 function formatWindow(

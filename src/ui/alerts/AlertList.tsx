@@ -9,13 +9,14 @@ import { BADGE, PILL } from '../components/colours.ts'
 import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
 import { useListScroller, usePhone } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
+import { AckButton } from './AckButton.tsx'
 import type { AckPhase } from './useAlertAck.ts'
 
 /** Row heights: one line of columns on wide screens, a small card on phones. */
 const ROW_HEIGHT = 52
 const CARD_HEIGHT = 96
 
-const COLUMNS = ['Level', 'Resource', 'Message', 'Started', 'Action'] as const
+const COLUMNS = ['Select', 'Level', 'Resource', 'Message', 'Started', 'Action'] as const
 
 interface Props {
   model: AlertsOverviewModel
@@ -26,10 +27,26 @@ interface Props {
   onToggle: (alertId: string, acknowledged: boolean) => void
   /** Open the silence dialog for this alert (issue 28). */
   onSilence: (row: AlertsOverviewRow) => void
+  /** Issue 28 bulk: is this alert selected; pick or drop it; pick all matching or none. */
+  isSelected: (id: string) => boolean
+  onSelect: (id: string) => void
+  allSelected: boolean
+  onSelectAll: (all: boolean) => void
 }
 
 /** The active alerts, virtualised: only the rows the worker sent are rendered. */
-export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle, onSilence }: Props) {
+export function AlertList({
+  model,
+  viewWindow,
+  onWindowChange,
+  busy,
+  onToggle,
+  onSilence,
+  isSelected,
+  onSelect,
+  allSelected,
+  onSelectAll,
+}: Props) {
   const phone = usePhone()
   const scrollRef = useRef<HTMLDivElement>(null)
   const height = phone ? CARD_HEIGHT : ROW_HEIGHT
@@ -63,7 +80,17 @@ export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle, o
       >
         {COLUMNS.map((label) => (
           <div key={label} role="columnheader" className={COLUMN_CLASS[label]}>
-            {label}
+            {label === 'Select' && !phone ? (
+              <input
+                type="checkbox"
+                className={CHECKBOX}
+                aria-label={`Select all ${model.rowCount.toLocaleString('en')} matching alerts`}
+                checked={allSelected}
+                onChange={(event) => onSelectAll(event.target.checked)}
+              />
+            ) : (
+              label
+            )}
           </div>
         ))}
       </div>
@@ -93,6 +120,8 @@ export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle, o
               busy={busy.get(row.id)}
               onToggle={onToggle}
               onSilence={onSilence}
+              selected={isSelected(row.id)}
+              onSelect={onSelect}
             />
           )
         })}
@@ -101,7 +130,10 @@ export function AlertList({ model, viewWindow, onWindowChange, busy, onToggle, o
   )
 }
 
+const CHECKBOX = `size-4 rounded border-gray-300 accent-blue-600 ${FOCUS_RING}`
+
 const COLUMN_CLASS: Record<(typeof COLUMNS)[number], string> = {
+  Select: 'w-5 shrink-0 flex items-center',
   Level: 'w-20 shrink-0',
   Resource: 'w-48 shrink-0 min-w-0',
   Message: 'min-w-0 flex-1',
@@ -119,6 +151,8 @@ interface RowProps {
   busy: AckPhase | undefined
   onToggle: (alertId: string, acknowledged: boolean) => void
   onSilence: (row: AlertsOverviewRow) => void
+  selected: boolean
+  onSelect: (id: string) => void
 }
 
 const AlertRowView = memo(function AlertRowView({
@@ -129,9 +163,18 @@ const AlertRowView = memo(function AlertRowView({
   busy,
   onToggle,
   onSilence,
+  selected,
+  onSelect,
 }: RowProps) {
-  const sending = busy === 'sending'
-  const label = sending ? 'Processing...' : row.acknowledged ? 'Unacknowledge' : 'Acknowledge'
+  const select = (
+    <input
+      type="checkbox"
+      className={CHECKBOX}
+      aria-label={`Select ${row.resourceName}: ${row.message}`}
+      checked={selected}
+      onChange={() => onSelect(row.id)}
+    />
+  )
   const level = <span className={`${PILL} ${LEVEL_BADGE[row.level]} uppercase`}>{row.level}</span>
   const markers = (
     <>
@@ -173,17 +216,7 @@ const AlertRowView = memo(function AlertRowView({
       {row.sinceText}
     </span>
   )
-  const button = (
-    <button
-      type="button"
-      disabled={busy !== undefined}
-      aria-label={sending ? undefined : `${label} ${row.resourceName}: ${row.message}`}
-      onClick={() => onToggle(row.id, row.acknowledged)}
-      className={`${BUTTON.secondary} px-2 py-1 text-xs disabled:cursor-wait disabled:opacity-60`}
-    >
-      {label}
-    </button>
-  )
+  const button = <AckButton row={row} busy={busy} onToggle={onToggle} />
   const silence = (
     <button
       type="button"
@@ -199,7 +232,7 @@ const AlertRowView = memo(function AlertRowView({
     : row.level === 'critical'
       ? 'bg-red-50/60 dark:bg-red-950/30'
       : 'bg-amber-50/60 dark:bg-amber-950/20'
-  const base = `absolute inset-x-0 top-0 border-b border-gray-100 px-3 text-sm dark:border-gray-800 ${tint}`
+  const base = `absolute inset-x-0 top-0 border-b border-gray-100 px-3 text-sm dark:border-gray-800 ${selected ? 'bg-blue-50 dark:bg-blue-950/60' : tint}`
 
   if (phone) {
     return (
@@ -211,6 +244,7 @@ const AlertRowView = memo(function AlertRowView({
         style={style}
       >
         <div role="cell" className="flex items-center gap-2">
+          {select}
           {level}
           {markers}
           <span className="ml-auto">{started}</span>
@@ -234,6 +268,9 @@ const AlertRowView = memo(function AlertRowView({
       className={`${base} flex items-center gap-3`}
       style={style}
     >
+      <div role="cell" className={COLUMN_CLASS.Select}>
+        {select}
+      </div>
       <div role="cell" className={`${COLUMN_CLASS.Level} flex flex-col items-start gap-0.5`}>
         {level}
       </div>

@@ -1,15 +1,24 @@
 import { BellOff, CheckCircle2, Loader2 } from 'lucide-react'
-import { useCallback, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import type { ViewWindow } from '../../shared/views/guest-view-types.ts'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { BUTTON } from '../components/button-classes.ts'
 import { useConnection } from '../hooks/useConnection.ts'
 import { useView } from '../hooks/useView.ts'
 import type { AlertsOverviewRow } from '../../shared/views/alerts-overview-types.ts'
+import { SearchField } from '../components/SearchField.tsx'
 import { AlertList } from './AlertList.tsx'
+import {
+  BulkBar,
+  isSelected,
+  NO_SELECTION,
+  toggleSelected,
+  type AlertSelection,
+} from './BulkActions.tsx'
 import { SilenceDialog } from './SilenceDialog.tsx'
 import { SilencesSection, useSilences } from './SilencesSection.tsx'
 import { useAlertAck } from './useAlertAck.ts'
+import { useThresholdKeys } from './useThresholdKeys.ts'
 import { useOverviewCounters } from './useOverviewCounters.ts'
 
 const FIRST_WINDOW: ViewWindow = { start: 0, count: 40 }
@@ -17,9 +26,32 @@ const FIRST_WINDOW: ViewWindow = { start: 0, count: 40 }
 /** Alerts: overview (spec 001 §2): four counters and the active alerts with acknowledge. */
 export function OverviewTab() {
   const [showAcknowledged, setShowAcknowledged] = useState(true)
+  const [search, setSearch] = useState('')
   const [viewWindow, setViewWindow] = useState(FIRST_WINDOW)
+  const [selection, setSelection] = useState<AlertSelection>(NO_SELECTION)
   const onWindowChange = useCallback((next: ViewWindow) => setViewWindow(next), [])
-  const model = useView({ kind: 'alertsOverview', showAcknowledged, window: viewWindow })
+  const model = useView({
+    kind: 'alertsOverview',
+    showAcknowledged,
+    window: viewWindow,
+    search,
+    // The ids of every matching alert only while "all matching" is selected.
+    withIds: selection.all,
+  })
+  const searchRef = useRef<HTMLInputElement>(null)
+  // As on Thresholds and History: typing anywhere filters, Escape clears.
+  const clearSearch = useCallback(() => {
+    setSearch('')
+    setViewWindow(FIRST_WINDOW)
+    setSelection(NO_SELECTION)
+  }, [])
+  useThresholdKeys(searchRef, clearSearch)
+  // A new filter is a new set of alerts: what was selected under the old one is dropped.
+  const refilter = (apply: () => void) => {
+    apply()
+    setViewWindow(FIRST_WINDOW)
+    setSelection(NO_SELECTION)
+  }
   const { hadData } = useConnection()
   const loaded = model !== null && hadData
   // Any alert that fires or ends changes the key, even when the counts stay the same.
@@ -50,18 +82,44 @@ export function OverviewTab() {
           >
             Active Alerts
           </h2>
-          <button
-            type="button"
-            aria-pressed={showAcknowledged}
-            onClick={() => {
-              setShowAcknowledged((shown) => !shown)
-              setViewWindow(FIRST_WINDOW)
-            }}
-            className={`${BUTTON.secondary} px-2 py-1 text-xs`}
-          >
-            {showAcknowledged ? 'Hide acknowledged' : 'Show acknowledged'}
-          </button>
+          <div className="flex flex-wrap items-center gap-2">
+            <SearchField
+              inputRef={searchRef}
+              label="Filter alerts"
+              placeholder="Filter by resource, node, type or message..."
+              value={search}
+              onChange={(next) => refilter(() => setSearch(next))}
+              className="w-72 max-w-full"
+            />
+            <button
+              type="button"
+              aria-pressed={showAcknowledged}
+              onClick={() => refilter(() => setShowAcknowledged((shown) => !shown))}
+              className={`${BUTTON.secondary} px-2 py-1 text-xs`}
+            >
+              {showAcknowledged ? 'Hide acknowledged' : 'Show acknowledged'}
+            </button>
+          </div>
         </div>
+        {loaded && model.rowCount > 0 && (
+          // On a phone the list has no header row: its select-all checkbox is here instead.
+          <label className="flex items-center gap-2 text-sm sm:hidden">
+            <input
+              type="checkbox"
+              className="size-4 accent-blue-600"
+              checked={selection.all && selection.except.size === 0}
+              onChange={(event) =>
+                setSelection(
+                  event.target.checked
+                    ? { all: true, ids: new Set(), except: new Set() }
+                    : NO_SELECTION,
+                )
+              }
+            />
+            Select all {model.rowCount.toLocaleString('en')} matching
+          </label>
+        )}
+        {loaded && <BulkBar model={model} selection={selection} onSelection={setSelection} />}
         {!loaded ? (
           <EmptyState
             live
@@ -77,7 +135,7 @@ export function OverviewTab() {
         ) : model.rowCount === 0 ? (
           <EmptyState
             icon={<BellOff className="size-8" aria-hidden />}
-            title="No unacknowledged alerts"
+            title={search.trim() ? 'No alerts match the filter' : 'No unacknowledged alerts'}
           />
         ) : (
           <AlertList
@@ -87,6 +145,12 @@ export function OverviewTab() {
             busy={busy}
             onToggle={toggle}
             onSilence={setSilencing}
+            isSelected={(id) => isSelected(selection, id)}
+            onSelect={(id) => setSelection((current) => toggleSelected(current, id))}
+            allSelected={selection.all && selection.except.size === 0}
+            onSelectAll={(all) =>
+              setSelection(all ? { all: true, ids: new Set(), except: new Set() } : NO_SELECTION)
+            }
           />
         )}
       </section>

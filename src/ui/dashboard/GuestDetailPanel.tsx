@@ -4,6 +4,7 @@ import { barClass } from '../components/colours.ts'
 import { HistoryPanel } from '../history/HistoryPanel.tsx'
 import { PageLink } from '../resource/PageLink.tsx'
 import { GuestBackupSummary } from '../backups/GuestBackupSummary.tsx'
+import { GuestActiveAlerts } from './GuestActiveAlerts.tsx'
 
 interface Props {
   id: string
@@ -17,11 +18,13 @@ interface Props {
   pageHref?: string
   /** Draw the history charts (default); the guest's page draws its own, full size. */
   history?: boolean
+  /** List the active alerts with Acknowledge (default); the guest's page lists its own. */
+  alerts?: boolean
 }
 
 /** The expanded detail of a guest row (spec 000 §2.2); every text comes formatted from the worker. */
 export function GuestDetailPanel(props: Props) {
-  const { id, resourceId, name, detail, active, pageHref, history = true } = props
+  const { id, resourceId, name, detail, active, pageHref, history = true, alerts = true } = props
   const { os, ipAddresses, memory, filesystems, interfaces, diskReason } = detail
   return (
     <div
@@ -110,6 +113,7 @@ export function GuestDetailPanel(props: Props) {
           ))}
         </Section>
       )}
+      {alerts && <GuestActiveAlerts guestId={resourceId} />}
       <Section title="Backup">
         <GuestBackupSummary guestId={resourceId} />
       </Section>

@@ -7,6 +7,8 @@ import type { AlertsOverviewRow } from '../../shared/views/alerts-overview-types
 import type { ChartBand } from '../components/Chart.tsx'
 import { BADGE, PILL } from '../components/colours.ts'
 import { useView } from '../hooks/useView.ts'
+import { AckButton } from '../alerts/AckButton.tsx'
+import { useAlertAck } from '../alerts/useAlertAck.ts'
 
 /** Occurrences listed (and drawn as bands) at most. */
 const HISTORY_ROWS = 200
@@ -50,8 +52,9 @@ export function resourceAlertBands(rows: readonly HistoryViewRow[], nowSec: numb
 
 const LEVEL_BADGE = { critical: BADGE.red, warning: BADGE.yellow } as const
 
-/** The active alerts of the resource. */
+/** The active alerts of the resource, each with Acknowledge / Unacknowledge (issue 28). */
 export function ActiveAlerts({ rows }: { rows: readonly AlertsOverviewRow[] }) {
+  const { busy, toggle } = useAlertAck()
   return (
     <Section title="Active alerts" count={rows.length}>
       {rows.length === 0 ? (
@@ -71,6 +74,7 @@ export function ActiveAlerts({ rows }: { rows: readonly AlertsOverviewRow[] }) {
                 {row.sinceText}
               </span>
               {row.acknowledged && <span className={`${PILL} ${BADGE.grey}`}>Ack</span>}
+              <AckButton row={row} busy={busy.get(row.id)} onToggle={toggle} />
             </li>
           ))}
         </ul>

@@ -35,6 +35,7 @@ export function ResourceDetails({ model }: { model: ResourceViewModel }) {
               id="resource-guest-detail"
               resourceId={guest.id}
               history={false}
+              alerts={false}
               name={guest.name}
               detail={guest.detail}
               active={guest.active}

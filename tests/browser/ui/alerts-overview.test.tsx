@@ -3,7 +3,7 @@
 // tests/unit/worker/alert-ack*.test.ts) and window.fetch stubbed by render.tsx's stubServer: this
 // harness has no loopback server; the real routes are tested in tests/unit/server.
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { page } from 'vitest/browser'
+import { page, userEvent } from 'vitest/browser'
 import type {
   AlertsOverviewModel,
   AlertsOverviewRow,
@@ -128,6 +128,12 @@ function alertServer(
       if (path === '/api/alerts/config') return Response.json({ overrides: CONFIG_OVERRIDES })
       if (path === '/api/alerts/history/summary') {
         return Response.json({ total: 40, last24h: 7, buckets: [] })
+      }
+      if (init?.method === 'POST' && path.startsWith('/api/alerts/bulk/')) {
+        const { alertIds } = JSON.parse(String(init.body)) as { alertIds: string[] }
+        return Response.json({
+          results: alertIds.map((alertId) => ({ alertId, success: alertId !== 'gone' })),
+        })
       }
       if (init?.method === 'POST' && /^\/api\/alerts\/[^/]+\/(un)?acknowledge$/.test(path)) {
         return ack()
@@ -271,7 +277,10 @@ test('lists alerts with level, resource, node, message, start and markers', asyn
       .getByRole('columnheader')
       .elements()
       .map((h) => h.textContent),
-  ).toEqual(['Level', 'Resource', 'Message', 'Started', 'Action'])
+  ).toEqual(['', 'Level', 'Resource', 'Message', 'Started', 'Action'])
+  await expect
+    .element(page.getByRole('checkbox', { name: 'Select all 2 matching alerts' }))
+    .toBeVisible()
   const first = document.querySelector('[data-alert-id="a1"]')!
   expect(first.textContent).toContain('critical')
   expect(first.textContent).toContain('vm-a1')
@@ -330,6 +339,70 @@ test('lists active and upcoming silences, and ends one early', async () => {
   expect(items.elements()[1]!.textContent).toContain('Sun 02:00–04:00 Europe/Berlin')
   await page.getByRole('button', { name: /^End the silence of node pve3/ }).click()
   await expect.poll(() => callsTo(fetchMock, 'DELETE', '/api/alerts/silences/s1').length).toBe(1)
+})
+
+const bulkBodies = (mock: ReturnType<typeof stubServer>, action: string) =>
+  callsTo(mock, 'POST', `/api/alerts/bulk/${action}`).map(
+    ([, init]) => (JSON.parse(String(init!.body)) as { alertIds: string[] }).alertIds,
+  )
+
+test('bulk: picks alerts by their checkboxes and acknowledges, unacknowledges and clears them', async () => {
+  const fetchMock = alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([row('a1'), row('a2'), row('a3'), row('gone')])
+  renderApp(api, '/alerts/overview')
+  const pick = (id: string) =>
+    page.getByRole('checkbox', { name: `Select vm-${id}: VM cpu at 95.0%` })
+  await pick('a1').click()
+  await pick('a3').click()
+  const bar = page.getByRole('toolbar', { name: 'Selected alerts' })
+  await expect.element(bar).toHaveTextContent(/2 alerts selected/)
+  await bar.getByRole('button', { name: 'Acknowledge', exact: true }).click()
+  await expect.poll(() => bulkBodies(fetchMock, 'acknowledge')).toEqual([['a1', 'a3']])
+  await expect.poll(() => toastOf('2 alerts acknowledged')).toBeTruthy()
+  // Done: the selection is gone.
+  await expect.element(bar).not.toBeInTheDocument()
+  await pick('a2').click()
+  await pick('gone').click()
+  await bar.getByRole('button', { name: 'Unacknowledge' }).click()
+  await expect.poll(() => bulkBodies(fetchMock, 'unacknowledge')).toEqual([['a2', 'gone']])
+  await expect.poll(() => toastOf('1 alert unacknowledged; 1 had already ended')).toBeTruthy()
+  // Clear asks first; Cancel sends nothing.
+  await pick('a2').click()
+  await bar.getByRole('button', { name: 'Clear', exact: true }).click()
+  const dialog = page.getByRole('alertdialog', { name: 'Clear 1 alert?' })
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  expect(bulkBodies(fetchMock, 'clear')).toEqual([])
+  await bar.getByRole('button', { name: 'Clear', exact: true }).click()
+  await page.getByRole('button', { name: 'Clear alerts' }).click()
+  await expect.poll(() => bulkBodies(fetchMock, 'clear')).toEqual([['a2']])
+})
+
+test('bulk: filters the list, selects all matching, and acts on the ids the worker gives for the filter', async () => {
+  const fetchMock = alertServer()
+  const api = new FakeWorker()
+  const rows = [row('a1'), row('a2', { node: 'pve2' }), row('a3', { node: 'pve2' })]
+  api.alertsOverview = model(rows)
+  renderApp(api, '/alerts/overview')
+  await expect.element(page.getByRole('table', { name: 'Active alerts' })).toBeVisible()
+  // Typing anywhere filters (as on Thresholds and History).
+  await userEvent.keyboard('pve2')
+  await expect.poll(() => api.alertsRequests.at(-1)?.search).toBe('pve2')
+  api.pushAlerts(model(rows.slice(1), { version: 2, rowCount: 2 }))
+  await page.getByRole('checkbox', { name: 'Select all 2 matching alerts' }).click()
+  await expect.poll(() => api.alertsRequests.at(-1)?.withIds).toBe(true)
+  const bar = page.getByRole('toolbar', { name: 'Selected alerts' })
+  // Until the worker has answered with the ids, the actions wait.
+  await expect.element(bar.getByRole('button', { name: 'Acknowledge', exact: true })).toBeDisabled()
+  api.pushAlerts(model(rows.slice(1), { version: 3, rowCount: 2, matchingIds: ['a2', 'a3'] }))
+  await page.getByRole('checkbox', { name: 'Select vm-a3: VM cpu at 95.0%' }).click()
+  await expect.element(bar).toHaveTextContent(/1 alert selected/)
+  await bar.getByRole('button', { name: 'Acknowledge', exact: true }).click()
+  await expect.poll(() => bulkBodies(fetchMock, 'acknowledge')).toEqual([['a2']])
+  // Escape clears the filter and the selection with it.
+  await page.getByRole('searchbox', { name: 'Filter alerts' }).click()
+  await userEvent.keyboard('{Escape}')
+  await expect.poll(() => api.alertsRequests.at(-1)?.search).toBe('')
 })
 
 test('hides acknowledged alerts on request, and says when none are left', async () => {

@@ -9,6 +9,32 @@ import { uiState } from '../../../src/ui/state.ts'
 import { FakeWorker, guestRow, viewModel } from './fake-worker.ts'
 import { cleanup, renderApp, stubServer } from './render.tsx'
 import { fixtureAnswer } from './history-fixtures.ts'
+import { EMPTY_RESOURCE } from '../../../src/shared/views/resource-view.ts'
+import type { AlertsOverviewRow } from '../../../src/shared/views/alerts-overview-types.ts'
+
+const overviewRow = (id: string): AlertsOverviewRow => ({
+  id,
+  level: 'critical',
+  type: 'cpu',
+  resourceName: 'web-01',
+  resourceId: 'lab-pve1-100',
+  node: 'pve1',
+  instance: 'lab',
+  message: 'CPU at 97%',
+  valueText: '97.0%',
+  thresholdText: '90.0%',
+  startTime: '2025-01-01T11:00:00Z',
+  sinceText: '1h ago',
+  acknowledged: false,
+  ackUser: '',
+  ackTime: '',
+  stale: false,
+  flapping: false,
+  silenceId: '',
+  silencedText: '',
+  resourceType: 'VM',
+  pending: false,
+})
 
 beforeEach(async () => {
   await page.viewport(1280, 800)
@@ -194,6 +220,35 @@ test('clicking a row expands its detail panel and a second click collapses it', 
   await expect.element(panel).not.toBeInTheDocument()
   expect(row.getAttribute('aria-expanded')).toBe('false')
   await expect.poll(nextTop).toBe('translateY(36px)')
+})
+
+test('the detail panel lists the guest’s active alerts and acknowledges one (issue 28)', async () => {
+  const fetchMock = stubServer({
+    route: (url, init) =>
+      init?.method === 'POST' && url.includes('/api/alerts/')
+        ? Response.json({ success: true })
+        : undefined,
+  })
+  const api = new FakeWorker()
+  api.resources.set('guest:lab-pve1-100', {
+    ...EMPTY_RESOURCE,
+    version: 1,
+    status: 'found',
+    alerts: [{ ...overviewRow('a1'), resourceName: 'web-01', message: 'CPU at 97%' }],
+  })
+  api.push(viewModel([guestRow(100, 'web-01', { detail: DETAIL }), guestRow(101, 'db-01')]))
+  const { host } = renderApp(api)
+  await expect.element(page.getByText('web-01')).toBeVisible()
+  await userEvent.click(rowOf(host, 'web-01').querySelector('[role="cell"]:nth-child(3)')!)
+  const alerts = page
+    .getByRole('region', { name: 'Details of web-01' })
+    .getByRole('region', { name: 'Active alerts' })
+  await expect.element(alerts).toHaveTextContent(/CPU at 97%/)
+  await alerts.getByRole('button', { name: 'Acknowledge web-01: CPU at 97%' }).click()
+  await expect.poll(() => api.acks).toContainEqual({ alertId: 'a1', acknowledged: true })
+  await expect
+    .poll(() => fetchMock.mock.calls.map(([url]) => String(url)))
+    .toContainEqual(expect.stringContaining('/api/alerts/a1/acknowledge'))
 })
 
 test('Enter and Space on a focused row toggle it; rows without detail do not expand', async () => {

@@ -84,6 +84,9 @@ describe('resource pages', () => {
     expect(api.resourceRequests.at(-1)).toMatchObject({ resourceKind: 'guest', id: GUEST_ID })
     await expect.element(page.getByText('Debian 12')).toBeVisible()
     await expect.element(page.getByText('CPU at 97%')).toBeVisible()
+    // Issue 28: acknowledged from the page, through the worker's optimistic overlay.
+    await page.getByRole('button', { name: 'Acknowledge web-01: CPU at 97%' }).click()
+    await expect.poll(() => api.acks).toContainEqual({ alertId: 'a1', acknowledged: true })
     await expect.poll(() => api.chartRequests.at(-1)?.resourceId).toBe(GUEST_ID)
     expect(api.chartRequests.at(-1)?.range).toBe('1h')
     await expect.element(page.getByRole('region', { name: 'Backups' })).toBeVisible()

@@ -137,6 +137,20 @@ describe('bulk routes', () => {
     expect((await active()).every((a) => a.acknowledged && a.ackUser === 'night')).toBe(true)
   })
 
+  it('unacknowledges several alerts (issue 28) and reports the unknown ones', async () => {
+    const alerts = await raiseTwo()
+    const ids = alerts.map((a) => a.id)
+    await post('/api/alerts/bulk/acknowledge', { alertIds: ids })
+    const res = await post('/api/alerts/bulk/unacknowledge', { alertIds: [...ids, 'gone-cpu'] })
+    expect(res.statusCode).toBe(200)
+    expect((res.json() as BulkAlertResult).results).toEqual([
+      { alertId: ids[0], success: true },
+      { alertId: ids[1], success: true },
+      expect.objectContaining({ alertId: 'gone-cpu', success: false }),
+    ])
+    expect((await active()).map((a) => a.acknowledged)).toEqual([false, false])
+  })
+
   it('clears several alerts', async () => {
     const alerts = await raiseTwo()
     const res = await post('/api/alerts/bulk/clear', { alertIds: alerts.map((a) => a.id) })
@@ -146,7 +160,7 @@ describe('bulk routes', () => {
 
   it('refuses a missing or empty id list, and an invalid id, changing nothing', async () => {
     const alerts = await raiseTwo()
-    for (const route of ['acknowledge', 'clear']) {
+    for (const route of ['acknowledge', 'unacknowledge', 'clear']) {
       for (const payload of [{}, { alertIds: [] }, undefined]) {
         const res = await post(`/api/alerts/bulk/${route}`, payload)
         expect(res.statusCode).toBe(400)
@@ -155,6 +169,9 @@ describe('bulk routes', () => {
       const res = await post(`/api/alerts/bulk/${route}`, { alertIds: [alerts[0]!.id, 'a b'] })
       expect(res.statusCode).toBe(400)
       expect(res.json().error).toBe('alertIds.1: Invalid alert ID')
+      const notList = await post(`/api/alerts/bulk/${route}`, { alertIds: 'all' })
+      expect(notList.statusCode).toBe(400)
+      expect(notList.json().error).toMatch(/^alertIds: /)
     }
     expect((await active()).map((a) => a.acknowledged)).toEqual([false, false])
   })

@@ -92,6 +92,26 @@ describe('alerts overview', () => {
     expect(hidden.rows.map((row) => row.id)).not.toContain('w-new')
   })
 
+  it('keeps the alerts holding every word of the filter, and gives every matching id on request', () => {
+    const list = [
+      alert('a', 'critical', 1, { node: 'pve2', resourceName: 'db-1' }),
+      alert('b', 'warning', 2, { node: 'pve2', type: 'memory', message: 'VM memory at 95%' }),
+      alert('c', 'critical', 3, { node: 'pve1', resourceName: 'DB-2' }),
+    ]
+    const view = createAlertsOverviewView()
+    const input = { alerts: list, pending: NONE, now: NOW }
+    const byNode = view.compute(input, request({ search: ' PVE2 ' }))
+    expect(byNode.rowCount).toBe(2)
+    expect(byNode.matchingIds).toBeUndefined()
+    const both = view.compute(input, request({ search: 'db critical', withIds: true }))
+    expect(both.matchingIds).toEqual(['a', 'c'])
+    expect(both.rows.map((r) => r.id)).toEqual(['a', 'c'])
+    // The counters stay those of every active alert.
+    expect(both).toMatchObject({ active: 3, acknowledged: 0 })
+    const none = view.compute(input, request({ search: 'pve2 db-2', withIds: true }))
+    expect(none).toMatchObject({ rowCount: 0, matchingIds: [] })
+  })
+
   it('formats only the window, with value, threshold and since texts', () => {
     const view = createAlertsOverviewView()
     const model = view.compute(
