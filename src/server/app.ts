@@ -18,6 +18,7 @@ import { registerSilenceRoutes } from './http/silences.ts'
 import { createSilenceService, type SilenceService } from './alerts/silence-service.ts'
 import { createSilencesRepo } from './store/silences-repo.ts'
 import { createRuleChannels } from './alerts/rule-channels.ts'
+import { createNotesService } from './alerts/notes-service.ts'
 import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
 import type { NotifyService } from './notify/service.ts'
 import { createAppNotify } from './notify/app-notify.ts'
@@ -152,9 +153,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const hubRef: { current?: Hub } = {}
   // The alert service decorates every published state and republishes after a mutation.
   const liveRef: { current?: LiveState } = {}
+  const alertHistory = createAlertHistoryRepo(db)
   const alerts = createAlertService({
     repo: createAlertsRepo(db),
-    history: createAlertHistoryRepo(db),
+    history: alertHistory,
     now,
     broadcast: (type, data) => hubRef.current?.broadcast(type, data),
     republish: () => {
@@ -181,6 +183,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
     onUncovered: (ended) => notifyRef.current?.dispatcher.afterSilence(ended),
     log: http.log,
+  })
+  // Notes on alerts (issue 28): kept on the history rows, marked on the published alerts.
+  const notes = createNotesService({
+    repo: alertHistory,
+    active: () => alerts.active(),
+    now,
+    onChange: () => {
+      liveRef.current?.republish().catch((err: unknown) => {
+        http.log.error({ err }, 'republishing the noted alerts failed')
+      })
+    },
   })
   const { notify, emailRepo, webhookRepo, emailChannel, webhookChannel, webhookSafety } =
     createAppNotify({
@@ -223,7 +236,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       silences.seen(next)
       decorated.current = next
       alerts.decorate(next, at, poll)
-      next.activeAlerts = silences.mark(next.activeAlerts as Alert[], next)
+      next.activeAlerts = notes.mark(silences.mark(next.activeAlerts as Alert[], next))
       historySource.decorate(next)
     },
   })
@@ -315,7 +328,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     alerts,
     audit: auth.audit,
     now,
-    marked: (active) => silences.mark(active, live.current().state),
+    marked: (active) => notes.mark(silences.mark(active, live.current().state)),
+    notes,
   })
   registerSilenceRoutes(http, { silences, audit: auth.audit, now })
   registerWebhookRoutes(http, {
@@ -423,7 +437,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       silences.stop()
       await Promise.all([notify.stop(), poller.stop(), historySource.forecasts.stop()])
     },
-    reloadStored: () => (webPolicy.reload(), history.retention.reload(), silences.reload()),
+    reloadStored: () => (
+      webPolicy.reload(),
+      history.retention.reload(),
+      silences.reload(),
+      notes.reload()
+    ),
     onBroadcast(listener) {
       broadcastTaps.add(listener)
       return () => broadcastTaps.delete(listener)

@@ -4,7 +4,8 @@
 // caller the guard lets through; acknowledging needs an authenticated caller (the guard also
 // checks CSRF on every write); the config and clearing the history need an admin.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Alert, AlertLevel } from '../../shared/model/alerts.ts'
+import { ALERT_NOTE_MAX, type Alert, type AlertLevel } from '../../shared/model/alerts.ts'
+import type { NotesService } from '../alerts/notes-service.ts'
 import type { AuditLog } from '../auth/audit.ts'
 import { requireAdmin } from '../auth/guard.ts'
 import type { AlertService } from '../alerts/service.ts'
@@ -20,7 +21,7 @@ const RESOURCE_ID_MAX = 500
 const SUMMARY_BUCKETS_MAX = 1000
 const DAY_MS = 86_400_000
 const ALERT_ID = /^[A-Za-z0-9\-_:/.]{1,500}$/
-const ACTIONS = new Set(['acknowledge', 'unacknowledge', 'clear'])
+const ACTIONS = new Set(['acknowledge', 'unacknowledge', 'clear', 'notes'])
 
 /** A 400 (or other) that names the problem; answered as `{ error, code, message }`. */
 class AlertRouteError extends Error {
@@ -133,6 +134,19 @@ export interface AlertRouteDeps {
   now: () => number
   /** The active alerts with the silences' marks (silence-service.ts mark). */
   marked?: (alerts: Alert[]) => Alert[]
+  /** Issue 28: notes on alerts (POST /api/alerts/{id}/notes). */
+  notes?: NotesService
+}
+
+/** A note's text: 1 to ALERT_NOTE_MAX characters once trimmed. */
+function noteText(body: Record<string, unknown>): string {
+  const value = body.text
+  if (typeof value !== 'string') return fail('text: must be a string')
+  const text = value.trim()
+  if (text === '') return fail('text: must not be empty')
+  if (text.length > ALERT_NOTE_MAX)
+    return fail(`text: must be at most ${ALERT_NOTE_MAX} characters (${text.length})`)
+  return text
 }
 
 /** Register every /api/alerts route. */
@@ -229,6 +243,16 @@ export function registerAlertRoutes(app: FastifyInstance, deps: AlertRouteDeps):
     }
     if (!isAlertId(id)) return fail('Invalid alert ID')
     const body = bodyObject(request.body)
+    if (action === 'notes') {
+      if (!deps.notes) return fail(`Not found: ${request.url}`, 404)
+      for (const key of Object.keys(body))
+        if (key !== 'text') fail(`${key}: not a field of a note (text)`)
+      // The author is who is calling, never a body field.
+      const author = request.auth?.username || 'admin'
+      const added = deps.notes.add(id, author, noteText(body))
+      if (!added.ok) return fail(added.message, added.status)
+      return reply.status(201).send({ note: added.note, notes: added.notes })
+    }
     if (action === 'clear') {
       // Clearing is idempotent (as the reference): an alert already gone is cleared.
       alerts.clear([id])

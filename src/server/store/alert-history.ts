@@ -5,12 +5,14 @@
 // and a page of results reads only its own rows. Text is matched with one instr() over the
 // lower-cased `search` column. A filtered 7-day page of a million-row history takes a few tens of
 // milliseconds (bench/alert-history.ts).
-import type {
-  Alert,
-  AlertEndReason,
-  AlertLevel,
-  AlertHistorySummary,
-  HistoryAlert,
+import {
+  ALERT_NOTES_MAX,
+  type Alert,
+  type AlertEndReason,
+  type AlertLevel,
+  type AlertHistorySummary,
+  type AlertNote,
+  type HistoryAlert,
 } from '../../shared/model/alerts.ts'
 import type { Db } from './db.ts'
 
@@ -51,6 +53,44 @@ export interface AlertHistoryRepo {
   prune(limits: { retentionDays: number; maxRows: number }, now: number): number
   /** Delete every ended occurrence (the open ones belong to active alerts). */
   clear(): number
+  /**
+   * Issue 28: add a note to the open occurrence of `alertId` that started at `startTime`; its
+   * notes after, or why not: no such open occurrence, or it holds ALERT_NOTES_MAX already.
+   */
+  addNote(
+    alertId: string,
+    startTime: number,
+    note: AlertNote,
+  ): { ok: true; notes: AlertNote[] } | { ok: false; reason: 'missing' | 'full' }
+  /** Issue 28: the notes of every open occurrence that has some, by `${alertId}@${startTime}`. */
+  openNotes(): Map<string, AlertNote[]>
+}
+
+/** The notes' text, kept at the end of a history row's search text when the row is rewritten. */
+const KEEP_NOTES = `COALESCE((SELECT ' ' || notes_text FROM alert_notes n
+  WHERE n.history_id = alert_history.history_id), '')`
+
+/** The key of one occurrence: alert id and start (epoch ms). */
+export const occurrenceKey = (alertId: string, startTime: number) => `${alertId}@${startTime}`
+
+/** A row's notes; a column that does not read as a list of notes is none. */
+function parseNotes(json: string | null): AlertNote[] | undefined {
+  if (json === null) return undefined
+  try {
+    const value: unknown = JSON.parse(json)
+    if (!Array.isArray(value)) return undefined
+    const notes = value.filter(
+      (n): n is AlertNote =>
+        n !== null &&
+        typeof n === 'object' &&
+        typeof n.author === 'string' &&
+        typeof n.at === 'string' &&
+        typeof n.text === 'string',
+    )
+    return notes.length > 0 ? notes : undefined
+  } catch {
+    return undefined
+  }
 }
 
 interface Row {
@@ -92,7 +132,7 @@ const HISTORY_TYPES: Record<string, HistoryAlert['resourceType']> = {
   PBS: 'PBS',
 }
 
-function toHistoryAlert(row: Row, now: number): HistoryAlert {
+function toHistoryAlert(row: Row, now: number, notesJson: string | null = null): HistoryAlert {
   const ended = row.end_time !== null
   const alert: HistoryAlert = {
     historyId: row.history_id,
@@ -124,6 +164,8 @@ function toHistoryAlert(row: Row, now: number): HistoryAlert {
   if (row.ack_user !== null) alert.ackUser = row.ack_user
   if (row.end_time !== null) alert.endTime = new Date(row.end_time).toISOString()
   if (row.end_reason !== null) alert.endReason = row.end_reason
+  const notes = parseNotes(notesJson)
+  if (notes) alert.notes = notes
   return alert
 }
 
@@ -178,19 +220,48 @@ export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
        level = CASE WHEN level = 'critical' THEN 'critical' ELSE @level END,
        message = @message, value = @value, threshold = @threshold, peak = MAX(peak, @peak),
        last_seen = @lastSeen, acknowledged = @acknowledged, ack_time = @ackTime,
-       ack_user = @ackUser, search = @search
+       ack_user = @ackUser, search = @search || ${KEEP_NOTES}
      WHERE history_id = @historyId`,
   )
   const finish = db.prepare(
     `UPDATE alert_history SET
        level = CASE WHEN level = 'critical' THEN 'critical' ELSE @level END,
        message = @message, value = @value, peak = MAX(peak, @peak), last_seen = @lastSeen,
-       acknowledged = @acknowledged, ack_time = @ackTime, ack_user = @ackUser, search = @search,
+       acknowledged = @acknowledged, ack_time = @ackTime, ack_user = @ackUser,
+       search = @search || ${KEEP_NOTES},
        end_time = @endTime, end_reason = @reason
      WHERE history_id = @historyId`,
   )
   const orphan = db.prepare<[number]>(
     `UPDATE alert_history SET end_time = last_seen, end_reason = 'removed' WHERE history_id = ?`,
+  )
+  const openRow = db.prepare<
+    [string],
+    { history_id: number; start_time: number; notes: string | null }
+  >(
+    `SELECT h.history_id, h.start_time, n.notes FROM alert_history h
+       LEFT JOIN alert_notes n ON n.history_id = h.history_id
+     WHERE h.alert_id = ? AND h.end_time IS NULL ORDER BY h.history_id DESC LIMIT 1`,
+  )
+  const writeNotes = db.prepare(
+    `INSERT INTO alert_notes (history_id, notes, notes_text) VALUES (@historyId, @notes, @text)
+     ON CONFLICT (history_id) DO UPDATE SET notes = excluded.notes,
+       notes_text = notes_text || ' ' || excluded.notes_text`,
+  )
+  const searchNote = db.prepare(
+    `UPDATE alert_history SET search = search || ' ' || @text WHERE history_id = @historyId`,
+  )
+  const openWithNotes = db.prepare<
+    [],
+    { alert_id: string; start_time: number; notes: string | null }
+  >(
+    `SELECT h.alert_id, h.start_time, n.notes FROM alert_notes n
+       JOIN alert_history h ON h.history_id = n.history_id
+     WHERE h.end_time IS NULL`,
+  )
+  const notesOf = db.prepare<[string], { history_id: number; notes: string }>(
+    `SELECT history_id, notes FROM alert_notes
+     WHERE history_id IN (SELECT value FROM json_each(?))`,
   )
   const listOpen = db.prepare<[], { alert_id: string; history_id: number }>(
     'SELECT alert_id, history_id FROM alert_history WHERE end_time IS NULL',
@@ -258,6 +329,26 @@ export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
     closeOrphan(historyId) {
       orphan.run(historyId)
     },
+    addNote: db.transaction((alertId: string, startTime: number, note: AlertNote) => {
+      const row = openRow.get(alertId)
+      if (!row || row.start_time !== startTime)
+        return { ok: false as const, reason: 'missing' as const }
+      const notes = parseNotes(row.notes) ?? []
+      if (notes.length >= ALERT_NOTES_MAX) return { ok: false as const, reason: 'full' as const }
+      notes.push(note)
+      const text = note.text.toLowerCase()
+      writeNotes.run({ historyId: row.history_id, notes: JSON.stringify(notes), text })
+      searchNote.run({ historyId: row.history_id, text })
+      return { ok: true as const, notes }
+    }),
+    openNotes() {
+      const out = new Map<string, AlertNote[]>()
+      for (const row of openWithNotes.all()) {
+        const notes = parseNotes(row.notes)
+        if (notes) out.set(occurrenceKey(row.alert_id, row.start_time), notes)
+      }
+      return out
+    },
     query(filter, page, now) {
       const where = whereOf(filter)
       const total = (
@@ -269,7 +360,16 @@ export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
         `SELECT * FROM ${source(filter)} ${where.sql}
          ORDER BY start_time DESC, history_id DESC LIMIT @limit OFFSET @offset`,
       ).all({ ...where.params, limit: page.limit, offset: page.offset }) as Row[]
-      return { rows: rows.map((row) => toHistoryAlert(row, now)), total }
+      // The page's notes in one lookup (few occurrences have any).
+      const notes = new Map<number, string>()
+      if (rows.length > 0) {
+        const ids = JSON.stringify(rows.map((row) => row.history_id))
+        for (const n of notesOf.all(ids)) notes.set(n.history_id, n.notes)
+      }
+      return {
+        rows: rows.map((row) => toHistoryAlert(row, now, notes.get(row.history_id) ?? null)),
+        total,
+      }
     },
     summary(filter, bucketMs, now) {
       // One range count per bucket rather than GROUP BY: the groups would go through a sorter,

@@ -245,6 +245,14 @@ const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL,
      ended_at INTEGER
    )`,
+  // Notes on an occurrence (issue 28 item 4, store/alert-history.ts): one row per history row that
+  // has notes, deleted with it, so they stay in History and go with it. `notes_text` (lower case)
+  // is kept in the history row's `search` too, so History's search finds them.
+  `CREATE TABLE IF NOT EXISTS alert_notes (
+     history_id INTEGER PRIMARY KEY REFERENCES alert_history (history_id) ON DELETE CASCADE,
+     notes TEXT NOT NULL,
+     notes_text TEXT NOT NULL
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

@@ -132,6 +132,19 @@ export type AlertMetadata = {
   diskModel?: string
 }
 
+/** Issue 28: a note on one occurrence of an alert (it stays with the occurrence in History). */
+export interface AlertNote {
+  /** The signed-in user or the token's name, never a body field. */
+  author: string
+  /** ISO 8601. */
+  at: string
+  text: string
+}
+
+/** At most this many notes per occurrence, each of 1 to ALERT_NOTE_MAX characters. */
+export const ALERT_NOTES_MAX = 100
+export const ALERT_NOTE_MAX = 2000
+
 /**
  * An active alert as the API and the socket carry it. A `type` alias (not an interface) so that it
  * is assignable to the live state's `Entity`.
@@ -164,6 +177,8 @@ export type Alert = {
   flapping?: boolean
   /** Ours (issue 28): an active silence covers it: shown, but no notification goes out. */
   silenced?: AlertSilenced
+  /** Ours (issue 28): notes on this occurrence, oldest first; absent when none. */
+  notes?: AlertNote[]
   metadata?: AlertMetadata
 }
 

@@ -1,5 +1,6 @@
 // The alert history view's request and model (spec 001 §2 Alerts: history). The worker fetches
 // the rows from the server (filtered and paged there) and answers this model.
+import type { AlertNoteView } from './alert-notes.ts'
 import type { AlertLevel, HistoryAlert, HistoryStatus } from '../model/alerts.ts'
 import type { ViewWindow } from './guest-view-types.ts'
 
@@ -84,6 +85,8 @@ export interface HistoryAlertRow {
   status: HistoryStatus
   statusText: string
   node: string
+  /** Issue 28: notes on the occurrence, oldest first. */
+  notes: AlertNoteView[]
 }
 
 export type HistoryViewRow = HistoryDayRow | HistoryAlertRow

@@ -10,6 +10,7 @@ import type {
   HistorySeverity,
 } from './alert-history-types.ts'
 import { RESOURCE_TYPE_LABELS, alertMessageText } from './alert-message.ts'
+import { toNoteViews } from './alert-notes.ts'
 
 /** The history screen lists at most this many rows (spec 001 §7: limit 1000 on the history screen). */
 export const HISTORY_ROW_LIMIT = 1000
@@ -248,6 +249,7 @@ export function formatHistoryRow(row: HistoryAlert, zone: string): HistoryAlertR
         ? `${statusLabel(status)} (resolved)`
         : statusLabel(status),
     node: row.node || '-',
+    notes: toNoteViews(row.notes),
   }
 }
 

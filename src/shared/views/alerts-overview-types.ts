@@ -1,6 +1,7 @@
 // The Alerts overview protocol between the worker and the UI (spec 001 §2 Alerts: overview, §4
 // Alert; spec 000 §4 optimistic acknowledgement).
 import type { AlertLevel } from '../model/alerts.ts'
+import type { AlertNoteView } from './alert-notes.ts'
 import type { ViewWindow } from './guest-view-types.ts'
 
 /** What the overview asks the worker for. */
@@ -50,6 +51,8 @@ export interface AlertsOverviewRow {
   resourceType: string
   /** An ack or unack of this alert is in flight (applied locally, not yet confirmed). */
   pending: boolean
+  /** Issue 28: notes on this occurrence, oldest first. */
+  notes: AlertNoteView[]
 }
 
 /** What the worker answers. */

@@ -3,6 +3,7 @@
 import type { AlertMetadata } from '../model/alerts.ts'
 import type { Entity } from '../model/state.ts'
 import { alertMessageText } from './alert-message.ts'
+import { toNoteViews } from './alert-notes.ts'
 import { memoizeStage } from './memo.ts'
 import type {
   AlertsOverviewModel,
@@ -185,6 +186,7 @@ export function toOverviewRow(
     ...silenceOf(alert.silenced, now),
     resourceType: text((alert.metadata as AlertMetadata | undefined)?.resourceType),
     pending: pending.has(alert.id),
+    notes: toNoteViews(alert.notes),
   }
 }
 

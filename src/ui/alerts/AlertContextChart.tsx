@@ -1,10 +1,13 @@
 // Alert context (issue 25): the chart of the metric an alert history occurrence was about, for
-// its resource around its time, with its occurrences shaded as bands and its start marked.
+// its resource around its time, with its occurrences shaded as bands and its start marked; and
+// the occurrence's notes (issue 28).
 import { useMemo } from 'react'
 import { alertBands, alertChartTarget } from '../../shared/views/alert-history-chart.ts'
 import type { HistoryAlertRow, HistoryViewRow } from '../../shared/views/alert-history-types.ts'
 import { HistoryBox } from '../history/HistoryBox.tsx'
 import { HistoryPanel } from '../history/HistoryPanel.tsx'
+import { notesLabel } from '../../shared/views/alert-notes.ts'
+import { NotesList } from './NotesDialog.tsx'
 
 interface Props {
   row: HistoryAlertRow
@@ -44,6 +47,14 @@ export function AlertContextChart({ row, rows, onClose }: Props) {
         <p className="text-xs text-gray-500 dark:text-gray-400">
           No metrics history for this kind of resource.
         </p>
+      )}
+      {row.notes.length > 0 && (
+        <section aria-label="Notes on this alert" className="mt-2">
+          <h3 className="mb-1 text-xs font-semibold text-gray-600 uppercase dark:text-gray-400">
+            {notesLabel(row.notes.length)}
+          </h3>
+          <NotesList notes={row.notes} />
+        </section>
       )}
     </HistoryBox>
   )

@@ -1,4 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { MessageSquare } from 'lucide-react'
+import { notesLabel } from '../../shared/views/alert-notes.ts'
 import { memo, useRef } from 'react'
 import type {
   AlertsOverviewModel,
@@ -27,6 +29,8 @@ interface Props {
   onToggle: (alertId: string, acknowledged: boolean) => void
   /** Open the silence dialog for this alert (issue 28). */
   onSilence: (row: AlertsOverviewRow) => void
+  /** Open the notes of this alert (issue 28). */
+  onNotes: (row: AlertsOverviewRow) => void
   /** Issue 28 bulk: is this alert selected; pick or drop it; pick all matching or none. */
   isSelected: (id: string) => boolean
   onSelect: (id: string) => void
@@ -42,6 +46,7 @@ export function AlertList({
   busy,
   onToggle,
   onSilence,
+  onNotes,
   isSelected,
   onSelect,
   allSelected,
@@ -120,6 +125,7 @@ export function AlertList({
               busy={busy.get(row.id)}
               onToggle={onToggle}
               onSilence={onSilence}
+              onNotes={onNotes}
               selected={isSelected(row.id)}
               onSelect={onSelect}
             />
@@ -138,7 +144,7 @@ const COLUMN_CLASS: Record<(typeof COLUMNS)[number], string> = {
   Resource: 'w-48 shrink-0 min-w-0',
   Message: 'min-w-0 flex-1',
   Started: 'w-36 shrink-0',
-  Action: 'w-48 shrink-0 flex justify-end gap-1.5',
+  Action: 'w-60 shrink-0 flex justify-end gap-1.5',
 }
 
 const LEVEL_BADGE = { critical: BADGE.red, warning: BADGE.yellow } as const
@@ -151,6 +157,7 @@ interface RowProps {
   busy: AckPhase | undefined
   onToggle: (alertId: string, acknowledged: boolean) => void
   onSilence: (row: AlertsOverviewRow) => void
+  onNotes: (row: AlertsOverviewRow) => void
   selected: boolean
   onSelect: (id: string) => void
 }
@@ -163,9 +170,24 @@ const AlertRowView = memo(function AlertRowView({
   busy,
   onToggle,
   onSilence,
+  onNotes,
   selected,
   onSelect,
 }: RowProps) {
+  const noteCount = row.notes.length
+  const last = row.notes.at(-1)
+  const notes = (
+    <button
+      type="button"
+      aria-label={`Notes on ${row.resourceName}: ${row.message}${noteCount ? ` (${notesLabel(noteCount)})` : ''}`}
+      title={last ? `${last.author}: ${last.text}` : 'Add a note'}
+      onClick={() => onNotes(row)}
+      className={`${BUTTON.secondary} px-1.5 py-1 text-xs`}
+    >
+      <MessageSquare className="size-3.5" aria-hidden />
+      {noteCount > 0 && <span className="tabular-nums">{noteCount}</span>}
+    </button>
+  )
   const select = (
     <input
       type="checkbox"
@@ -254,6 +276,7 @@ const AlertRowView = memo(function AlertRowView({
         </div>
         <div role="cell" className="flex min-w-0 items-center gap-2">
           <span className="min-w-0 flex-1 truncate text-xs">{row.message}</span>
+          {notes}
           {silence}
           {button}
         </div>
@@ -287,6 +310,7 @@ const AlertRowView = memo(function AlertRowView({
         {started}
       </div>
       <div role="cell" className={COLUMN_CLASS.Action}>
+        {notes}
         {silence}
         {button}
       </div>

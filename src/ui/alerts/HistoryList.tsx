@@ -1,3 +1,4 @@
+import { notesLabel } from '../../shared/views/alert-notes.ts'
 import { memo, type KeyboardEvent } from 'react'
 import type {
   AlertHistoryModel,
@@ -199,6 +200,7 @@ const TableRow = memo(function TableRow(props: AlertRowProps) {
         title={`${row.alertType}: ${row.message}`}
       >
         {row.message}
+        <NotesPill row={row} />
       </span>
       <span role="cell" className={`${cell} w-20 text-right tabular-nums`}>
         {row.durationText}
@@ -236,6 +238,7 @@ const CardRow = memo(function CardRow(props: AlertRowProps) {
       </div>
       <span role="cell" className="truncate" title={row.message}>
         {row.message}
+        <NotesPill row={row} />
       </span>
       <div className="flex gap-3 text-gray-500 tabular-nums dark:text-gray-400">
         <span role="cell" title={row.timestampTitle}>
@@ -249,3 +252,17 @@ const CardRow = memo(function CardRow(props: AlertRowProps) {
     </div>
   )
 })
+
+/** How many notes an occurrence has (issue 28); the last one as its tooltip. Picking the row shows them. */
+function NotesPill({ row }: { row: HistoryAlertRow }) {
+  const last = row.notes.at(-1)
+  if (!last) return null
+  return (
+    <span
+      className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 text-[11px] font-medium text-blue-800 dark:bg-blue-950 dark:text-blue-200"
+      title={`${last.author}: ${last.text}`}
+    >
+      {notesLabel(row.notes.length)}
+    </span>
+  )
+}

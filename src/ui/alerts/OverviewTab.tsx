@@ -15,6 +15,7 @@ import {
   toggleSelected,
   type AlertSelection,
 } from './BulkActions.tsx'
+import { NotesDialog } from './NotesDialog.tsx'
 import { SilenceDialog } from './SilenceDialog.tsx'
 import { SilencesSection, useSilences } from './SilencesSection.tsx'
 import { useAlertAck } from './useAlertAck.ts'
@@ -61,6 +62,7 @@ export function OverviewTab() {
   const { busy, toggle } = useAlertAck()
   const { silences, reload } = useSilences()
   const [silencing, setSilencing] = useState<AlertsOverviewRow | null>(null)
+  const [noting, setNoting] = useState<AlertsOverviewRow | null>(null)
   const total = model ? model.active + model.acknowledged : 0
 
   return (
@@ -145,6 +147,7 @@ export function OverviewTab() {
             busy={busy}
             onToggle={toggle}
             onSilence={setSilencing}
+            onNotes={setNoting}
             isSelected={(id) => isSelected(selection, id)}
             onSelect={(id) => setSelection((current) => toggleSelected(current, id))}
             allSelected={selection.all && selection.except.size === 0}
@@ -154,6 +157,7 @@ export function OverviewTab() {
           />
         )}
       </section>
+      {noting && <NotesDialog key={noting.id} alert={noting} onClose={() => setNoting(null)} />}
       {silencing && (
         <SilenceDialog alert={silencing} onClose={() => setSilencing(null)} onCreated={reload} />
       )}

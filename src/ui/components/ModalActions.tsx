@@ -14,6 +14,8 @@ export interface ModalActionsProps {
   disabled?: boolean
   /** Id of what explains why the submit is disabled. */
   describedBy?: string | undefined
+  /** The dismiss button's text (default Cancel; Close where nothing is lost). */
+  cancelLabel?: string
   /** Icon in the submit button while not busy. */
   icon?: ReactNode
 }
@@ -28,6 +30,7 @@ export function ModalActions({
   disabled = false,
   describedBy,
   icon,
+  cancelLabel = 'Cancel',
 }: ModalActionsProps) {
   return (
     <>
@@ -37,7 +40,7 @@ export function ModalActions({
         disabled={busy}
         className={`${BUTTON.secondary} justify-center`}
       >
-        Cancel
+        {cancelLabel}
       </button>
       <button
         type="submit"

@@ -349,4 +349,31 @@ describe('alert context on the history tab (issue 25)', () => {
     await page.getByRole('button', { name: 'Close the alert’s chart' }).click()
     await expect.element(storage).toHaveAttribute('aria-selected', 'false')
   })
+
+  test('an occurrence with notes says how many, and picking it shows them (issue 28)', async () => {
+    const { api, host } = open()
+    api.rows = [
+      historyRow({
+        historyId: 7,
+        message: 'VM cpu at 95%',
+        startTime: new Date(NOW - HOUR).toISOString(),
+        status: 'resolved',
+        endTime: new Date(NOW - HOUR / 2).toISOString(),
+        notes: [
+          { author: 'ann', at: new Date(NOW - HOUR).toISOString(), text: 'Rebooting pve1' },
+          { author: 'bob', at: new Date(NOW - HOUR / 2).toISOString(), text: 'Back up' },
+        ],
+      }),
+    ]
+    api.historyAnswer = fixtureAnswer('guest')
+    await expect.poll(() => host.querySelectorAll('[data-kind="alert"]').length).toBe(1)
+    const row = page.elementLocator(host.querySelector('[data-kind="alert"]')!)
+    await expect.element(row.getByText('2 notes')).toHaveAttribute('title', 'bob: Back up')
+    await row.click()
+    const notes = page.getByRole('region', { name: 'Notes on this alert' })
+    await expect
+      .element(notes.getByRole('listitem').first())
+      .toHaveTextContent(/ann.*Rebooting pve1/)
+    await expect.element(notes.getByRole('listitem').last()).toHaveTextContent(/bob.*Back up/)
+  })
 })

@@ -48,6 +48,7 @@ function row(id: string, change: Partial<AlertsOverviewRow> = {}): AlertsOvervie
     silencedText: '',
     resourceType: 'VM',
     pending: false,
+    notes: [],
     ...change,
   }
 }
@@ -119,6 +120,8 @@ const SILENCES = [
   },
 ]
 
+const EXISTING_NOTES = [{ author: 'ann', at: '2025-01-01T11:56:00Z', text: 'Looking at it' }]
+
 function alertServer(
   ack: () => Response | Promise<Response> = () => Response.json({ success: true }),
 ) {
@@ -137,6 +140,11 @@ function alertServer(
       }
       if (init?.method === 'POST' && /^\/api\/alerts\/[^/]+\/(un)?acknowledge$/.test(path)) {
         return ack()
+      }
+      if (init?.method === 'POST' && /^\/api\/alerts\/[^/]+\/notes$/.test(path)) {
+        const { text } = JSON.parse(String(init.body)) as { text: string }
+        const note = { author: 'admin', at: '2025-01-01T12:00:00Z', text }
+        return Response.json({ note, notes: [...EXISTING_NOTES, note] }, { status: 201 })
       }
       if (path === '/api/alerts/silences' && init?.method === 'POST')
         return Response.json({ id: 'new', state: 'active' }, { status: 201 })
@@ -403,6 +411,32 @@ test('bulk: filters the list, selects all matching, and acts on the ids the work
   await page.getByRole('searchbox', { name: 'Filter alerts' }).click()
   await userEvent.keyboard('{Escape}')
   await expect.poll(() => api.alertsRequests.at(-1)?.search).toBe('')
+})
+
+test('notes: the row counts them, the dialog lists them and adds one (issue 28)', async () => {
+  const fetchMock = alertServer()
+  const api = new FakeWorker()
+  api.alertsOverview = model([
+    row('a1', {
+      notes: [{ ...EXISTING_NOTES[0]!, atText: 'Jan 1, 2025, 11:56' }],
+    }),
+  ])
+  renderApp(api, '/alerts/overview')
+  await page.getByRole('button', { name: 'Notes on vm-a1: VM cpu at 95.0% (1 note)' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Notes: vm-a1' })
+  await expect.element(dialog.getByRole('listitem')).toHaveTextContent(/ann.*Looking at it/)
+  const add = dialog.getByRole('button', { name: 'Add note' })
+  await expect.element(add).toBeDisabled()
+  await dialog.getByRole('textbox', { name: 'New note' }).fill('  Reboot scheduled at 14:00 ')
+  await add.click()
+  await expect
+    .element(dialog.getByRole('list', { name: 'Notes' }))
+    .toHaveTextContent(/Reboot scheduled at 14:00/)
+  const posted = callsTo(fetchMock, 'POST', '/api/alerts/a1/notes').map(([, init]) =>
+    JSON.parse(String(init!.body)),
+  )
+  expect(posted).toEqual([{ text: 'Reboot scheduled at 14:00' }])
+  await expect.element(dialog.getByRole('textbox', { name: 'New note' })).toHaveValue('')
 })
 
 test('hides acknowledged alerts on request, and says when none are left', async () => {

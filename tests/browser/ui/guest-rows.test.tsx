@@ -34,6 +34,7 @@ const overviewRow = (id: string): AlertsOverviewRow => ({
   silencedText: '',
   resourceType: 'VM',
   pending: false,
+  notes: [],
 })
 
 beforeEach(async () => {

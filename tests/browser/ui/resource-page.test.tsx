@@ -50,6 +50,7 @@ const guestModel = (): ResourceViewModel => ({
       silencedText: '',
       resourceType: 'VM',
       pending: false,
+      notes: [],
     },
   ],
 })
@@ -248,6 +249,7 @@ describe('alert history on a resource page', () => {
       durationText: '10m',
       status: 'resolved' as const,
       statusText: 'Resolved',
+      notes: [],
       node: 'pve1',
     }
     api.pushAlertHistory({
