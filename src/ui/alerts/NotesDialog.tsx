@@ -86,7 +86,7 @@ export function NotesDialog({
       footer={
         <ModalActions
           onCancel={onClose}
-          cancelLabel="Close"
+          cancelLabel="Done"
           busy={busy}
           formId={`${id}-form`}
           submitLabel="Add note"

@@ -14,7 +14,7 @@ export interface ModalActionsProps {
   disabled?: boolean
   /** Id of what explains why the submit is disabled. */
   describedBy?: string | undefined
-  /** The dismiss button's text (default Cancel; Close where nothing is lost). */
+  /** The dismiss button's text (default Cancel; Done where nothing is lost). */
   cancelLabel?: string
   /** Icon in the submit button while not busy. */
   icon?: ReactNode
