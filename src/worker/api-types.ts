@@ -29,6 +29,7 @@ import type {
   TrendData,
   TrendRequest,
 } from '../shared/views/history-types.ts'
+import type { PaletteRequest, PaletteResult } from '../shared/views/palette-types.ts'
 
 /**
  * Every view kind the worker serves: what the UI asks for and what it answers (ARCHITECTURE.md,
@@ -149,4 +150,9 @@ export interface WorkerApi {
   history(request: HistoryChartRequest): Promise<HistoryChartData>
   /** The trend column: the last hour of one metric for the ids on screen, as sparklines. */
   trends(request: TrendRequest): Promise<TrendData>
+  /**
+   * The command palette (issue 28): pages, settings, guests, nodes, storage, backup servers and
+   * active alerts matching `request.query`, ranked and grouped, computed from the store at once.
+   */
+  palette(request: PaletteRequest): PaletteResult
 }

@@ -10,6 +10,7 @@ import { invokeCallback, releaseCallback } from './callbacks.ts'
 import type { LiveEvent } from '../shared/model/live-events.ts'
 import { toLiveEvent } from './live-events.ts'
 import { createBrowserSocketDeps, createLiveSocket, type SocketDeps } from './socket.ts'
+import { createPaletteSearch } from './palette.ts'
 import { createStateStore, type StateStore } from './store.ts'
 import { VIEW_KINDS } from './view-kinds.ts'
 import { createViewSubscriptions, type ViewRegistry } from './view-subscriptions.ts'
@@ -174,6 +175,7 @@ export function createWorkerApi(deps: WorkerApiDeps = {}): WorkerApi {
     },
     history: (request) => fetchHistoryChart(request),
     trends: (request) => fetchTrends(request),
+    palette: createPaletteSearch(store),
   }
 }
 

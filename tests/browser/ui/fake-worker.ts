@@ -49,6 +49,15 @@ import type {
   TrendData,
   TrendRequest,
 } from '../../../src/shared/views/history-types.ts'
+import type { PaletteRequest, PaletteResult } from '../../../src/shared/views/palette-types.ts'
+import { searchPalette } from '../../../src/shared/views/palette.ts'
+import {
+  PALETTE_PAGES,
+  PALETTE_SETTINGS,
+  createEntrySource,
+  paletteActions,
+} from '../../../src/shared/views/palette-pages.ts'
+import { createGuestSource } from '../../../src/shared/views/palette-sources.ts'
 
 /** The open subscriptions of each view kind, by id. */
 type Listeners = { [K in ViewKind]: Map<number, (model: ViewModel<K>) => void> }
@@ -279,6 +288,26 @@ export class FakeWorker implements WorkerPort {
   trends(request: TrendRequest): Promise<TrendData> {
     this.trendRequests.push(request)
     return this.trendsAnswer(request)
+  }
+
+  /** The palette's requests, in order (issue 28). */
+  paletteRequests: PaletteRequest[] = []
+  /** Guests the palette searches, with the real ranking and the real pages (set before asking). */
+  paletteGuests: Guest[] = []
+  /** The palette's answer; by default the real search over `paletteGuests`. */
+  paletteAnswer = (request: PaletteRequest): PaletteResult | Promise<PaletteResult> =>
+    searchPalette(
+      [
+        createEntrySource('page', PALETTE_PAGES, true),
+        createEntrySource('setting', PALETTE_SETTINGS, false),
+        createEntrySource('action', paletteActions(request.wallView === true), true),
+        createGuestSource(this.paletteGuests),
+      ],
+      request.query,
+    )
+  palette(request: PaletteRequest): PaletteResult | Promise<PaletteResult> {
+    this.paletteRequests.push(request)
+    return this.paletteAnswer(request)
   }
 
   unsubscribe(id: number): void {
