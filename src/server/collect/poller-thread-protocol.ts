@@ -13,6 +13,7 @@ import type { StateDelta } from '../../shared/model/messages.ts'
 import { createEmptyState, type EntityCollection, type State } from '../../shared/model/state.ts'
 import type { DetailPolicy } from './pve-agent.ts'
 import type { EndpointInfo } from './failover.ts'
+import type { EndpointPolls } from './poller.ts'
 import type { CollectedState, MonitoredEndpoint } from './collected-state.ts'
 
 /** Rows (upserts, removals, slots) in one part of a cycle's delta. */
@@ -61,6 +62,7 @@ export interface EndpointMirror {
   status: 'pending' | 'connected' | 'error'
   error?: string
   info?: EndpointInfo
+  polls?: EndpointPolls
 }
 
 /** workerData of the thread. */

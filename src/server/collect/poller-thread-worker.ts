@@ -81,10 +81,12 @@ function mirror(): Record<string, EndpointMirror> {
   for (const { id } of endpoints) {
     const error = poller.endpointError(id)
     const info = poller.endpointInfo(id)
+    const polls = poller.endpointPolls(id)
     out[id] = {
       status: poller.endpointStatus(id),
       ...(error !== undefined ? { error } : {}),
       ...(info ? { info } : {}),
+      ...(polls ? { polls } : {}),
     }
   }
   return out

@@ -185,6 +185,7 @@ export function createThreadedPoller(options: ThreadedPollerOptions): ThreadedPo
     },
     endpointStatus: (id) => mirror[id]?.status ?? 'pending',
     endpointError: (id) => mirror[id]?.error,
+    endpointPolls: (id) => mirror[id]?.polls,
     endpointInfo(id) {
       const known = mirror[id]?.info
       if (known) return known

@@ -1,6 +1,7 @@
 // The PVE and PBS poller: every interval, polls all monitored endpoints in parallel and hands one
 // CollectedState to onState. Cycles never overlap. Each endpoint is a slot (endpoint-slot.ts);
 // the collectors behind it run on cadences in time (cadence.ts), measured with the injected clock.
+import { performance } from 'node:perf_hooks'
 import { runInBackground } from '../background.ts'
 import { CADENCE_MS, cyclesPer, DEFAULT_POLL_INTERVAL_MS } from './cadence.ts'
 import { createCallStats } from './call-stats.ts'
@@ -46,6 +47,17 @@ export interface Poller {
    * and never opens connections of its own. undefined for an unknown instance.
    */
   historyClient(instance: string): HistoryClient | undefined
+  /** An endpoint's polls since the poller (or its thread) started; undefined before the first. */
+  endpointPolls(id: string): EndpointPolls | undefined
+}
+
+/** One endpoint's poll figures (the /metrics exposition reads them). */
+export interface EndpointPolls {
+  /** Polls finished, and those that ended with the endpoint in error. */
+  polls: number
+  failures: number
+  /** Wall time of the last poll, in seconds (measured, not the injected clock). */
+  lastSeconds: number
 }
 
 /** What history reads get from the poller for one endpoint. */
@@ -103,6 +115,7 @@ export function createPoller(options: PollerOptions): Poller {
         ...(tuning?.maxConcurrency ? { maxConcurrency: tuning.maxConcurrency } : {}),
       }))
   const slots = new Map<string, EndpointSlot>()
+  const polls = new Map<string, EndpointPolls>()
   const stats = createCallStats()
   const rates = createRateTracker({ forgetAfterMs: Math.max(5 * 60_000, intervalMs * 10) })
   const runner = createSlotRunner({
@@ -131,7 +144,7 @@ export function createPoller(options: PollerOptions): Poller {
     const started = now()
     pollingStartTime = started
     stats.beginCycle()
-    await Promise.all([...slots.values()].map((slot) => runner.poll(slot, cycle, started)))
+    await Promise.all([...slots.values()].map((slot) => pollTimed(slot, cycle, started)))
     rates.prune(now())
     cycles = cycle
     const finished = now()
@@ -142,6 +155,17 @@ export function createPoller(options: PollerOptions): Poller {
     } catch (err) {
       warn({ err }, 'onState failed')
     }
+  }
+
+  // A duration, not a cadence: measured on the real clock even when tests inject one.
+  async function pollTimed(slot: EndpointSlot, cycle: number, at: number): Promise<void> {
+    const began = performance.now()
+    await runner.poll(slot, cycle, at)
+    const figures = polls.get(slot.endpoint.id) ?? { polls: 0, failures: 0, lastSeconds: 0 }
+    figures.polls++
+    if (slot.status === 'error') figures.failures++
+    figures.lastSeconds = (performance.now() - began) / 1000
+    polls.set(slot.endpoint.id, figures)
   }
 
   function launch(): Promise<void> {
@@ -180,6 +204,7 @@ export function createPoller(options: PollerOptions): Poller {
     },
     setEndpoints(endpoints) {
       const wanted = new Map(endpoints.map((e) => [e.id, e]))
+      for (const id of polls.keys()) if (!wanted.has(id)) polls.delete(id)
       for (const [id, slot] of slots) {
         const next = wanted.get(id)
         if (next && sameEndpoint(next, slot.endpoint)) continue
@@ -195,6 +220,10 @@ export function createPoller(options: PollerOptions): Poller {
     },
     endpointError(id) {
       return slots.get(id)?.error
+    },
+    endpointPolls(id) {
+      const figures = polls.get(id)
+      return figures && { ...figures }
     },
     endpointInfo(id) {
       const slot = slots.get(id)
