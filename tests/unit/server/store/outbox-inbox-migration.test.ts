@@ -16,12 +16,12 @@ afterEach(() => temp.cleanup())
 
 describe('the notification inbox migration', () => {
   it('keeps queued outbox rows of the old schema claimable', () => {
-    // The old schema: every migration but the inbox's (and the silences' and the alert notes'
-    // after it, issue 28, idempotent), with rows queued under it.
+    // The old schema: every migration but the inbox's (and the silences', the alert notes' and
+    // the dead-letter index's after it, issue 28, idempotent), with rows queued under it.
     const old = openDatabase(temp.dir)
     const latest = migrate(old)
     old.exec('DROP TABLE notification_inbox')
-    old.prepare('UPDATE schema_version SET version = ?').run(latest - 3)
+    old.prepare('UPDATE schema_version SET version = ?').run(latest - 4)
     const schedule = createDefaultAlertConfig().schedule
     schedule.grouping.enabled = false
     const repo = createOutboxRepo(old)

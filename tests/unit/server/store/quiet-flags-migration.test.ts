@@ -20,9 +20,9 @@ function beforeUpgrade(json: string): Db {
     tmp.cleanup()
   }
   const latest = migrate(db)
-  // The flag migration is followed by the notification inbox's (issue 27), the silences' and the
-  // alert notes' table (issue 28), which are idempotent.
-  db.prepare('UPDATE schema_version SET version = ?').run(latest - 4)
+  // The flag migration is followed by the notification inbox's (issue 27), the silences', the
+  // alert notes' table and the outbox's dead-letter index (issue 28), which are idempotent.
+  db.prepare('UPDATE schema_version SET version = ?').run(latest - 5)
   db.prepare('INSERT INTO alert_config (id, json, updated_at) VALUES (1, ?, 0)').run(json)
   return db
 }
