@@ -30,6 +30,9 @@ import { installErrorHandler } from './http/errors.ts'
 import { RequestLogController } from './log.ts'
 import { registerCoreRoutes } from './http/core.ts'
 import { registerStateRoute } from './http/state.ts'
+import { registerMetricsRoute } from './http/metrics.ts'
+import { createMetricsService } from './metrics/metrics-service.ts'
+import { createOutboxCounts } from './store/outbox-counts.ts'
 import { registerHistoryRoutes } from './http/history.ts'
 import type { HistoryParts } from './history/history-parts.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
@@ -404,6 +407,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     websocketClients: () => hub.clientCount(),
   })
   registerSocketRoute(http, hub)
+  // Prometheus /metrics (issue 28 item 5): outside /api, with its own token check.
+  registerMetricsRoute(http, {
+    metrics: createMetricsService({
+      live,
+      version: config.version,
+      socketClients: () => hub.clientCount(),
+      outbox: createOutboxCounts(db),
+      endpoints: () => nodes.endpoints(),
+      poller,
+    }),
+    auth,
+    scrapeToken: config.metricsToken,
+  })
   await registerSpa(http, config.staticDir)
 
   poller.setEndpoints(nodes.endpoints())

@@ -98,6 +98,8 @@ export interface ServerConfig {
   oidcEnv: OidcEnvOverrides
   /** API_TOKEN, hashed: accepted as X-API-Token; alone it puts the instance in token-only mode. */
   apiToken: EnvApiToken | null
+  /** PULSE_METRICS_TOKEN, hashed: a read-only bearer token accepted on /metrics only. */
+  metricsToken: EnvApiToken | null
   /** LOG_LEVEL (default info) and LOG_FORMAT (null: readable on a terminal, else JSON). */
   log: { level: LogLevel; format: LogFormat | null }
   /** WEBHOOK_ALLOW_LOOPBACK=true: webhooks may target loopback addresses (off: refused). */
@@ -112,11 +114,11 @@ export interface ServerConfig {
 /** Shortest API_TOKEN accepted: the generated ones have 48 characters. */
 export const ENV_TOKEN_MIN_LENGTH = 16
 
-function readApiToken(env: NodeJS.ProcessEnv): EnvApiToken | null {
-  const raw = (env.API_TOKEN ?? '').trim()
+function readApiToken(env: NodeJS.ProcessEnv, name = 'API_TOKEN'): EnvApiToken | null {
+  const raw = (env[name] ?? '').trim()
   if (raw === '') return null
   if (raw.length < ENV_TOKEN_MIN_LENGTH || raw.length > 1024) {
-    throw new Error(`API_TOKEN must have ${ENV_TOKEN_MIN_LENGTH} to 1024 characters`)
+    throw new Error(`${name} must have ${ENV_TOKEN_MIN_LENGTH} to 1024 characters`)
   }
   return { hash: sha256Hex(raw), hint: tokenHint(raw) }
 }
@@ -253,6 +255,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string, version: string)
     proxyAuth: readProxyAuthConfig(env),
     oidcEnv: readOidcEnv(env),
     apiToken: readApiToken(env),
+    metricsToken: readApiToken(env, 'PULSE_METRICS_TOKEN'),
     log: {
       level: readChoice(env, 'LOG_LEVEL', LOG_LEVELS) ?? CONFIG_DEFAULTS.logLevel,
       format: readChoice(env, 'LOG_FORMAT', LOG_FORMATS),
