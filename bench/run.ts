@@ -14,6 +14,7 @@ import { benchAlertRules } from './alert-rules.ts'
 import { benchSilences } from './silences.ts'
 import { benchPalette } from './palette.ts'
 import { benchRulePreview } from './rule-preview.ts'
+import { benchMetrics, printMetricsFacts, type MetricsFacts } from './metrics.ts'
 import { benchAlertBackups } from './alert-backups.ts'
 import { benchAlertHistory } from './alert-history.ts'
 import { benchAlertService } from './alert-service.ts'
@@ -153,6 +154,19 @@ if (wanted('rule-preview')) {
   const preview = SIZES.flatMap((size) => benchRulePreview(size))
   printTable("Custom rules editor: the worker's live preview (issue 28)", preview)
   results.rulePreview = preview
+}
+if (wanted('metrics')) {
+  // Issue 28 item 5: the Prometheus /metrics text, its size and what it costs the loop.
+  const metrics: BenchResult[] = []
+  const facts: MetricsFacts[] = []
+  for (const size of SIZES) {
+    const result = await benchMetrics(size)
+    metrics.push(...result.results)
+    facts.push(result.facts)
+  }
+  printTable('Prometheus /metrics: the exposition text of one state', metrics)
+  printMetricsFacts(facts)
+  results.metrics = { results: metrics, facts }
 }
 
 if (wanted('alert-rules')) {
