@@ -88,7 +88,7 @@ export function OverviewTab() {
             <SearchField
               inputRef={searchRef}
               label="Filter alerts"
-              placeholder="Filter by resource, node, type or message..."
+              placeholder="Filter: resource, node, type..."
               value={search}
               onChange={(next) => refilter(() => setSearch(next))}
               className="w-72 max-w-full"
