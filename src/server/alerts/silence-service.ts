@@ -91,18 +91,43 @@ export function createSilenceService(deps: SilenceServiceDeps): SilenceService {
     byId: Map<string, Guest>
     full: boolean
   } | null = null
+  // Where each wanted guest was in the last state's lists: polls list the guests in the same
+  // order, so most are found again by one id comparison, without hashing the new state's id
+  // strings (the alerts' resourceId strings are the same from poll to poll, their hash cached).
+  let positions = new Map<string, { list: 0 | 1; index: number }>()
   const indexGuests = (state: State, wanted: ReadonlySet<string> | null) => {
     const byId = new Map<string, Guest>()
-    // A guest id ends in its VMID: numbers first, so the ids of a new state (strings not hashed
-    // yet) are hashed only for the few guests an alert names.
-    const vmids =
-      wanted && new Set([...wanted].map((id) => Number(id.slice(id.lastIndexOf('-') + 1))))
-    for (const list of [state.vms, state.containers]) {
-      for (const g of list) {
-        if (wanted === null || (vmids!.has(g.vmid) && wanted.has(g.id))) byId.set(g.id, g)
-      }
+    const lists = [state.vms, state.containers] as const
+    if (wanted === null) {
+      for (const list of lists) for (const g of list) byId.set(g.id, g)
+      lookupOf = { vms: state.vms, containers: state.containers, byId, full: true }
+      return byId
     }
-    lookupOf = { vms: state.vms, containers: state.containers, byId, full: wanted === null }
+    const next = new Map<string, { list: 0 | 1; index: number }>()
+    const missing = new Set<string>()
+    for (const id of wanted) {
+      const at = positions.get(id)
+      const guest = at && lists[at.list][at.index]
+      if (guest && guest.id === id) {
+        byId.set(id, guest)
+        next.set(id, at)
+      } else missing.add(id)
+    }
+    if (missing.size > 0) {
+      // A guest id ends in its VMID: numbers first, so the ids of the new state are hashed only
+      // for the few guests whose VMID an alert names.
+      const vmids = new Set([...missing].map((id) => Number(id.slice(id.lastIndexOf('-') + 1))))
+      lists.forEach((list, l) => {
+        for (let i = 0; i < list.length; i++) {
+          const g = list[i]!
+          if (!vmids.has(g.vmid) || !missing.has(g.id)) continue
+          byId.set(g.id, g)
+          next.set(g.id, { list: l as 0 | 1, index: i })
+        }
+      })
+    }
+    positions = next
+    lookupOf = { vms: state.vms, containers: state.containers, byId, full: false }
     return byId
   }
   const guestLookup = (state: State | null, wanted: ReadonlySet<string> | null = null) => {

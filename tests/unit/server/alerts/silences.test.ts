@@ -2,9 +2,10 @@
 // switch), and which silence covers which alert.
 import { describe, expect, it } from 'vitest'
 import { createSilenceMatcher, silenceStatus } from '../../../../src/server/alerts/silences.ts'
+import { createSilenceService } from '../../../../src/server/alerts/silence-service.ts'
 import type { Alert } from '../../../../src/shared/model/alerts.ts'
 import type { Silence, SilenceTarget } from '../../../../src/shared/model/silences.ts'
-import type { Guest } from '../../../../src/shared/model/state.ts'
+import type { Guest, State } from '../../../../src/shared/model/state.ts'
 import { makeAlert } from '../notify/notify-fixture.ts'
 
 const at = (iso: string) => Date.parse(iso)
@@ -156,5 +157,60 @@ describe('silence matching', () => {
       `long@${at('2024-03-01T04:00:00Z')},short@${at('2024-03-01T01:00:00Z')}`,
     )
     expect(createSilenceMatcher([], now).activeKey).toBe('')
+  })
+})
+
+describe('marking the published alerts of new states (silence service)', () => {
+  const memoryRepo = () => ({
+    list: () => ({ silences: [], unreadable: [] }),
+    insert: () => undefined,
+    replace: () => true,
+    remove: () => 0,
+  })
+  const vm = (vmid: number, tags: string[]): Guest =>
+    ({
+      id: `lab-pve1-${vmid}`,
+      vmid,
+      node: 'pve1',
+      instance: 'lab',
+      name: `vm-${vmid}`,
+      tags,
+    }) as Guest
+  const stateOf = (vms: Guest[]) => ({ vms, containers: [] }) as unknown as State
+
+  it('finds each alert’s guest again when the lists are reordered, grow or a guest changes its tags', () => {
+    const now = at('2024-03-01T00:30:00Z')
+    const alerts = [101, 102, 103].map((vmid) =>
+      makeAlert(vmid - 100, { resourceId: `lab-pve1-${vmid}`, node: 'pve1', instance: 'lab' }),
+    )
+    const service = createSilenceService({
+      repo: memoryRepo(),
+      now: () => now,
+      alerts: () => alerts,
+      onChange: () => undefined,
+      onUncovered: () => undefined,
+      log: { warn: () => undefined, error: () => undefined },
+    })
+    service.create(silence({ target: { kind: 'tag', tag: 'db' }, endsAt: iso(now + 3_600_000) }))
+    const marked = (state: State) =>
+      service
+        .mark(alerts, state)
+        .filter((a) => a.silenced)
+        .map((a) => a.resourceId)
+    // Each poll brings new guest objects (the collector's), in the same order or not.
+    expect(marked(stateOf([vm(101, ['db']), vm(102, []), vm(103, ['db'])]))).toEqual([
+      'lab-pve1-101',
+      'lab-pve1-103',
+    ])
+    expect(marked(stateOf([vm(101, ['db']), vm(102, []), vm(103, ['db'])]))).toEqual([
+      'lab-pve1-101',
+      'lab-pve1-103',
+    ])
+    expect(marked(stateOf([vm(99, []), vm(103, []), vm(102, ['db']), vm(101, ['db'])]))).toEqual([
+      'lab-pve1-101',
+      'lab-pve1-102',
+    ])
+    // A guest gone from the lists is covered by no tag silence.
+    expect(marked(stateOf([vm(102, ['db'])]))).toEqual(['lab-pve1-102'])
   })
 })
