@@ -14,8 +14,15 @@ import { TabBar } from './shell/TabBar.tsx'
 import { UpdateBanner } from './shell/UpdateBanner.tsx'
 import { clearNodeSelection } from './summary/selection.ts'
 import { useStartupUpdateCheck } from './updates/useUpdates.ts'
+import { PaletteLayer } from './palette/PaletteLayer.tsx'
+import { useWallView } from './wall/wall-view.ts'
+import { useWallWatch } from './wall/useWallWatch.ts'
+import { WallStatus } from './wall/WallStatus.tsx'
 
-/** Header, banners, tab bar, the routed page and the footer, filling the viewport; the toasts. */
+/**
+ * Header, banners, tab bar, the routed page and the footer, filling the viewport; the toasts and
+ * the keyboard dialogs. The wall view (`?kiosk=1`) shows the page alone with a status strip.
+ */
 export function Shell({ children }: { children: ReactNode }) {
   const demo = useDemoMode()
   useStartupUpdateCheck()
@@ -26,6 +33,20 @@ export function Shell({ children }: { children: ReactNode }) {
   useEffect(() => {
     clearNodeSelection()
   }, [tab])
+  const wallView = useWallView()
+  useWallWatch(wallView)
+  if (wallView) {
+    return (
+      <div className="wall-view flex h-full min-h-0 flex-col" data-wall-view>
+        <main className="relative min-h-0 flex-1 overflow-auto">
+          <ErrorBoundary>{children}</ErrorBoundary>
+        </main>
+        <WallStatus />
+        <Toasts />
+        <PaletteLayer />
+      </div>
+    )
+  }
   return (
     <div className="flex h-full min-h-0 flex-col">
       <Header />
@@ -41,6 +62,7 @@ export function Shell({ children }: { children: ReactNode }) {
       </main>
       <Footer />
       <Toasts />
+      <PaletteLayer />
     </div>
   )
 }

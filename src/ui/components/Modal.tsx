@@ -34,6 +34,11 @@ const isTop = (id: symbol) => openDialogs.at(-1) === id
 
 const SIZES = { sm: 'sm:max-w-sm', md: 'sm:max-w-lg', lg: 'sm:max-w-2xl' } as const
 
+const PLACEMENTS = {
+  center: { backdrop: 'items-end sm:items-center sm:p-4', panel: 'rounded-t-lg sm:rounded-lg' },
+  top: { backdrop: 'items-start p-2 sm:p-4 sm:pt-[10vh]', panel: 'rounded-lg' },
+} as const
+
 export interface ModalProps {
   title: string
   onClose: () => void
@@ -49,6 +54,11 @@ export interface ModalProps {
   initialFocus?: RefObject<HTMLElement | null>
   /** Id of an element inside that describes the dialog. */
   describedBy?: string
+  /**
+   * 'top' holds the dialog near the top on every screen (a search whose results grow downwards,
+   * clear of a phone's on-screen keyboard); default a bottom sheet on a phone, centred wider.
+   */
+  placement?: 'center' | 'top'
 }
 
 /**
@@ -67,6 +77,7 @@ export function Modal({
   dismissible = true,
   initialFocus,
   describedBy,
+  placement = 'center',
 }: ModalProps) {
   const titleId = useId()
   const panel = useRef<HTMLDivElement>(null)
@@ -145,7 +156,9 @@ export function Modal({
   }
 
   return createPortal(
-    <div className="fixed inset-0 z-50 flex items-end justify-center bg-gray-950/50 sm:items-center sm:p-4">
+    <div
+      className={`fixed inset-0 z-50 flex justify-center bg-gray-950/50 ${PLACEMENTS[placement].backdrop}`}
+    >
       <div
         ref={panel}
         role={role}
@@ -154,7 +167,7 @@ export function Modal({
         aria-describedby={describedBy}
         tabIndex={-1}
         onKeyDown={onKeyDown}
-        className={`flex max-h-[92dvh] w-full flex-col rounded-t-lg border border-gray-200 bg-white text-gray-900 shadow-xl outline-none sm:rounded-lg dark:border-gray-800 dark:bg-gray-900 dark:text-gray-100 ${SIZES[size]}`}
+        className={`flex max-h-[92dvh] w-full flex-col border border-gray-200 bg-white text-gray-900 shadow-xl outline-none dark:border-gray-800 dark:bg-gray-900 dark:text-gray-100 ${PLACEMENTS[placement].panel} ${SIZES[size]}`}
       >
         <div className="flex items-center gap-2 border-b border-gray-200 px-4 py-3 dark:border-gray-800">
           <h2 id={titleId} className="min-w-0 flex-1 text-base font-semibold">

@@ -1,5 +1,6 @@
 import { Link } from 'wouter'
 import { FOCUS_RING } from '../components/button-classes.ts'
+import { useWallView } from '../wall/wall-view.ts'
 
 interface SubTabsProps {
   label: string
@@ -9,9 +10,12 @@ interface SubTabsProps {
 
 /**
  * Second-level navigation inside an area (alerts, settings). On a phone the tabs wrap onto a
- * second line: every tab stays in sight, none is hidden past the edge.
+ * second line: every tab stays in sight, none is hidden past the edge. None in the wall view,
+ * which shows one page and offers no navigation.
  */
 export function SubTabs({ label, tabs, active }: SubTabsProps) {
+  const wallView = useWallView()
+  if (wallView) return null
   return (
     <nav aria-label={label} className="flex flex-wrap gap-1 px-3 pt-3 sm:px-4">
       {tabs.map((tab) => (

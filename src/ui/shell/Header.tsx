@@ -5,6 +5,8 @@ import { useLocation } from 'wouter'
 import { authState, logout } from '../auth/auth-store.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { useConnection } from '../hooks/useConnection.ts'
+import { PaletteButton } from '../palette/PaletteButton.tsx'
+import { WallViewLink } from '../wall/WallViewLink.tsx'
 import { ConnectionPill } from './ConnectionPill.tsx'
 import { ThemeToggle } from './ThemeToggle.tsx'
 
@@ -46,7 +48,7 @@ function UserMenu({ username }: { username: string }) {
   )
 }
 
-/** App header: logo and name, connection status, theme toggle, user and Logout. */
+/** App header: logo and name, the palette, connection status, wall view, theme, user and Logout. */
 export function Header() {
   const { status } = useConnection()
   const auth = useSnapshot(authState)
@@ -58,8 +60,10 @@ export function Header() {
         </span>
         <span className="text-base font-semibold tracking-tight">Pulse</span>
       </div>
+      <PaletteButton />
       <div className="ml-auto flex min-w-0 items-center gap-2">
         <ConnectionPill status={status} />
+        <WallViewLink />
         <ThemeToggle />
         {auth.phase === 'authenticated' && <UserMenu username={auth.username} />}
       </div>

@@ -112,7 +112,8 @@ describe('global keys', () => {
   test('shortcuts with Ctrl and the space bar are left alone', async () => {
     mount()
     await ready()
-    await userEvent.keyboard('{Control>}k{/Control} ')
+    // Ctrl-J: Ctrl-K is the shell's own (the command palette, tests/browser/ui/palette.test.tsx).
+    await userEvent.keyboard('{Control>}j{/Control} ')
     expect(focused()).toBe(document.body)
     await expect.element(searchBox()).toHaveValue('')
   })

@@ -1,0 +1,253 @@
+// The wall view (issue 28 item 7): `?kiosk=1` shows the live page alone in larger type, exits by
+// its button, survives palette jumps between live pages, and reloads itself when the server
+// serves a new build or the session is gone. A fake worker drives the connection; the real
+// reconnect runs end to end in tests/e2e/wall-view.spec.ts.
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { page, userEvent } from 'vitest/browser'
+import { pageNavigation } from '../../../src/ui/lib/navigation.ts'
+import { closeKeyboardDialogs } from '../../../src/ui/palette/palette-state.ts'
+import { moduleScriptOf } from '../../../src/ui/wall/build-check.ts'
+import { SESSION_CHECK_AFTER, WALL_SESSION_CHECK_MS } from '../../../src/ui/wall/useWallWatch.ts'
+import { useDashboardHarness, worker } from './dashboard-harness.ts'
+import type { FakeWorker } from './fake-worker.ts'
+import { AUTH_DISABLED_STATUS, renderApp, stubServer, unmountAll } from './render.tsx'
+
+useDashboardHarness()
+
+let reload = vi.fn<() => void>()
+beforeEach(() => {
+  reload = vi.fn<() => void>()
+  vi.spyOn(pageNavigation, 'reload').mockImplementation(reload)
+})
+afterEach(() => {
+  closeKeyboardDialogs()
+  document.querySelectorAll('script[data-test-build]').forEach((script) => script.remove())
+})
+
+const header = () => page.getByRole('button', { name: /^Go to/ })
+const tabs = () => page.getByRole('navigation', { name: 'Main' })
+const exit = () => page.getByRole('button', { name: 'Exit wall view' })
+const wall = () => document.querySelector<HTMLElement>('[data-wall-view]')
+
+/** The socket drops (the page shows it), then comes back. */
+async function reconnect(api: FakeWorker) {
+  api.setConnection({ status: 'disconnected', initialDataReceived: false, attempt: 1 })
+  await expect.element(page.getByText('Connection lost')).toBeVisible()
+  api.setConnection({ status: 'connected', initialDataReceived: true, attempt: 0 })
+  await expect.element(page.getByText('web-01')).toBeVisible()
+}
+
+/** The page as the built index.html loads it (a script added as HTML text never runs). */
+function loadedBuild(src: string) {
+  // First in the document: the test runner's own module scripts come after it.
+  document.head.insertAdjacentHTML(
+    'afterbegin',
+    `<script data-test-build type="module" crossorigin src="${src}"></script>`,
+  )
+}
+
+/** A server whose index.html names `script`, and whose security status `security()` says. */
+function serve(script: () => string, security: () => unknown = () => AUTH_DISABLED_STATUS) {
+  return stubServer({
+    demo: true,
+    security,
+    route: (url) =>
+      new URL(url, window.location.href).pathname === '/'
+        ? new Response(
+            `<!doctype html><script type="module" crossorigin src="${script()}"></script>`,
+          )
+        : undefined,
+  })
+}
+
+describe('wall view', () => {
+  test('?kiosk=1 shows the live rows without header, tabs, banners or footer, in larger type', async () => {
+    stubServer({ demo: true })
+    renderApp(worker(), '/?kiosk=1')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    expect(header().query()).toBeNull()
+    expect(tabs().query()).toBeNull()
+    expect(page.getByText(/Demo mode/).query()).toBeNull()
+    expect(page.getByText(/^Pulse v/).query()).toBeNull()
+    expect(getComputedStyle(wall()!).zoom).toBe('1.25')
+    await expect.element(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible()
+  })
+
+  test('Exit wall view brings the shell back on the same page', async () => {
+    const { location } = renderApp(worker(), '/storage?kiosk=1')
+    await exit().click()
+    expect(location.history.at(-1)).toBe('/storage')
+    await expect.element(tabs()).toBeVisible()
+    expect(wall()).toBeNull()
+  })
+
+  test("the header's Wall view link opens the wall of the tab shown, or of Main", async () => {
+    const first = renderApp(worker(), '/storage')
+    await page.getByRole('link', { name: 'Wall view' }).click()
+    expect(first.location.history.at(-1)).toBe('/storage?kiosk=1')
+    await expect.element(exit()).toBeVisible()
+    const second = renderApp(worker(), '/settings/system')
+    expect(wall()).not.toBeNull()
+    // Two apps mounted: take the second's link.
+    await page.getByRole('link', { name: 'Wall view' }).last().click()
+    expect(second.location.history.at(-1)).toBe('/?kiosk=1')
+  })
+
+  test('a page that is no live tab ignores the flag, and sub-tabs are hidden on the wall', async () => {
+    renderApp(worker(), '/settings/pve?kiosk=1')
+    await expect.element(tabs()).toBeVisible()
+    expect(wall()).toBeNull()
+    await expect.element(page.getByRole('navigation', { name: 'Settings' })).toBeVisible()
+    renderApp(worker(), '/alerts/overview?kiosk=1')
+    await expect.element(exit()).toBeVisible()
+    expect(page.getByRole('navigation', { name: 'Alerts' }).query()).toBeNull()
+  })
+
+  test('the palette keeps the wall between live pages and leaves it for any other', async () => {
+    const { location } = renderApp(worker(), '/?kiosk=1')
+    await expect.element(exit()).toBeVisible()
+    await userEvent.keyboard('{Control>}k{/Control}')
+    await userEvent.keyboard('backups')
+    await expect.element(page.getByRole('option').first()).toHaveTextContent('Backups/backups')
+    await userEvent.keyboard('{Enter}')
+    expect(location.history.at(-1)).toBe('/backups?kiosk=1')
+    await userEvent.keyboard('{Control>}k{/Control}')
+    await userEvent.keyboard('exit wall')
+    await expect.element(page.getByRole('option').first()).toHaveTextContent('Exit wall view')
+    await userEvent.keyboard('{Backspace}{Backspace}{Backspace}{Backspace}{Backspace}')
+    await userEvent.keyboard('{Backspace}{Backspace}{Backspace}{Backspace}')
+    await userEvent.keyboard('api token{Enter}')
+    expect(location.history.at(-1)).toBe('/settings/security')
+    await expect.element(tabs()).toBeVisible()
+  })
+
+  test('says when the data is old or the connection is down', async () => {
+    const api = worker()
+    api.setConnection({ lastUpdate: Date.now() - 5 * 60_000 })
+    renderApp(api, '/?kiosk=1')
+    await expect.element(page.getByText('(5 min ago: no new data)')).toBeVisible()
+    api.setConnection({ lastUpdate: Date.now() })
+    await expect.element(page.getByText(/no new data/)).not.toBeInTheDocument()
+    api.setConnection({ status: 'disconnected', initialDataReceived: false, attempt: 1 })
+    await expect.element(page.getByText('Not live: reconnecting by itself')).toBeVisible()
+    await expect.element(page.getByText('Connection lost')).toBeVisible()
+  })
+})
+
+describe('a wall for days', () => {
+  test('reloads itself when the server serves a new build after a reconnect', async () => {
+    loadedBuild('/assets/index-old.js')
+    let script = '/assets/index-old.js'
+    const fetchMock = serve(() => script)
+    const api = worker()
+    renderApp(api, '/?kiosk=1')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    const indexFetches = () => fetchMock.mock.calls.filter(([url]) => url === '/').length
+    // The same build after a reconnect: nothing happens.
+    await reconnect(api)
+    await expect.poll(indexFetches).toBe(1)
+    expect(reload).not.toHaveBeenCalled()
+    // An upgraded server: a new script name.
+    script = '/assets/index-new.js'
+    await reconnect(api)
+    await expect.poll(() => reload.mock.calls.length).toBe(1)
+    expect(indexFetches()).toBe(2)
+  })
+
+  test('does not reload outside the wall view, nor on the wall when the server does not answer', async () => {
+    loadedBuild('/assets/index-old.js')
+    let down = false
+    const fetchMock = stubServer({
+      route: (url) => {
+        if (new URL(url, window.location.href).pathname !== '/') return undefined
+        if (down) return Promise.reject(new TypeError('Failed to fetch'))
+        return new Response('<script type="module" src="/assets/index-new.js"></script>')
+      },
+    })
+    const indexFetches = () => fetchMock.mock.calls.filter(([url]) => url === '/').length
+    const api = worker()
+    renderApp(api, '/')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    await reconnect(api)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(indexFetches()).toBe(0)
+    unmountAll()
+    down = true
+    const wallApi = worker()
+    renderApp(wallApi, '/?kiosk=1')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    await reconnect(wallApi)
+    await expect.poll(indexFetches).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(reload).not.toHaveBeenCalled()
+  })
+
+  test('reloads when the version the server reports changes', async () => {
+    const api = worker()
+    renderApp(api, '/?kiosk=1')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    api.setConnection({ serverVersion: '0.1.0' })
+    expect(reload).not.toHaveBeenCalled()
+    api.setConnection({ serverVersion: '0.2.0' })
+    await expect.poll(() => reload.mock.calls.length).toBe(1)
+  })
+
+  test('reloads onto the sign-in page when refused and the session is gone', async () => {
+    let security: unknown = AUTH_DISABLED_STATUS
+    serve(
+      () => '',
+      () => security,
+    )
+    const api = worker()
+    renderApp(api, '/?kiosk=1')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    // Refused while the session still holds (another cause): no reload.
+    security = { disabled: false, requiresAuth: true, authenticated: true }
+    api.setConnection({ status: 'disconnected', attempt: SESSION_CHECK_AFTER })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(reload).not.toHaveBeenCalled()
+    security = { disabled: false, requiresAuth: true, authenticated: false }
+    api.setConnection({ status: 'reconnecting', attempt: SESSION_CHECK_AFTER + 1 })
+    await expect.poll(() => reload.mock.calls.length).toBe(1)
+  })
+})
+
+describe('a wall stays signed in', () => {
+  test('asks about its session every hour, and goes to sign-in once it has ended', async () => {
+    // Only the intervals are faked: the hour passes at once, the rest of the page runs as usual.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      let security: unknown = AUTH_DISABLED_STATUS
+      const fetchMock = serve(
+        () => '',
+        () => security,
+      )
+      renderApp(worker(), '/?kiosk=1')
+      await expect.element(page.getByText('web-01')).toBeVisible()
+      const checks = () =>
+        fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/api/security/status')).length
+      const before = checks()
+      vi.advanceTimersByTime(WALL_SESSION_CHECK_MS)
+      await expect.poll(checks).toBe(before + 1)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(reload).not.toHaveBeenCalled()
+      security = { disabled: false, requiresAuth: true, authenticated: false }
+      vi.advanceTimersByTime(WALL_SESSION_CHECK_MS)
+      await expect.poll(() => reload.mock.calls.length).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
+describe('moduleScriptOf', () => {
+  test("reads the built index.html's module script, whatever the attribute order", () => {
+    expect(
+      moduleScriptOf(
+        '<head><script src="/x.js"></script><script type="module" crossorigin src="/assets/index-Ab1.js"></script>',
+      ),
+    ).toBe('/assets/index-Ab1.js')
+    expect(moduleScriptOf("<script src='/a.js' type='module'></script>")).toBe('/a.js')
+    expect(moduleScriptOf('<p>no scripts</p>')).toBeNull()
+  })
+})
