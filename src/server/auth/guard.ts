@@ -9,6 +9,8 @@ import type { AuthService } from './auth-service.ts'
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, setSessionCookies } from './cookies.ts'
 import { authenticateProxy, type ProxyAuthConfig } from './proxy-auth.ts'
 import { generateOpaqueId, safeEqual } from './secrets.ts'
+import { hasRole, type Role } from '../../shared/model/roles.ts'
+import { ROUTE_ROLES, routeAccess } from './route-roles.ts'
 import { createProxyTrust, DEFAULT_TRUSTED_PROXIES, forwardedHost } from './proxy-trust.ts'
 
 export type AuthMethod = 'session' | 'token' | 'basic' | 'proxy' | 'disabled' | 'open-read'
@@ -16,10 +18,9 @@ export type AuthMethod = 'session' | 'token' | 'basic' | 'proxy' | 'disabled' | 
 export interface RequestAuth {
   username: string
   method: AuthMethod
-  /**
-   * May administer Pulse (export/import, credentials). Always true except for a reverse-proxy
-   * user without the admin role.
-   */
+  /** What the caller may do (issue 29, route-roles.ts). */
+  role: Role
+  /** role === 'admin': may administer Pulse (export/import, credentials, users). */
   isAdmin: boolean
   /** Digest of the session id, for logout. */
   sessionIdHash?: string
@@ -35,23 +36,13 @@ declare module 'fastify' {
 }
 
 /**
- * Routes anyone may call, as 'METHOD /path' (HEAD counts as GET). Every other route under /api
- * and /ws requires authentication; paths outside them (the SPA) are public.
+ * Routes anyone may call, as 'METHOD /path' (HEAD counts as GET): the 'public' ones of the role
+ * table (route-roles.ts). Every other route under /api and /ws requires authentication; paths
+ * outside them (the SPA) are public.
  */
-export const PUBLIC_ROUTES: readonly string[] = [
-  'GET /api/health',
-  'GET /api/version',
-  'GET /api/security/status',
-  'POST /api/login',
-  'POST /api/logout',
-  'POST /api/security/quick-setup',
-  'POST /api/oidc/login',
-  'GET /api/oidc/callback',
-  // Answers without credentials only to a valid one-time setup code (checked in the route).
-  'GET /api/setup-script',
-  // Answers only to a one-time registration code from a served setup script (checked in the route).
-  'POST /api/auto-register',
-]
+export const PUBLIC_ROUTES: readonly string[] = Object.entries(ROUTE_ROLES)
+  .filter(([, access]) => access === 'public')
+  .map(([route]) => route)
 
 /**
  * API-token-only mode (an `API_TOKEN` and no other way in): these reads stay open without the
@@ -73,7 +64,12 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** True for a route anyone may call. */
 export function isPublicRoute(method: string, url: string): boolean {
-  return PUBLIC_ROUTES.includes(`${method === 'HEAD' ? 'GET' : method} ${url}`)
+  return routeAccess(method, url) === 'public'
+}
+
+/** An authenticated caller with `role`. */
+function caller(username: string, method: AuthMethod, role: Role): RequestAuth {
+  return { username, method, role, isAdmin: role === 'admin' }
 }
 
 /** True for paths the guard covers: /api and /ws and everything below them. */
@@ -203,7 +199,7 @@ async function authenticate(
   proxyAuth: ProxyAuthConfig | null,
   ssoReady: () => boolean,
 ): Promise<RequestAuth | null> {
-  if (auth.disabled) return { username: 'anonymous', method: 'disabled', isAdmin: true }
+  if (auth.disabled) return caller('anonymous', 'disabled', 'admin')
   const read = isReadMethod(request.method)
 
   // Proxy headers count only with the right secret; without it they are not even read.
@@ -213,7 +209,8 @@ async function authenticate(
     if (read && !request.cookies[CSRF_COOKIE] && request.routeOptions.url !== SOCKET_PATH) {
       issueCsrfCookie(request, reply)
     }
-    return { username: proxied.username, method: 'proxy', isAdmin: proxied.isAdmin }
+    // Until the role headers are mapped (issue 29 item 3): the admin role, else operator.
+    return caller(proxied.username, 'proxy', proxied.isAdmin ? 'admin' : 'operator')
   }
 
   const settings = auth.settings()
@@ -221,7 +218,7 @@ async function authenticate(
   const token = header(request, 'x-api-token')
   if (token !== undefined && token !== '') {
     if (auth.verifyToken(token)) {
-      return { username: settings?.username ?? 'api-token', method: 'token', isAdmin: true }
+      return caller(settings?.username ?? 'api-token', 'token', 'admin')
     }
     if (required) throw new AppError('API_TOKEN_INVALID')
     return null
@@ -231,7 +228,7 @@ async function authenticate(
       // API-token-only mode: a few reads are open, everything else needs the token.
       const route = `${read ? 'GET' : request.method} ${request.routeOptions.url ?? ''}`
       if (read && TOKEN_ONLY_OPEN_READS.includes(route)) {
-        return { username: '', method: 'open-read', isAdmin: false }
+        return caller('', 'open-read', 'viewer')
       }
       if (!required) return null
       reply.header('WWW-Authenticate', 'Bearer realm="API Token Required"')
@@ -253,9 +250,7 @@ async function authenticate(
       refreshCookies(auth, request, reply, sessionId, session)
     }
     return {
-      username: session.username,
-      method: 'session',
-      isAdmin: true,
+      ...caller(session.username, 'session', 'admin'),
       sessionIdHash: session.idHash,
       sessionMethod: session.method,
     }
@@ -269,7 +264,7 @@ async function authenticate(
       if (!read && request.cookies[CSRF_COOKIE] && !doubleSubmitOk(request)) {
         throw new AppError('CSRF_INVALID')
       }
-      return { username: result.username, method: 'basic', isAdmin: true }
+      return caller(result.username, 'basic', 'admin')
     }
     if (result.locked) throw new AppError('ACCOUNT_LOCKED', { minutes: result.remainingMinutes })
   }
@@ -290,7 +285,8 @@ export function installAuthGuard(app: FastifyInstance, options: GuardOptions): v
     const routeUrl = request.routeOptions.url
     const path = routeUrl ?? request.url.split('?')[0] ?? '/'
     if (!isGuardedPath(path)) return
-    const isPublic = routeUrl !== undefined && isPublicRoute(request.method, routeUrl)
+    const access = routeUrl === undefined ? undefined : routeAccess(request.method, routeUrl)
+    const isPublic = access === 'public'
     request.auth = await authenticate(
       options.auth,
       request,
@@ -299,6 +295,16 @@ export function installAuthGuard(app: FastifyInstance, options: GuardOptions): v
       options.proxyAuth ?? null,
       options.ssoReady ?? (() => false),
     )
+    if (routeUrl !== undefined && !isPublic && request.auth) {
+      // A matched route missing from the table fails closed (the route-walk test names it).
+      if (access === undefined) {
+        request.log.error({ route: `${request.method} ${routeUrl}` }, 'route has no declared role')
+        throw new AppError('ROUTE_ROLE_MISSING')
+      }
+      if (!hasRole(request.auth.role, access)) {
+        throw new AppError('ROLE_REQUIRED', { role: access, yours: request.auth.role })
+      }
+    }
     if (routeUrl === SOCKET_PATH && request.auth) {
       const origin = header(request, 'origin')
       // A forwarded host counts only from a trusted proxy: from anyone else it is a claim.

@@ -47,6 +47,8 @@ export const ERRORS = {
   CURRENT_PASSWORD_INCORRECT: { status: 401, message: 'Current password is incorrect' },
   PASSWORD_TOO_SHORT: { status: 400, message: 'Password must be at least {min} characters' },
   ADMIN_REQUIRED: { status: 403, message: 'Admin privileges required' },
+  ROLE_REQUIRED: { status: 403, message: 'This needs the {role} role; you are {yours}' },
+  ROUTE_ROLE_MISSING: { status: 403, message: 'This route declares no role; refused' },
   FIELD_READ_ONLY: { status: 400, message: '{field}: set by the environment variable {name}.' },
   IMPORT_WRONG_PASSPHRASE: { status: 400, message: 'Wrong passphrase, or the file was changed.' },
   IMPORT_DAMAGED: {

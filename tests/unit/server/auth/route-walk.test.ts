@@ -1,5 +1,6 @@
 // Walks every registered route (the app records them through an onRoute hook added before any
 // route), so a route added later is covered without touching this test.
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   isGuardedPath,
@@ -7,6 +8,9 @@ import {
   isReadMethod,
   PUBLIC_ROUTES,
 } from '../../../../src/server/auth/guard.ts'
+import { readProxyAuthConfig } from '../../../../src/server/auth/proxy-auth.ts'
+import { ROUTE_ROLES, routeAccess } from '../../../../src/server/auth/route-roles.ts'
+import { hasRole, type Role } from '../../../../src/shared/model/roles.ts'
 import {
   quickSetup,
   startAuthServer,
@@ -16,19 +20,29 @@ import {
 
 let fresh: AuthTestServer
 let server: AuthTestServer
+let proxied: AuthTestServer
 let creds: Credentials
+const PROXY_SECRET = 'proxy-shared-secret-route-walk'
 beforeAll(async () => {
   fresh = await startAuthServer()
   server = await startAuthServer()
   creds = await quickSetup(server)
+  proxied = await startAuthServer({
+    proxyAuth: readProxyAuthConfig({ PROXY_AUTH_SECRET: PROXY_SECRET })!,
+  })
 })
 afterAll(async () => {
   await fresh.close()
   await server.close()
+  await proxied.close()
 })
 
 /** A concrete path for a route pattern: parameters and wildcards get a dummy value. */
 const concrete = (url: string) => url.replace(/:[A-Za-z0-9_]+/g, 'dummy').replace(/\*/g, 'dummy')
+
+const proxiedRoutes = () => [
+  ...new Map(proxied.ctx.app.routes.map((r) => [`${r.method} ${r.url}`, r])).values(),
+]
 
 const routes = () => {
   const seen = new Set<string>()
@@ -87,6 +101,66 @@ describe('route walk', () => {
     expect((await server.call('DELETE', '/api/config/nodes')).status).toBe(401)
     const known = await server.call('GET', '/api/no-such-thing', { token: creds.apiToken })
     expect(known.status).toBe(404)
+  })
+
+  it('declares the role of every route under /api and /ws, and nothing that is not a route', () => {
+    const guarded = routes().filter((r) => isGuardedPath(r.url))
+    const missing = guarded
+      .filter((r) => routeAccess(r.method, r.url) === undefined)
+      .map((r) => `${r.method} ${r.url}`)
+    expect(missing, 'routes without a role in src/server/auth/route-roles.ts').toEqual([])
+    const registered = new Set(guarded.map((r) => `${r.method} ${r.url}`))
+    const stale = Object.keys(ROUTE_ROLES).filter((key) => !registered.has(key))
+    expect(stale, 'roles of routes that do not exist').toEqual([])
+  })
+
+  // An operator: a proxy user without the admin role. What an operator may not call is refused
+  // by the role check before its handler runs; what it may call runs (reads, and writes with a
+  // body no route accepts as a change). An admin may call everything, so walking the admin would
+  // only run the admin routes (discovery, import, updates); viewers come with scoped users.
+  it('refuses an operator every admin route by its role, and no other route', async () => {
+    const options = {
+      headers: { 'x-proxy-secret': PROXY_SECRET, 'x-remote-user': 'olga' },
+      cookies: { pulse_csrf: 'c'.repeat(43) },
+      csrf: 'c'.repeat(43),
+    }
+    const guarded = proxiedRoutes().filter(
+      (r) =>
+        isGuardedPath(r.url) &&
+        routeAccess(r.method, r.url) !== 'public' &&
+        r.url !== '/ws' &&
+        r.method !== 'HEAD',
+    )
+    expect(guarded.filter((r) => routeAccess(r.method, r.url) === 'admin').length).toBeGreaterThan(
+      20,
+    )
+    for (const { method, url } of guarded) {
+      const path = concrete(url)
+      const needed = routeAccess(method, url) as Role
+      const res = await proxied.call(method, path, {
+        ...options,
+        ...(isReadMethod(method) ? {} : { body: { alertIds: ['dummy'] } }),
+      })
+      const refused = res.status === 403 && res.json?.code === 'ROLE_REQUIRED'
+      expect(refused, `${method} ${path} (operator, needs ${needed}): ${res.status}`).toBe(
+        !hasRole('operator', needed),
+      )
+      if (refused) expect(res.json?.message).toBe(`This needs the ${needed} role; you are operator`)
+    }
+  })
+
+  it('is the table the README carries', () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
+    const rows = new Map<string, Set<string>>()
+    for (const line of readme.split('\n')) {
+      const row = /^\| (public|viewer|operator|admin) +\| (.*) \|$/.exec(line)
+      if (row) rows.set(row[1]!, new Set([...row[2]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)))
+    }
+    for (const [route, access] of Object.entries(ROUTE_ROLES)) {
+      expect(rows.get(access)?.has(route), `README: ${route} under ${access}`).toBe(true)
+    }
+    const listed = [...rows.values()].reduce((n, set) => n + set.size, 0)
+    expect(listed).toBe(Object.keys(ROUTE_ROLES).length)
   })
 
   it('leaves the SPA paths public', async () => {
