@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 export type Db = Database.Database
 
 /** Ordered migrations; never edit a shipped one, add a new one. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE nodes (
      id TEXT PRIMARY KEY,
      type TEXT NOT NULL CHECK (type IN ('pve', 'pbs')),

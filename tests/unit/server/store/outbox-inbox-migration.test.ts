@@ -4,7 +4,7 @@
 // storm path can stage into the new table.
 import { afterEach, describe, expect, it } from 'vitest'
 import { enqueueEvents } from '../../../../src/server/notify/enqueue.ts'
-import { migrate, openDatabase } from '../../../../src/server/store/db.ts'
+import { MIGRATIONS, migrate, openDatabase } from '../../../../src/server/store/db.ts'
 import { createOutboxInbox } from '../../../../src/server/store/outbox-inbox.ts'
 import { createOutboxRepo } from '../../../../src/server/store/outbox-repo.ts'
 import { createDefaultAlertConfig } from '../../../../src/server/alerts/config-defaults.ts'
@@ -21,7 +21,13 @@ describe('the notification inbox migration', () => {
     const old = openDatabase(temp.dir)
     const latest = migrate(old)
     old.exec('DROP TABLE notification_inbox')
-    old.prepare('UPDATE schema_version SET version = ?').run(latest - 4)
+    old
+      .prepare('UPDATE schema_version SET version = ?')
+      .run(
+        MIGRATIONS.findIndex((sql) =>
+          sql.includes('CREATE TABLE IF NOT EXISTS notification_inbox'),
+        ),
+      )
     const schedule = createDefaultAlertConfig().schedule
     schedule.grouping.enabled = false
     const repo = createOutboxRepo(old)
