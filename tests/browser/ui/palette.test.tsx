@@ -30,6 +30,16 @@ function open(path = '/') {
   return { api, location }
 }
 
+/**
+ * Ctrl-K once the shell is up (its key handler is installed when it mounts), and the palette
+ * open: keys typed before it opens would go to the page's search box.
+ */
+async function ctrlK() {
+  await expect.element(page.getByRole('button', { name: /^Go to/ })).toBeVisible()
+  await userEvent.keyboard('{Control>}k{/Control}')
+  await expect.element(palette()).toBeVisible()
+}
+
 const selected = () => {
   const id = combobox().element().getAttribute('aria-activedescendant')
   return id ? document.getElementById(id)?.textContent : null
@@ -121,7 +131,7 @@ describe('command palette', () => {
             pending.push(() => resolve(real(request) as PaletteResult)),
           )
         : real(request)
-    await userEvent.keyboard('{Control>}k{/Control}')
+    await ctrlK()
     await userEvent.keyboard('w')
     await userEvent.keyboard('eb-02')
     await expect.element(options().first()).toHaveTextContent('web-02')
@@ -133,7 +143,7 @@ describe('command palette', () => {
 
   test('says when nothing matches', async () => {
     open()
-    await userEvent.keyboard('{Control>}k{/Control}')
+    await ctrlK()
     await userEvent.keyboard('zzqx')
     await expect.element(palette().getByText('Nothing matches “zzqx”.')).toBeVisible()
     expect(combobox().element().getAttribute('aria-expanded')).toBe('false')
@@ -172,7 +182,7 @@ describe('keyboard shortcuts', () => {
 
   test('the palette opens the list as an action', async () => {
     open()
-    await userEvent.keyboard('{Control>}k{/Control}')
+    await ctrlK()
     await userEvent.keyboard('shortcuts')
     await expect.element(options().first()).toHaveTextContent('Keyboard shortcuts')
     await userEvent.keyboard('{Enter}')

@@ -131,7 +131,7 @@ describe('the view protocol on the real worker', () => {
     const { onModel } = collect<'guests'>()
     // @ts-expect-error: 'alerts' is not a view kind yet.
     await expect(api.subscribe({ kind: 'alerts' }, onModel)).rejects.toThrow(
-      "kind: unknown view kind 'alerts' (known: guests, nodeSummary, storage, backups, alertsOverview, alertThresholds, alertHistory, guestUrls, resource, backupCoverage, backupJobs, guestBackup).",
+      "kind: unknown view kind 'alerts' (known: guests, nodeSummary, storage, backups, alertsOverview, alertThresholds, alertHistory, guestUrls, resource, backupCoverage, backupJobs, guestBackup, rulePreview).",
     )
   })
 })
