@@ -57,6 +57,7 @@ import { createWebPolicy } from './system/web-policy.ts'
 import { registerOidcRoutes } from './http/oidc.ts'
 import { registerSecurityRoutes } from './http/security.ts'
 import { registerSocketRoute } from './http/socket.ts'
+import { registerUserRoutes } from './http/users.ts'
 import { registerSpa } from './http/spa.ts'
 import { createLiveState, type LiveState } from './live/live-state.ts'
 import { createBackupHealthDerive } from './backup-health/wiring.ts'
@@ -315,6 +316,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerHistoryRoutes(http, historySource.service)
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
+  registerUserRoutes(http, auth)
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
   registerConfigBackupRoutes(http, {
     db,
@@ -406,7 +408,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     state: () => live.current().state,
     websocketClients: () => hub.clientCount(),
   })
-  registerSocketRoute(http, hub)
+  registerSocketRoute(http, hub, auth.users)
   // Prometheus /metrics (issue 28 item 5): outside /api, with its own token check.
   registerMetricsRoute(http, {
     metrics: createMetricsService({

@@ -16,12 +16,14 @@ import {
   verifyPassword,
 } from './secrets.ts'
 import type { SessionService } from './sessions.ts'
+import type { UserService } from './users.ts'
+import type { Role } from '../../shared/model/roles.ts'
 
 export const PASSWORD_MIN_LENGTH = 8
 export const DEFAULT_USERNAME = 'admin'
 
 export type CredentialCheck =
-  | { ok: true; username: string }
+  | { ok: true; username: string; role: Role }
   | { ok: false; locked: true; remainingMinutes: number }
   | { ok: false; locked: false; remaining: number }
 
@@ -42,6 +44,8 @@ export interface AuthService {
   readonly disabled: boolean
   readonly sessions: SessionService
   readonly audit: AuditLog
+  /** The local users and their roles (issue 29 item 2). */
+  readonly users: UserService
   settings(): AuthSettings | null
   /** The API_TOKEN environment variable's hint, or null when it is unset. */
   readonly envTokenHint: string | null
@@ -67,7 +71,10 @@ export interface AuthService {
    * Returns null when settings exist and `rotate` is false (another setup got there first).
    */
   setup(input: SetupInput, rotate: boolean, ip: string): Promise<SetupResult | null>
-  /** Throws CURRENT_PASSWORD_INCORRECT or PASSWORD_TOO_SHORT; revokes every session. */
+  /**
+   * Change the caller's own password (`actor`, a local user). Throws CURRENT_PASSWORD_INCORRECT
+   * or PASSWORD_TOO_SHORT; revokes that user's sessions.
+   */
   changePassword(current: string, next: string, actor: string, ip: string): Promise<void>
   /** A new token (returned once); the old one stops working at once. */
   regenerateToken(actor: string, ip: string): string
@@ -88,6 +95,7 @@ export interface AuthServiceDeps {
   envToken?: EnvApiToken | null
   settingsRepo: AuthSettingsRepo
   sessions: SessionService
+  users: UserService
   lockout: Lockout
   audit: AuditLog
   now: () => number
@@ -109,6 +117,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     disabled: deps.disabled,
     sessions,
     audit,
+    users: deps.users,
     settings: () => settingsRepo.get(),
 
     envTokenHint: envToken?.hint ?? null,
@@ -125,21 +134,23 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     },
 
     async checkCredentials(username, password, ip, via) {
-      const settings = settingsRepo.get()
       const lock = lockout.check(username)
       if (lock.locked) return { ok: false, ...lock }
       // Only a real username is written to the audit log: people type passwords into the
-      // username field, and those must not land in the log.
-      const known = settings !== null && safeEqual(username, settings.username)
+      // username field, and those must not land in the log. The name must match exactly (the
+      // table's uniqueness ignores case). A disabled user gets a wrong password's answer.
+      const found = deps.users.find(username)
+      const user = found !== null && safeEqual(username, found.username) ? found : null
       let valid = false
-      if (known) valid = await verifyPassword(settings.passwordHash, password)
+      if (user && !user.disabled) valid = await verifyPassword(user.passwordHash, password)
       else await verifyDecoy(password)
-      if (valid) {
+      if (valid && user) {
         lockout.reset(username)
-        return { ok: true, username: settings!.username }
+        return { ok: true, username: user.username, role: user.role }
       }
-      const shownUser = known ? settings.username : ''
-      const detail = `${via === 'basic' ? 'basic auth' : 'login'}${known ? '' : ', unknown username'}`
+      const shownUser = user ? user.username : ''
+      const why = user ? (user.disabled ? ', user disabled' : '') : ', unknown username'
+      const detail = `${via === 'basic' ? 'basic auth' : 'login'}${why}`
       audit.record({ type: 'login_failure', username: shownUser, ip, detail })
       const outcome = lockout.recordFailure(username)
       if (outcome.locked) {
@@ -167,7 +178,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       }
       const at = now()
       if (rotate && settingsRepo.get()) {
+        const previous = settingsRepo.get()?.username
         settingsRepo.replace(stored, at)
+        deps.users.putAdmin(username, stored.passwordHash, previous)
         const revoked = sessions.revokeAll()
         audit.record({
           type: 'setup_rotated',
@@ -177,20 +190,33 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         })
       } else {
         if (!settingsRepo.insertIfAbsent(stored, at)) return null
+        deps.users.putAdmin(username, stored.passwordHash)
         audit.record({ type: 'setup', username, ip, detail: 'first-run setup' })
       }
       return { username, password, apiToken }
     },
 
     async changePassword(current, next, actor, ip) {
-      const settings = settingsRepo.get()
-      if (!settings) throw new AppError('AUTH_NOT_CONFIGURED')
+      if (!settingsRepo.get()) throw new AppError('AUTH_NOT_CONFIGURED')
+      // Single sign-on, proxy and token callers have no local password to change.
+      const user = deps.users.find(actor)
+      if (!user || user.username !== actor) {
+        throw new AppError('FIELD_INVALID', {
+          field: 'currentPassword',
+          problem: `${actor || 'this caller'} has no local password`,
+        })
+      }
       assertPasswordLength(next)
-      if (!(await verifyPassword(settings.passwordHash, current))) {
+      if (!(await verifyPassword(user.passwordHash, current))) {
         throw new AppError('CURRENT_PASSWORD_INCORRECT')
       }
-      settingsRepo.setPasswordHash(await hashPassword(next), now())
-      const revoked = sessions.revokeAll()
+      const passwordHash = await hashPassword(next)
+      deps.users.setPasswordHash(user.username, passwordHash)
+      // The first-run account's row keeps its hash in step.
+      if (settingsRepo.get()?.username === user.username) {
+        settingsRepo.setPasswordHash(passwordHash, now())
+      }
+      const revoked = sessions.revokeUser(user.username)
       audit.record({
         type: 'password_changed',
         username: actor,
@@ -224,7 +250,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     unlock(username, actor, ip) {
       const wasLocked = lockout.unlock(username)
       // Only the real account's name is logged, as for failed logins.
-      const known = settingsRepo.get()?.username === username
+      const known = deps.users.find(username)?.username === username
       audit.record({
         type: 'account_unlocked',
         username: known ? username : '',

@@ -72,6 +72,17 @@ function caller(username: string, method: AuthMethod, role: Role): RequestAuth {
   return { username, method, role, isAdmin: role === 'admin' }
 }
 
+/**
+ * A session's role: single sign-on's as before (item 3 maps those); a password session's is its
+ * user's current one, so a demotion applies at once. A disabled or deleted user's session ends.
+ */
+function sessionRole(auth: AuthService, session: SessionRecord): Role | null {
+  if (session.method === 'oidc') return 'admin'
+  const role = auth.users.roleOf(session.username)
+  if (role === null) auth.sessions.revoke(session.idHash)
+  return role
+}
+
 /** True for paths the guard covers: /api and /ws and everything below them. */
 export function isGuardedPath(path: string): boolean {
   return /^\/(api|ws)(\/|$)/.test(path)
@@ -242,7 +253,8 @@ async function authenticate(
 
   const sessionId = request.cookies[SESSION_COOKIE]
   const session = sessionId ? auth.sessions.find(sessionId) : null
-  if (sessionId && session) {
+  const role = session ? sessionRole(auth, session) : null
+  if (sessionId && session && role) {
     const csrfHeader = header(request, CSRF_HEADER)
     if (!read && !auth.sessions.checkCsrf(session, csrfHeader)) throw new AppError('CSRF_INVALID')
     // An upgrade answer (101) carries no cookies: leave refresh to the next HTTP request.
@@ -250,7 +262,7 @@ async function authenticate(
       refreshCookies(auth, request, reply, sessionId, session)
     }
     return {
-      ...caller(session.username, 'session', 'admin'),
+      ...caller(session.username, 'session', role),
       sessionIdHash: session.idHash,
       sessionMethod: session.method,
     }
@@ -264,7 +276,7 @@ async function authenticate(
       if (!read && request.cookies[CSRF_COOKIE] && !doubleSubmitOk(request)) {
         throw new AppError('CSRF_INVALID')
       }
-      return caller(result.username, 'basic', 'admin')
+      return caller(result.username, 'basic', result.role)
     }
     if (result.locked) throw new AppError('ACCOUNT_LOCKED', { minutes: result.remainingMinutes })
   }

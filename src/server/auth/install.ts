@@ -7,6 +7,7 @@ import { createAuditRepo } from '../store/audit-repo.ts'
 import { createAuthSettingsRepo } from '../store/auth-settings-repo.ts'
 import { createLoginFailureRepo } from '../store/login-failure-repo.ts'
 import { createSessionRepo } from '../store/session-repo.ts'
+import { createUsersRepo } from '../store/users-repo.ts'
 import { createAuditLog } from './audit.ts'
 import { createAuthService, type AuthService, type EnvApiToken } from './auth-service.ts'
 import { installAuthGuard } from './guard.ts'
@@ -15,6 +16,7 @@ import type { ProxyAuthConfig } from './proxy-auth.ts'
 import { installRateLimits, type RateLimits, type RouteRateLimit } from './rate-limits.ts'
 import { installSecurityHeaders, type EmbeddingConfig } from './security-headers.ts'
 import { createSessionService } from './sessions.ts'
+import { createUserService } from './users.ts'
 
 export const LOGIN_RATE_LIMIT = 10
 export const LOGIN_RATE_WINDOW_MS = 60_000
@@ -57,13 +59,17 @@ export async function installAuth(
   await app.register(fastifyCookie)
   installSecurityHeaders(app, options.embedding)
   const rateLimits = await installRateLimits(app, now)
+  const sessions = createSessionService({ repo: createSessionRepo(db), now })
+  const auditLog = createAuditLog({ repo: createAuditRepo(db), now, log: app.log })
+  const users = createUserService({ repo: createUsersRepo(db), sessions, audit: auditLog, now })
   const auth = createAuthService({
     disabled: options.disabled,
     envToken: options.envToken ?? null,
     settingsRepo: createAuthSettingsRepo(db),
-    sessions: createSessionService({ repo: createSessionRepo(db), now }),
+    sessions,
+    users,
     lockout: createLockout(createLoginFailureRepo(db), now),
-    audit: createAuditLog({ repo: createAuditRepo(db), now, log: app.log }),
+    audit: auditLog,
     now,
   })
   installAuthGuard(app, {

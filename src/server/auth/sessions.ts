@@ -31,6 +31,8 @@ export interface SessionService {
   revoke(idHash: string): void
   /** Revoke every session; returns how many were live. */
   revokeAll(): number
+  /** Revoke the password sessions of one user; returns how many were live. */
+  revokeUser(username: string): number
 }
 
 export interface SessionOptions {
@@ -97,6 +99,9 @@ export function createSessionService(options: SessionOptions): SessionService {
     },
     revokeAll() {
       return repo.revokeAll(now())
+    },
+    revokeUser(username) {
+      return repo.revokeUser(username, now())
     },
   }
 }

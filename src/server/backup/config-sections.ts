@@ -9,6 +9,7 @@ import { createNodesRepo, type StoredNode } from '../store/nodes-repo.ts'
 import type { SecretBox } from '../store/secret-box.ts'
 import { NOTIFY_SECTIONS } from './config-notify-sections.ts'
 import { snapshotDamaged } from './snapshot-errors.ts'
+import { USER_SECTIONS } from './config-user-sections.ts'
 
 const MAX_ROWS = 100_000
 
@@ -296,6 +297,7 @@ export const SECTIONS: readonly AnySection[] = [
   nodesSection,
   guestMetadataSection,
   authSettingsSection,
+  ...USER_SECTIONS,
   rowTableSection({
     key: 'oidc',
     table: 'oidc_config',

@@ -149,6 +149,8 @@ export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBac
         }
         throw err
       }
+      // The users table was rewritten: roles are read afresh.
+      auth.users.invalidate()
       deps.onImported()
       auth.audit.record({
         type: 'config_import',

@@ -155,11 +155,12 @@ export function registerSecurityRoutes(
     return { success: true, skipped: false, ...result }
   })
 
+  // Each local user changes their own password (issue 29 item 2).
   app.post('/api/security/change-password', async (request, reply) => {
-    const caller = requireAdmin(request)
+    const caller = callerOf(request)
     const input = parseBody(changePasswordSchema, request.body)
     await auth.changePassword(input.currentPassword, input.newPassword, caller.username, request.ip)
-    // Every session is gone, this one included: the client logs in again.
+    // Every session of the caller is gone, this one included: the client logs in again.
     clearSessionCookies(request, reply)
     return { success: true }
   })

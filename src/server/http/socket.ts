@@ -5,15 +5,29 @@ import type { FastifyInstance } from 'fastify'
 import { BACKUPS_QUERY_PARAM, DELTA_QUERY_PARAM } from '../../shared/model/messages.ts'
 import { toDialect, type Hub } from '../hub/hub.ts'
 import { answerAdmission } from '../bus/ws-admission.ts'
+import type { UserService } from '../auth/users.ts'
 
-/** Register the /ws route (the @fastify/websocket plugin must be registered first). */
-export function registerSocketRoute(app: FastifyInstance, hub: Hub): void {
+/**
+ * Register the /ws route (the @fastify/websocket plugin must be registered first). A local user's
+ * socket is handed to `users`, which closes it when the user is disabled, deleted or changes role.
+ */
+export function registerSocketRoute(
+  app: FastifyInstance,
+  hub: Hub,
+  users?: Pick<UserService, 'trackSocket'>,
+): void {
   app.route({
     method: 'GET',
     url: '/ws',
     handler: answerAdmission,
     wsHandler: (socket, request) => {
       const query = request.query as Record<string, string | undefined>
+      // A local user's socket closes when they are disabled, deleted or change role.
+      const auth = request.auth
+      const local =
+        auth?.method === 'basic' ||
+        (auth?.method === 'session' && auth.sessionMethod === 'password')
+      if (auth && local) users?.trackSocket(auth.username, socket)
       hub.attach(socket, {
         dialect: toDialect(query[DELTA_QUERY_PARAM]),
         backups: query[BACKUPS_QUERY_PARAM] === '1',

@@ -257,6 +257,18 @@ export const MIGRATIONS: readonly string[] = [
   // every row of the outbox (~90 ms at the row cap); this index holds only the dead ones.
   `CREATE INDEX IF NOT EXISTS notification_outbox_dead
      ON notification_outbox (destination_kind) WHERE status = 'dead'`,
+  // Local users (issue 29 item 2, store/users-repo.ts): names unique whatever their case; the
+  // first-run account of auth_settings is copied in as an admin (its row keeps what else it holds).
+  `CREATE TABLE IF NOT EXISTS users (
+     username TEXT PRIMARY KEY COLLATE NOCASE,
+     password_hash TEXT NOT NULL,
+     role TEXT NOT NULL CHECK (role IN ('viewer', 'operator', 'admin')),
+     disabled INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   INSERT OR IGNORE INTO users (username, password_hash, role, disabled, created_at, updated_at)
+     SELECT username, password_hash, 'admin', 0, created_at, updated_at FROM auth_settings`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

@@ -25,6 +25,8 @@ export interface SessionRepo {
   revoke(idHash: string, now: number): void
   /** Revoke every live session; returns how many. */
   revokeAll(now: number): number
+  /** Revoke the live password sessions of `username` (ignoring case); returns how many. */
+  revokeUser(username: string, now: number): number
   /** Delete expired rows and rows revoked before `revokedBefore`. */
   prune(now: number, revokedBefore: number): void
 }
@@ -58,6 +60,10 @@ export function createSessionRepo(db: Db): SessionRepo {
     'UPDATE sessions SET revoked_at = ? WHERE id_hash = ? AND revoked_at IS NULL',
   )
   const revokeAll = db.prepare('UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL')
+  const revokeUser = db.prepare(
+    `UPDATE sessions SET revoked_at = ?
+     WHERE username = ? COLLATE NOCASE AND method = 'password' AND revoked_at IS NULL`,
+  )
   const prune = db.prepare(
     'DELETE FROM sessions WHERE expires_at <= ? OR (revoked_at IS NOT NULL AND revoked_at < ?)',
   )
@@ -90,6 +96,9 @@ export function createSessionRepo(db: Db): SessionRepo {
     },
     revokeAll(now) {
       return revokeAll.run(now).changes
+    },
+    revokeUser(username, now) {
+      return revokeUser.run(now, username).changes
     },
     prune(now, revokedBefore) {
       prune.run(now, revokedBefore)

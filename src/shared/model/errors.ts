@@ -6,6 +6,7 @@ export const ERRORS = {
   NODE_NAME_TAKEN: { status: 409, message: 'A node with the name {name} already exists.' },
   NODE_NOT_FOUND: { status: 404, message: 'Node {id} not found.' },
   NOT_FOUND: { status: 404, message: 'Not found: {path}.' },
+  USER_NOT_FOUND: { status: 404, message: 'User {username} not found.' },
   PVE_UNREACHABLE: { status: 502, message: 'Cannot reach {host}: {reason}.' },
   PVE_AUTH_REJECTED: { status: 502, message: 'Proxmox rejected the credentials for {host}.' },
   PVE_FORBIDDEN: { status: 502, message: 'Permission denied on {host}: {reason}.' },

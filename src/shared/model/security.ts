@@ -23,6 +23,10 @@ export const AUDIT_EVENT_TYPES = [
   'email_config_changed',
   'silence_created',
   'silence_ended',
+  'user_created',
+  'user_updated',
+  'user_deleted',
+  'password_reset',
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

@@ -24,6 +24,10 @@ export const AUDIT_LABELS: Record<string, string> = {
   config_import_failed: 'Configuration import failed',
   oidc_config_changed: 'Single sign-on settings changed',
   account_unlocked: 'Account unlocked',
+  user_created: 'User added',
+  user_updated: 'User changed',
+  user_deleted: 'User deleted',
+  password_reset: 'Password reset',
 }
 
 const FAILURES = new Set(['login_failure', 'lockout', 'oidc_failure'])

@@ -182,13 +182,12 @@ describe('reverse-proxy authentication', () => {
     const user = { headers: viaProxy('carol', 'users'), ...csrf }
     const read = await get('/api/state', user)
     expect(read.status).toBe(200)
-    // Routes that need the admin role (route-roles.ts) are refused by the guard; the others (a
-    // proxy user has no local password to change, setup again needs an admin) by the route.
+    // Routes that need the admin role (route-roles.ts) are refused by the guard; setup again
+    // needs an admin, which the route checks.
     const byRole = { code: 'ROLE_REQUIRED', message: 'This needs the admin role; you are operator' }
     const byRoute = { code: 'ADMIN_REQUIRED', message: 'Admin privileges required' }
     for (const [path, body, answer] of [
       ['/api/security/regenerate-token', {}, byRole],
-      ['/api/security/change-password', { currentPassword: 'x', newPassword: 'yyyyyyyy' }, byRoute],
       ['/api/security/quick-setup', { force: true }, byRoute],
       ['/api/config/export', { passphrase: 'a long enough passphrase' }, byRole],
       ['/api/config/import', { passphrase: 'a long enough passphrase', data: {} }, byRole],
@@ -197,6 +196,16 @@ describe('reverse-proxy authentication', () => {
       expect(res.status, path).toBe(403)
       expect(res.json, path).toEqual(answer)
     }
+    // A proxy user has no local password to change.
+    const change = await server.call('POST', '/api/security/change-password', {
+      ...user,
+      body: { currentPassword: 'x', newPassword: 'yyyyyyyy' },
+    })
+    expect(change.status).toBe(400)
+    expect(change.json).toEqual({
+      code: 'FIELD_INVALID',
+      message: 'currentPassword: carol has no local password.',
+    })
   })
 
   it('protects an instance with proxy auth and no password: setup needs a proxy admin', async () => {

@@ -15,6 +15,7 @@ import {
   type SnapshotContext,
 } from '../../../../src/server/backup/config-snapshot.ts'
 import { createAuthSettingsRepo } from '../../../../src/server/store/auth-settings-repo.ts'
+import { createUsersRepo } from '../../../../src/server/store/users-repo.ts'
 import { openDatabase } from '../../../../src/server/store/db.ts'
 import { createMetadataRepo } from '../../../../src/server/store/metadata-repo.ts'
 import { createNodesRepo, type NewNode } from '../../../../src/server/store/nodes-repo.ts'
@@ -78,6 +79,18 @@ function seed(ctx: SnapshotContext): void {
     },
     4,
   )
+  // As first-run setup does (issue 29 item 2): the login account is the first user, an admin.
+  if (presentSections(ctx.db).some((s) => s.key === 'users')) {
+    createUsersRepo(ctx.db).insert(
+      {
+        username: 'admin',
+        passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA',
+        role: 'admin',
+        disabled: false,
+      },
+      4,
+    )
+  }
   if (hasOidcTable(ctx)) {
     ctx.db
       .prepare(
