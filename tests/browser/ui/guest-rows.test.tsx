@@ -10,32 +10,7 @@ import { FakeWorker, guestRow, viewModel } from './fake-worker.ts'
 import { cleanup, renderApp, stubServer } from './render.tsx'
 import { fixtureAnswer } from './history-fixtures.ts'
 import { EMPTY_RESOURCE } from '../../../src/shared/views/resource-view.ts'
-import type { AlertsOverviewRow } from '../../../src/shared/views/alerts-overview-types.ts'
-
-const overviewRow = (id: string): AlertsOverviewRow => ({
-  id,
-  level: 'critical',
-  type: 'cpu',
-  resourceName: 'web-01',
-  resourceId: 'lab-pve1-100',
-  node: 'pve1',
-  instance: 'lab',
-  message: 'CPU at 97%',
-  valueText: '97.0%',
-  thresholdText: '90.0%',
-  startTime: '2025-01-01T11:00:00Z',
-  sinceText: '1h ago',
-  acknowledged: false,
-  ackUser: '',
-  ackTime: '',
-  stale: false,
-  flapping: false,
-  silenceId: '',
-  silencedText: '',
-  resourceType: 'VM',
-  pending: false,
-  notes: [],
-})
+import { overviewRow } from './alert-fixtures.ts'
 
 beforeEach(async () => {
   await page.viewport(1280, 800)

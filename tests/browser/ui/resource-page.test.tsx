@@ -9,6 +9,7 @@ import { FakeWorker, groupRow, guestRow, viewModel } from './fake-worker.ts'
 import { makeSummaryRow } from './summary-fixtures.ts'
 import { cleanup, renderApp } from './render.tsx'
 import { resourceAlertBands } from '../../../src/ui/resource/ResourceAlerts.tsx'
+import { overviewRow } from './alert-fixtures.ts'
 
 const BASE: ResourceViewModel = { ...EMPTY_RESOURCE, version: 1, status: 'found' }
 
@@ -27,32 +28,7 @@ const guestModel = (): ResourceViewModel => ({
       diskReason: '',
     },
   }),
-  alerts: [
-    {
-      id: 'a1',
-      level: 'critical',
-      type: 'cpu',
-      resourceName: 'web-01',
-      resourceId: GUEST_ID,
-      node: 'pve1',
-      instance: 'lab',
-      message: 'CPU at 97%',
-      valueText: '97.0%',
-      thresholdText: '90.0%',
-      startTime: '2025-01-01T11:00:00Z',
-      sinceText: '1h ago',
-      acknowledged: false,
-      ackUser: '',
-      ackTime: '',
-      stale: false,
-      flapping: false,
-      silenceId: '',
-      silencedText: '',
-      resourceType: 'VM',
-      pending: false,
-      notes: [],
-    },
-  ],
+  alerts: [overviewRow('a1', { resourceId: GUEST_ID })],
 })
 
 const datastore = {
