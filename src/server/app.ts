@@ -56,6 +56,7 @@ import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
 import { createWebPolicy } from './system/web-policy.ts'
 import { registerOidcRoutes } from './http/oidc.ts'
 import { registerSecurityRoutes } from './http/security.ts'
+import { registerTokenRoutes } from './http/tokens.ts'
 import { registerSocketRoute } from './http/socket.ts'
 import { registerUserRoutes } from './http/users.ts'
 import { registerSpa } from './http/spa.ts'
@@ -317,6 +318,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerAuthRoutes(http, { auth, loginLimit, oidc })
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerUserRoutes(http, auth)
+  registerTokenRoutes(http, auth.tokens)
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
   registerConfigBackupRoutes(http, {
     db,
@@ -325,8 +327,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now,
     rateLimits,
     kdfCost: options.exportKdfCost,
-    // Nodes go to the poller at once; sessions were revoked inside the import's transaction.
-    onImported: () => nodes.reload(),
+    // Nodes go to the poller at once; sessions were revoked inside the import's transaction, and
+    // the sockets of tokens the file does not hold close now.
+    onImported: () => {
+      nodes.reload()
+      auth.tokens.closeOrphanSockets()
+    },
   })
   registerNodeRoutes(http, nodes)
   registerAlertRoutes(http, {
@@ -408,7 +414,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     state: () => live.current().state,
     websocketClients: () => hub.clientCount(),
   })
-  registerSocketRoute(http, hub, auth.users)
+  registerSocketRoute(http, hub, auth.tokens, auth.users)
   // Prometheus /metrics (issue 28 item 5): outside /api, with its own token check.
   registerMetricsRoute(http, {
     metrics: createMetricsService({

@@ -2,6 +2,7 @@
 // password change, token regeneration. Routes and the request guard call it; it calls the store.
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthSettings, AuthSettingsRepo } from '../store/auth-settings-repo.ts'
+import type { ApiTokenService, TokenIdentity } from './api-tokens.ts'
 import type { AuditLog } from './audit.ts'
 import type { AccountLockInfo, Lockout } from './lockout.ts'
 import {
@@ -54,8 +55,13 @@ export interface AuthService {
    * the guard's to weigh).
    */
   tokenOnly(): boolean
-  /** Constant-time check of an X-API-Token value (the stored token or API_TOKEN). */
-  verifyToken(token: string): boolean
+  /** The named tokens with their roles (issue 29 item 4). */
+  readonly tokens: ApiTokenService
+  /**
+   * Who an X-API-Token value is: a stored token, or API_TOKEN (an admin named 'API_TOKEN' and its
+   * hint); null when neither.
+   */
+  verifyToken(token: string): TokenIdentity | null
   /**
    * Check a username and password under the lockout rules, recording failures and lockouts in
    * the audit log. `via` names the path (login form or Basic header) in the audit detail.
@@ -76,7 +82,7 @@ export interface AuthService {
    * or PASSWORD_TOO_SHORT; revokes that user's sessions.
    */
   changePassword(current: string, next: string, actor: string, ip: string): Promise<void>
-  /** A new token (returned once); the old one stops working at once. */
+  /** A new "default" admin token (returned once); the old one stops working at once. */
   regenerateToken(actor: string, ip: string): string
   /** The login account's lockout counter, or null before the first setup. */
   accountLock(): (AccountLockInfo & { username: string }) | null
@@ -94,6 +100,7 @@ export interface AuthServiceDeps {
   disabled: boolean
   envToken?: EnvApiToken | null
   settingsRepo: AuthSettingsRepo
+  tokens: ApiTokenService
   sessions: SessionService
   users: UserService
   lockout: Lockout
@@ -110,14 +117,20 @@ export function assertPasswordLength(password: string): void {
 
 /** Create the authentication service. */
 export function createAuthService(deps: AuthServiceDeps): AuthService {
-  const { settingsRepo, sessions, lockout, audit, now } = deps
+  const { settingsRepo, tokens, sessions, lockout, audit, now } = deps
   const envToken = deps.envToken ?? null
+  const envIdentity: TokenIdentity | null = envToken && {
+    id: 'env',
+    name: envToken.hint ? `API_TOKEN ${envToken.hint}` : 'API_TOKEN',
+    role: 'admin',
+  }
 
   return {
     disabled: deps.disabled,
     sessions,
     audit,
     users: deps.users,
+    tokens,
     settings: () => settingsRepo.get(),
 
     envTokenHint: envToken?.hint ?? null,
@@ -125,12 +138,11 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     tokenOnly: () => envToken != null && settingsRepo.get() === null,
 
     verifyToken(token) {
-      if (token.length > 1024) return false
-      const hash = settingsRepo.get()?.apiTokenHash
-      // Both digests are compared, so the answer's timing does not say which one matched.
-      const stored = typeof hash === 'string' && matchesDigest(token, hash)
+      if (token.length > 1024) return null
+      // Both are checked, so the answer's timing does not say which one matched.
+      const stored = tokens.verify(token)
       const fromEnv = envToken != null && matchesDigest(token, envToken.hash)
-      return stored || fromEnv
+      return stored ?? (fromEnv ? envIdentity : null)
     },
 
     async checkCredentials(username, password, ip, via) {
@@ -181,6 +193,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         const previous = settingsRepo.get()?.username
         settingsRepo.replace(stored, at)
         deps.users.putAdmin(username, stored.passwordHash, previous)
+        tokens.replaceDefault(apiToken)
         const revoked = sessions.revokeAll()
         audit.record({
           type: 'setup_rotated',
@@ -191,6 +204,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       } else {
         if (!settingsRepo.insertIfAbsent(stored, at)) return null
         deps.users.putAdmin(username, stored.passwordHash)
+        tokens.replaceDefault(apiToken)
         audit.record({ type: 'setup', username, ip, detail: 'first-run setup' })
       }
       return { username, password, apiToken }
@@ -231,6 +245,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       }
       const token = generateApiToken()
       settingsRepo.setApiToken(sha256Hex(token), tokenHint(token), now())
+      tokens.replaceDefault(token)
       audit.record({
         type: 'token_regenerated',
         username: actor,

@@ -26,6 +26,8 @@ export interface RequestAuth {
   sessionIdHash?: string
   /** How the session (method 'session') was opened: password or single sign-on. */
   sessionMethod?: SessionMethod
+  /** The API token's id (method 'token'): its sockets close when it is revoked. */
+  tokenId?: string
 }
 
 declare module 'fastify' {
@@ -228,9 +230,9 @@ async function authenticate(
   const sso = ssoReady()
   const token = header(request, 'x-api-token')
   if (token !== undefined && token !== '') {
-    if (auth.verifyToken(token)) {
-      return caller(settings?.username ?? 'api-token', 'token', 'admin')
-    }
+    const identity = auth.verifyToken(token)
+    // The token's name is the caller's name (the audit log shows it) and its role is the role.
+    if (identity) return { ...caller(identity.name, 'token', identity.role), tokenId: identity.id }
     if (required) throw new AppError('API_TOKEN_INVALID')
     return null
   }

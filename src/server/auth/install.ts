@@ -3,11 +3,13 @@
 import type { FastifyInstance } from 'fastify'
 import fastifyCookie from '@fastify/cookie'
 import type { Db } from '../store/db.ts'
+import { createApiTokensRepo } from '../store/api-tokens-repo.ts'
 import { createAuditRepo } from '../store/audit-repo.ts'
 import { createAuthSettingsRepo } from '../store/auth-settings-repo.ts'
 import { createLoginFailureRepo } from '../store/login-failure-repo.ts'
 import { createSessionRepo } from '../store/session-repo.ts'
 import { createUsersRepo } from '../store/users-repo.ts'
+import { createApiTokenService } from './api-tokens.ts'
 import { createAuditLog } from './audit.ts'
 import { createAuthService, type AuthService, type EnvApiToken } from './auth-service.ts'
 import { installAuthGuard } from './guard.ts'
@@ -66,6 +68,7 @@ export async function installAuth(
     disabled: options.disabled,
     envToken: options.envToken ?? null,
     settingsRepo: createAuthSettingsRepo(db),
+    tokens: createApiTokenService({ repo: createApiTokensRepo(db), audit: auditLog, now }),
     sessions,
     users,
     lockout: createLockout(createLoginFailureRepo(db), now),

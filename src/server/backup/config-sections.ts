@@ -8,6 +8,7 @@ import type { Db } from '../store/db.ts'
 import { createNodesRepo, type StoredNode } from '../store/nodes-repo.ts'
 import type { SecretBox } from '../store/secret-box.ts'
 import { NOTIFY_SECTIONS } from './config-notify-sections.ts'
+import { TOKEN_SECTIONS } from './config-token-sections.ts'
 import { snapshotDamaged } from './snapshot-errors.ts'
 import { USER_SECTIONS } from './config-user-sections.ts'
 
@@ -298,6 +299,7 @@ export const SECTIONS: readonly AnySection[] = [
   guestMetadataSection,
   authSettingsSection,
   ...USER_SECTIONS,
+  ...TOKEN_SECTIONS,
   rowTableSection({
     key: 'oidc',
     table: 'oidc_config',

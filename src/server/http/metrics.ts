@@ -40,7 +40,8 @@ function refusal(request: FastifyRequest, deps: MetricsRouteDeps): ErrorCode | n
   if (token) {
     if (token.length > 1024) return 'API_TOKEN_INVALID'
     // Both are compared whatever the first says: the timing does not tell which one matched.
-    const api = deps.auth.verifyToken(token)
+    // Any valid API token may scrape, whatever its role.
+    const api = deps.auth.verifyToken(token) !== null
     const scrape = deps.scrapeToken !== null && matchesDigest(token, deps.scrapeToken.hash)
     return api || scrape ? null : 'API_TOKEN_INVALID'
   }

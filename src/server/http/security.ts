@@ -3,6 +3,7 @@
 // secrets, once, with Cache-Control: no-store.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { DEFAULT_TOKEN_NAME } from '../../shared/model/api-tokens.ts'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AccountLock, SecurityStatus } from '../../shared/model/security.ts'
 import type { AuthService } from '../auth/auth-service.ts'
@@ -99,8 +100,11 @@ export function registerSecurityRoutes(
     // A proxy secret, single sign-on or an API_TOKEN protects the instance as a password does.
     const configured = !auth.disabled && isProtected(settings !== null, oidcOn)
     const byProxy = request.auth?.method === 'proxy' ? request.auth : null
-    const tokenConfigured = settings?.apiTokenHash != null || auth.envTokenHint !== null
-    const tokenHint = settings?.apiTokenHash != null ? settings.apiTokenHint : auth.envTokenHint
+    // The named tokens (issue 29 item 4): the "default" one's hint, else the first's, else API_TOKEN's.
+    const tokens = auth.tokens.list()
+    const stored = tokens.find((t) => t.name === DEFAULT_TOKEN_NAME) ?? tokens[0]
+    const tokenConfigured = stored !== undefined || auth.envTokenHint !== null
+    const tokenHint = stored !== undefined ? stored.hint : auth.envTokenHint
     const privateNetwork = isPrivateAddress(request.ip)
     return {
       hasAuthentication: configured,

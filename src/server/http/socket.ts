@@ -5,15 +5,17 @@ import type { FastifyInstance } from 'fastify'
 import { BACKUPS_QUERY_PARAM, DELTA_QUERY_PARAM } from '../../shared/model/messages.ts'
 import { toDialect, type Hub } from '../hub/hub.ts'
 import { answerAdmission } from '../bus/ws-admission.ts'
+import type { ApiTokenService } from '../auth/api-tokens.ts'
 import type { UserService } from '../auth/users.ts'
 
 /**
- * Register the /ws route (the @fastify/websocket plugin must be registered first). A local user's
- * socket is handed to `users`, which closes it when the user is disabled, deleted or changes role.
+ * Register the /ws route (the @fastify/websocket plugin must be registered first). A socket
+ * opened with an API token is handed to `tokens`, which closes it when the token is revoked.
  */
 export function registerSocketRoute(
   app: FastifyInstance,
   hub: Hub,
+  tokens?: Pick<ApiTokenService, 'trackSocket'>,
   users?: Pick<UserService, 'trackSocket'>,
 ): void {
   app.route({
@@ -22,6 +24,8 @@ export function registerSocketRoute(
     handler: answerAdmission,
     wsHandler: (socket, request) => {
       const query = request.query as Record<string, string | undefined>
+      const tokenId = request.auth?.tokenId
+      if (tokenId !== undefined) tokens?.trackSocket(tokenId, socket)
       // A local user's socket closes when they are disabled, deleted or change role.
       const auth = request.auth
       const local =

@@ -269,6 +269,24 @@ export const MIGRATIONS: readonly string[] = [
    );
    INSERT OR IGNORE INTO users (username, password_hash, role, disabled, created_at, updated_at)
      SELECT username, password_hash, 'admin', 0, created_at, updated_at FROM auth_settings`,
+  // API tokens with roles (issue 29 item 4, store/api-tokens-repo.ts): SHA-256 of each token
+  // (high-entropy random values: a fast digest looked up by its unique index), never the value.
+  // The single token of before becomes the admin token "default", so scripts using it keep
+  // working; auth_settings keeps its old columns, unread for verification from here on.
+  `CREATE TABLE IF NOT EXISTS api_tokens (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     role TEXT NOT NULL CHECK (role IN ('viewer', 'operator', 'admin')),
+     hash TEXT NOT NULL,
+     hint TEXT,
+     created_at INTEGER NOT NULL,
+     last_used_at INTEGER
+   );
+   CREATE UNIQUE INDEX IF NOT EXISTS api_tokens_hash ON api_tokens (hash);
+   INSERT OR IGNORE INTO api_tokens (id, name, role, hash, hint, created_at, last_used_at)
+     SELECT lower(hex(randomblob(16))), 'default', 'admin', api_token_hash, api_token_hint,
+       updated_at, NULL
+     FROM auth_settings WHERE api_token_hash IS NOT NULL`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

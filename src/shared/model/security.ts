@@ -9,6 +9,8 @@ export const AUDIT_EVENT_TYPES = [
   'logout',
   'password_changed',
   'token_regenerated',
+  'token_created',
+  'token_revoked',
   'setup',
   'setup_rotated',
   'config_export',

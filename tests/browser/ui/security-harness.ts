@@ -64,7 +64,8 @@ export const UNLOCKED = {
 
 /**
  * Stubs the server for the tab: `status()` (STATUS by default), the OIDC config, an empty
- * audit log and an unlocked account unless `routes` (keyed 'METHOD /path') say otherwise.
+ * audit log, an unlocked account and no named API tokens unless `routes` (keyed 'METHOD /path')
+ * say otherwise.
  */
 export function securityServer({
   status = () => STATUS,
@@ -77,6 +78,7 @@ export function securityServer({
       'GET /api/security/oidc': () => Response.json(OIDC),
       'GET /api/security/audit': () => Response.json({ events: [] }),
       'GET /api/security/lockout': () => Response.json(UNLOCKED),
+      'GET /api/security/tokens': () => Response.json({ tokens: [] }),
       ...routes,
     },
     extra,

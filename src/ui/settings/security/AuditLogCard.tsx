@@ -15,6 +15,8 @@ export const AUDIT_LABELS: Record<string, string> = {
   logout: 'Logout',
   password_changed: 'Password changed',
   token_regenerated: 'API token regenerated',
+  token_created: 'API token created',
+  token_revoked: 'API token revoked',
   setup: 'Security set up',
   setup_rotated: 'Credentials rotated',
   oidc_login: 'Single sign-on login',

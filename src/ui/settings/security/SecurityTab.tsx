@@ -23,6 +23,7 @@ import {
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { ApiTokenPanel } from './ApiTokenPanel.tsx'
+import { ApiTokensCard } from './ApiTokensCard.tsx'
 import { AuditLogCard } from './AuditLogCard.tsx'
 import { ChangePasswordModal } from './ChangePasswordModal.tsx'
 import { ExportModal } from './ExportModal.tsx'
@@ -255,6 +256,7 @@ export function SecurityTab() {
       </div>
       {passwordLogin(status) && <LockoutCard />}
       <ApiTokenPanel status={status} />
+      {!status.disabled && <ApiTokensCard />}
       <OidcPanel />
       <BackupCard onOpen={setDialog} />
       <AuditLogCard />

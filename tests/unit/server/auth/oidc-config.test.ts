@@ -139,7 +139,8 @@ describe('GET/PUT /api/security/oidc', () => {
   it('records the change in the audit log', async () => {
     await put({ enabled: false })
     const events = (await server.call('GET', '/api/security/audit?limit=1', { token })).json.events
-    expect(events[0]).toMatchObject({ type: 'oidc_config_changed', username: 'admin' })
+    // Changed with the setup's API token: the caller is named by it (issue 29 item 4).
+    expect(events[0]).toMatchObject({ type: 'oidc_config_changed', username: 'default' })
   })
 })
 

@@ -149,6 +149,41 @@ describe('route walk', () => {
     }
   })
 
+  // API tokens with a role (issue 29 item 4): a viewer token and an operator token walk every
+  // route; the guard refuses each exactly the routes above its role, before any handler runs.
+  it('refuses a viewer token and an operator token exactly the routes above their role', async () => {
+    const guarded = routes().filter(
+      (r) =>
+        isGuardedPath(r.url) &&
+        routeAccess(r.method, r.url) !== 'public' &&
+        r.url !== '/ws' &&
+        r.method !== 'HEAD',
+    )
+    for (const role of ['viewer', 'operator'] as const) {
+      const created = await server.call('POST', '/api/security/tokens', {
+        token: creds.apiToken,
+        body: { name: `walk-${role}`, role },
+      })
+      expect(created.status, created.text).toBe(201)
+      const token = created.json.token as string
+      for (const { method, url } of guarded) {
+        const path = concrete(url)
+        const needed = routeAccess(method, url) as Role
+        const res = await server.call(method, path, {
+          token,
+          ...(isReadMethod(method) ? {} : { body: { alertIds: ['dummy'] } }),
+        })
+        const refused = res.status === 403 && res.json?.code === 'ROLE_REQUIRED'
+        expect(refused, `${method} ${path} (${role} token, needs ${needed}): ${res.status}`).toBe(
+          !hasRole(role, needed),
+        )
+      }
+    }
+    // Nothing the tokens were refused ran: the tokens are still the three.
+    const list = await server.call('GET', '/api/security/tokens', { token: creds.apiToken })
+    expect(list.json.tokens).toHaveLength(3)
+  })
+
   it('is the table the README carries', () => {
     const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
     const rows = new Map<string, Set<string>>()

@@ -64,7 +64,8 @@ describe('GET /api/security/status', () => {
     const bySession = await server.call('GET', '/api/security/status', { cookies: creds.cookies })
     expect(bySession.json).toMatchObject({ authenticated: true, authUsername: 'admin' })
     const byToken = await server.call('GET', '/api/security/status', { token: creds.apiToken })
-    expect(byToken.json).toMatchObject({ authenticated: true, authUsername: 'admin' })
+    // A token caller is named by its token (issue 29 item 4): the setup's is "default".
+    expect(byToken.json).toMatchObject({ authenticated: true, authUsername: 'default' })
     const badToken = await server.call('GET', '/api/security/status', { token: 'nope' })
     expect(badToken.status).toBe(200)
     expect(badToken.json.authenticated).toBe(false)
