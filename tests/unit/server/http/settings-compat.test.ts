@@ -193,7 +193,7 @@ describe('roles', () => {
     for (const path of ['/api/settings/update', '/api/settings/validate']) {
       const refused = await target.call('POST', path, { ...user, body: {} })
       expect(refused.status, path).toBe(403)
-      expect(refused.json.code).toBe('ADMIN_REQUIRED')
+      expect(refused.json.code).toBe('ROLE_REQUIRED')
       const admin = await target.call('POST', path, { ...viaProxy('root', 'admin'), body: {} })
       expect(admin.status, path).toBe(200)
     }
