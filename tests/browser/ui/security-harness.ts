@@ -51,6 +51,15 @@ export const OIDC = {
   envOverrides: [],
 }
 
+/** GET /api/users' first-run account. */
+export const ADMIN_USER = {
+  username: 'admin',
+  role: 'admin',
+  disabled: false,
+  createdAt: 1_767_225_600_000,
+  updatedAt: 1_767_225_600_000,
+}
+
 export type Routes = Partial<
   Record<string, (body: Json, init: RequestInit | undefined) => Response>
 >
@@ -78,6 +87,7 @@ export function securityServer({
       'GET /api/security/oidc': () => Response.json(OIDC),
       'GET /api/security/audit': () => Response.json({ events: [] }),
       'GET /api/security/lockout': () => Response.json(UNLOCKED),
+      'GET /api/users': () => Response.json({ users: [ADMIN_USER] }),
       'GET /api/security/tokens': () => Response.json({ tokens: [] }),
       ...routes,
     },

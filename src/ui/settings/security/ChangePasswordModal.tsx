@@ -94,7 +94,7 @@ export function ChangePasswordModal({ onClose }: { onClose: () => void }) {
           id="change-new"
           type="password"
           autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. Every session ends, this one included.`}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters. Your sessions end, this one included.`}
           value={next}
           disabled={busy}
           onChange={(event) => setNext(event.target.value)}

@@ -30,6 +30,7 @@ import { ExportModal } from './ExportModal.tsx'
 import { Notice } from './fields.tsx'
 import { ImportModal } from './ImportModal.tsx'
 import { LockoutCard } from './LockoutCard.tsx'
+import { UsersCard } from './UsersCard.tsx'
 import { OidcPanel } from './OidcPanel.tsx'
 import { PostureCard } from './PostureCard.tsx'
 import { QuickSetupModal } from './QuickSetupModal.tsx'
@@ -254,6 +255,7 @@ export function SecurityTab() {
         <StatusCard status={status} onOpen={setDialog} />
         <PostureCard status={status} />
       </div>
+      {passwordLogin(status) && <UsersCard />}
       {passwordLogin(status) && <LockoutCard />}
       <ApiTokenPanel status={status} />
       {!status.disabled && <ApiTokensCard />}
