@@ -85,7 +85,11 @@ export interface AuthService {
   /** A new "default" admin token (returned once); the old one stops working at once. */
   regenerateToken(actor: string, ip: string): string
   /** The login account's lockout counter, or null before the first setup. */
-  accountLock(): (AccountLockInfo & { username: string }) | null
+  /**
+   * The lockout counters an admin sees: the first-run account's always, another user's while it
+   * has failures or a lock (issue 29: lockout stays per account).
+   */
+  accountLocks(): Array<AccountLockInfo & { username: string }>
   /** Lift the lock on `username` (audited); true when it was locked. */
   unlock(username: string, actor: string, ip: string): boolean
 }
@@ -255,11 +259,12 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       return token
     },
 
-    accountLock() {
-      const settings = settingsRepo.get()
-      return settings
-        ? { username: settings.username, ...lockout.inspect(settings.username) }
-        : null
+    accountLocks() {
+      const first = settingsRepo.get()?.username
+      return deps.users
+        .list()
+        .map((user) => ({ username: user.username, ...lockout.inspect(user.username) }))
+        .filter((lock) => lock.username === first || lock.locked || lock.failures > 0)
     },
 
     unlock(username, actor, ip) {

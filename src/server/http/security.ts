@@ -185,10 +185,11 @@ export function registerSecurityRoutes(
   app.get('/api/security/lockout', async (request, reply): Promise<{ accounts: AccountLock[] }> => {
     callerOf(request)
     reply.header('Cache-Control', 'no-store')
-    const lock = auth.accountLock()
-    if (!lock) return { accounts: [] }
-    const lockedUntil = lock.lockedUntil === null ? null : new Date(lock.lockedUntil).toISOString()
-    return { accounts: [{ ...lock, lockedUntil }] }
+    const accounts = auth.accountLocks().map((lock) => ({
+      ...lock,
+      lockedUntil: lock.lockedUntil === null ? null : new Date(lock.lockedUntil).toISOString(),
+    }))
+    return { accounts }
   })
 
   app.post('/api/security/unlock', async (request) => {

@@ -254,6 +254,20 @@ describe('lockout per account', () => {
     expect(locked.status).toBe(403)
     expect(locked.json.code).toBe('ACCOUNT_LOCKED')
     await login(server, 'admin', PASSWORD)
+    // The admin sees the locked user beside the first-run account, and lifts the lock.
+    const locks = await server.call('GET', '/api/security/lockout', { cookies: admin.cookies })
+    expect(
+      locks.json.accounts.map((a: { username: string; locked: boolean }) => [a.username, a.locked]),
+    ).toEqual([
+      ['admin', false],
+      ['dana', true],
+    ])
+    const unlock = await server.call('POST', '/api/security/unlock', {
+      ...as(admin.cookies),
+      body: { username: 'dana' },
+    })
+    expect(unlock.json).toEqual({ success: true, unlocked: true })
+    await login(server, 'dana', 'dana-password')
   })
 })
 
