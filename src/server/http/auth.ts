@@ -48,7 +48,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
         maxAgeMs: auth.sessions.ttlMs,
       })
       auth.audit.record({ type: 'login_success', username: result.username, ip: request.ip })
-      return { success: true, username: result.username }
+      return { success: true, username: result.username, role: result.role }
     }
     if (result.locked) {
       const minutes = result.remainingMinutes

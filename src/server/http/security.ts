@@ -113,6 +113,8 @@ export function registerSecurityRoutes(
       disabled: auth.disabled,
       authUsername: request.auth?.username ?? '',
       authenticated: request.auth !== null,
+      // The UI hides what the role cannot use (issue 29 item 6); the server still checks each call.
+      ...(request.auth ? { role: request.auth.role } : {}),
       credentialsEncrypted: true,
       apiTokenConfigured: tokenConfigured,
       apiTokenHint: tokenHint ?? '',

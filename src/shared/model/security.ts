@@ -1,5 +1,6 @@
 // Wire types of the security API (GET /api/security/status, /audit, /lockout). The server builds
 // them and the UI reads them; neither redeclares them.
+import type { Role } from './roles.ts'
 
 /** Every audit event type, in the order they were introduced. */
 export const AUDIT_EVENT_TYPES = [
@@ -65,6 +66,8 @@ export interface SecurityStatus {
   disabled: boolean
   authUsername: string
   authenticated: boolean
+  /** The caller's role (issue 29); absent when the caller is not signed in. */
+  role?: Role
   credentialsEncrypted: boolean
   apiTokenConfigured: boolean
   apiTokenHint: string

@@ -1,8 +1,12 @@
 import type { AlertsOverviewRow } from '../../shared/views/alerts-overview-types.ts'
+import { useRole } from '../auth/useRole.ts'
 import { BUTTON } from '../components/button-classes.ts'
 import type { AckPhase } from './useAlertAck.ts'
 
-/** Acknowledge / Unacknowledge of one alert (spec 001 §4: 'Processing...' while it is sent). */
+/**
+ * Acknowledge / Unacknowledge of one alert (spec 001 §4: 'Processing...' while it is sent). Absent
+ * for a viewer (issue 29 item 6).
+ */
 export function AckButton({
   row,
   busy,
@@ -12,6 +16,8 @@ export function AckButton({
   busy: AckPhase | undefined
   onToggle: (alertId: string, acknowledged: boolean) => void
 }) {
+  const { can } = useRole()
+  if (!can('operator')) return null
   const sending = busy === 'sending'
   const label = sending ? 'Processing...' : row.acknowledged ? 'Unacknowledge' : 'Acknowledge'
   return (

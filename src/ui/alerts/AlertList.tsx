@@ -11,6 +11,7 @@ import { BADGE, PILL } from '../components/colours.ts'
 import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
 import { useListScroller, usePhone } from '../hooks/usePageScroller.ts'
 import { useViewWindow } from '../hooks/useViewWindow.ts'
+import { useRole } from '../auth/useRole.ts'
 import { AckButton } from './AckButton.tsx'
 import type { AckPhase } from './useAlertAck.ts'
 
@@ -53,6 +54,9 @@ export function AlertList({
   onSelectAll,
 }: Props) {
   const phone = usePhone()
+  // A viewer reads the alerts and their notes; selecting, silencing and acknowledging need an
+  // operator (issue 29 item 6).
+  const operate = useRole().can('operator')
   const scrollRef = useRef<HTMLDivElement>(null)
   const height = phone ? CARD_HEIGHT : ROW_HEIGHT
   const scroller = useListScroller(scrollRef, phone, phone ? 0 : 32)
@@ -85,7 +89,9 @@ export function AlertList({
       >
         {COLUMNS.map((label) => (
           <div key={label} role="columnheader" className={COLUMN_CLASS[label]}>
-            {label === 'Select' && !phone ? (
+            {label === 'Select' && !operate ? (
+              <span className="sr-only">{label}</span>
+            ) : label === 'Select' && !phone ? (
               <input
                 type="checkbox"
                 className={CHECKBOX}
@@ -128,6 +134,7 @@ export function AlertList({
               onNotes={onNotes}
               selected={isSelected(row.id)}
               onSelect={onSelect}
+              operate={operate}
             />
           )
         })}
@@ -160,6 +167,8 @@ interface RowProps {
   onNotes: (row: AlertsOverviewRow) => void
   selected: boolean
   onSelect: (id: string) => void
+  /** The user may select, silence and acknowledge (operator). */
+  operate: boolean
 }
 
 const AlertRowView = memo(function AlertRowView({
@@ -173,6 +182,7 @@ const AlertRowView = memo(function AlertRowView({
   onNotes,
   selected,
   onSelect,
+  operate,
 }: RowProps) {
   const noteCount = row.notes.length
   const last = row.notes.at(-1)
@@ -180,7 +190,7 @@ const AlertRowView = memo(function AlertRowView({
     <button
       type="button"
       aria-label={`Notes on ${row.resourceName}: ${row.message}${noteCount ? ` (${notesLabel(noteCount)})` : ''}`}
-      title={last ? `${last.author}: ${last.text}` : 'Add a note'}
+      title={last ? `${last.author}: ${last.text}` : operate ? 'Add a note' : 'Notes'}
       onClick={() => onNotes(row)}
       className={`${BUTTON.secondary} px-1.5 py-1 text-xs`}
     >
@@ -188,7 +198,7 @@ const AlertRowView = memo(function AlertRowView({
       {noteCount > 0 && <span className="tabular-nums">{noteCount}</span>}
     </button>
   )
-  const select = (
+  const select = operate && (
     <input
       type="checkbox"
       className={CHECKBOX}
@@ -239,7 +249,7 @@ const AlertRowView = memo(function AlertRowView({
     </span>
   )
   const button = <AckButton row={row} busy={busy} onToggle={onToggle} />
-  const silence = (
+  const silence = operate && (
     <button
       type="button"
       aria-label={`Silence ${row.resourceName}: ${row.message}`}

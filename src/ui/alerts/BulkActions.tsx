@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react'
 import type { BulkAlertResult } from '../../shared/model/alerts.ts'
 import type { AlertsOverviewModel } from '../../shared/views/alerts-overview-types.ts'
 import { apiJson } from '../api/http.ts'
+import { useRole } from '../auth/useRole.ts'
 import { BUTTON } from '../components/button-classes.ts'
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx'
 import { showToast } from '../components/toast-store.ts'
@@ -103,7 +104,8 @@ export function BulkBar({
     },
     [selection, model.matchingIds, onSelection],
   )
-  if (count === 0) return null
+  const operate = useRole().can('operator')
+  if (count === 0 || !operate) return null
   const waitingForIds = selection.all && model.matchingIds === undefined
   const disabled = running !== null || waitingForIds
   return (

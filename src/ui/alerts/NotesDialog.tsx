@@ -3,6 +3,8 @@ import { useId, useState } from 'react'
 import { ALERT_NOTE_MAX, type AlertNote } from '../../shared/model/alerts.ts'
 import { toNoteViews, type AlertNoteView } from '../../shared/views/alert-notes.ts'
 import { apiJson, HttpError } from '../api/http.ts'
+import { useRole } from '../auth/useRole.ts'
+import { BUTTON } from '../components/button-classes.ts'
 import { Modal } from '../components/Modal.tsx'
 import { ModalActions } from '../components/ModalActions.tsx'
 import { INPUT } from '../components/TextField.tsx'
@@ -48,6 +50,8 @@ export function NotesDialog({
   onClose: () => void
 }) {
   const id = useId()
+  // A viewer reads the notes; adding one needs an operator (issue 29 item 6).
+  const operate = useRole().can('operator')
   const [notes, setNotes] = useState<readonly AlertNoteView[]>(alert.notes)
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
@@ -84,56 +88,64 @@ export function NotesDialog({
       onClose={onClose}
       dismissible={!busy}
       footer={
-        <ModalActions
-          onCancel={onClose}
-          cancelLabel="Done"
-          busy={busy}
-          formId={`${id}-form`}
-          submitLabel="Add note"
-          busyLabel="Adding..."
-          disabled={trimmed === '' || tooLong}
-          icon={<MessageSquarePlus className="size-4" aria-hidden />}
-        />
+        !operate ? (
+          <button type="button" onClick={onClose} className={`${BUTTON.secondary} justify-center`}>
+            Done
+          </button>
+        ) : (
+          <ModalActions
+            onCancel={onClose}
+            cancelLabel="Done"
+            busy={busy}
+            formId={`${id}-form`}
+            submitLabel="Add note"
+            busyLabel="Adding..."
+            disabled={trimmed === '' || tooLong}
+            icon={<MessageSquarePlus className="size-4" aria-hidden />}
+          />
+        )
       }
     >
       <p className="mb-3 text-sm text-gray-600 dark:text-gray-400">{alert.message}</p>
       <NotesList notes={notes} />
-      <form
-        id={`${id}-form`}
-        className="mt-3 flex flex-col gap-1"
-        onSubmit={(event) => {
-          event.preventDefault()
-          void submit()
-        }}
-      >
-        <label htmlFor={`${id}-text`} className="text-sm font-medium">
-          New note
-        </label>
-        <textarea
-          id={`${id}-text`}
-          className={`${INPUT} min-h-20`}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            // Ctrl/Cmd-Enter adds the note; Enter alone is a new line.
-            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-              event.preventDefault()
-              void submit()
-            }
+      {operate && (
+        <form
+          id={`${id}-form`}
+          className="mt-3 flex flex-col gap-1"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void submit()
           }}
-          aria-describedby={`${id}-hint`}
-          aria-invalid={tooLong || undefined}
-        />
-        <p
-          id={`${id}-hint`}
-          className={`text-xs ${tooLong || error ? 'text-red-700 dark:text-red-400' : 'text-gray-600 dark:text-gray-400'}`}
         >
-          {error ??
-            (tooLong
-              ? `At most ${ALERT_NOTE_MAX} characters (${trimmed.length})`
-              : 'Kept with this occurrence in History. Ctrl+Enter adds it.')}
-        </p>
-      </form>
+          <label htmlFor={`${id}-text`} className="text-sm font-medium">
+            New note
+          </label>
+          <textarea
+            id={`${id}-text`}
+            className={`${INPUT} min-h-20`}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={(event) => {
+              // Ctrl/Cmd-Enter adds the note; Enter alone is a new line.
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault()
+                void submit()
+              }
+            }}
+            aria-describedby={`${id}-hint`}
+            aria-invalid={tooLong || undefined}
+          />
+          <p
+            id={`${id}-hint`}
+            className={`text-xs ${tooLong || error ? 'text-red-700 dark:text-red-400' : 'text-gray-600 dark:text-gray-400'}`}
+          >
+            {error ??
+              (tooLong
+                ? `At most ${ALERT_NOTE_MAX} characters (${trimmed.length})`
+                : 'Kept with this occurrence in History. Ctrl+Enter adds it.')}
+          </p>
+        </form>
+      )}
     </Modal>
   )
 }

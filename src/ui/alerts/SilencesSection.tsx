@@ -6,6 +6,7 @@ import { formatLeft, formatSince } from '../../shared/views/alerts-overview.ts'
 import { SHORT_DAY } from '../../shared/views/schedule-summary.ts'
 import { describeTarget, listedSilences } from '../../shared/views/silence-form.ts'
 import { apiJson } from '../api/http.ts'
+import { useRole } from '../auth/useRole.ts'
 import { BUTTON } from '../components/button-classes.ts'
 import { BADGE, PILL } from '../components/colours.ts'
 import { showToast } from '../components/toast-store.ts'
@@ -54,7 +55,10 @@ function when(s: SilenceView, now: number): string {
   return `starts ${new Date(start).toLocaleString()}`
 }
 
-/** Overview's silences (issue 28): active and upcoming, each can be ended early; a new one. */
+/**
+ * Overview's silences (issue 28): active and upcoming, each can be ended early; a new one. A viewer
+ * sees the list only (issue 29 item 6).
+ */
 export function SilencesSection({
   silences,
   reload,
@@ -62,6 +66,7 @@ export function SilencesSection({
   silences: SilenceView[] | null
   reload: () => void
 }) {
+  const operate = useRole().can('operator')
   const [creating, setCreating] = useState(false)
   const [ending, setEnding] = useState<string | null>(null)
   const listed = silences ? listedSilences(silences) : []
@@ -88,14 +93,16 @@ export function SilencesSection({
         <h2 id="silences-title" className="text-sm font-semibold text-gray-900 dark:text-gray-100">
           Silences
         </h2>
-        <button
-          type="button"
-          onClick={() => setCreating(true)}
-          className={`${BUTTON.secondary} px-2 py-1 text-xs`}
-        >
-          <Plus className="size-3.5" aria-hidden />
-          New silence
-        </button>
+        {operate && (
+          <button
+            type="button"
+            onClick={() => setCreating(true)}
+            className={`${BUTTON.secondary} px-2 py-1 text-xs`}
+          >
+            <Plus className="size-3.5" aria-hidden />
+            New silence
+          </button>
+        )}
       </div>
       {silences === null ? (
         <p className="text-xs text-gray-500 dark:text-gray-400">Loading silences...</p>
@@ -137,16 +144,18 @@ export function SilencesSection({
                 {s.comment ? `“${s.comment}” — ` : ''}
                 {s.author}, {formatSince(Date.parse(s.createdAt), now)}
               </span>
-              <button
-                type="button"
-                disabled={ending === s.id}
-                onClick={() => end(s)}
-                aria-label={`End the silence of ${describeTarget(s.target)}`}
-                className={`${BUTTON.secondary} px-2 py-1 text-xs disabled:opacity-60`}
-              >
-                <BellOff className="size-3.5" aria-hidden />
-                {s.state === 'active' ? 'End now' : 'Cancel'}
-              </button>
+              {operate && (
+                <button
+                  type="button"
+                  disabled={ending === s.id}
+                  onClick={() => end(s)}
+                  aria-label={`End the silence of ${describeTarget(s.target)}`}
+                  className={`${BUTTON.secondary} px-2 py-1 text-xs disabled:opacity-60`}
+                >
+                  <BellOff className="size-3.5" aria-hidden />
+                  {s.state === 'active' ? 'End now' : 'Cancel'}
+                </button>
+              )}
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@
 // setup): which screen the gate shows, who is signed in, and the calls behind the screens.
 import { proxy } from 'valtio'
 import type { ErrorCode } from '../../shared/model/errors.ts'
+import { isRole, type Role } from '../../shared/model/roles.ts'
 import type { SecurityStatus } from '../../shared/model/security.ts'
 import { appErrorOf } from '../api/errors.ts'
 import { HttpError, apiFetch, apiJson } from '../api/http.ts'
@@ -33,11 +34,24 @@ export interface AuthState {
   phase: AuthPhase
   /** The signed-in user ('' when unknown or auth is off). */
   username: string
+  /**
+   * The signed-in user's role (issue 29), or null when unknown (an older server): the UI then
+   * shows everything and the server's 403 answers. 'admin' when auth is off.
+   */
+  role: Role | null
   /** Why the check failed (phase 'error'). */
   error: string
 }
 
-export const authState = proxy<AuthState>({ phase: 'checking', username: '', error: '' })
+export const authState = proxy<AuthState>({
+  phase: 'checking',
+  username: '',
+  role: null,
+  error: '',
+})
+
+/** The role an answer names, or null. */
+const roleOf = (value: unknown): Role | null => (isRole(value) ? value : null)
 
 // Each flow takes a ticket; only the newest may write the state, so a slow start that finishes
 // after a login (or a StrictMode double start) cannot overwrite it.
@@ -53,7 +67,7 @@ function take(): (patch: Partial<AuthState>) => void {
 /** Back to 'checking', as on a fresh page (tests call it between mounts). */
 export function resetAuth(): void {
   ticket += 1
-  Object.assign(authState, { phase: 'checking', username: '', error: '' })
+  Object.assign(authState, { phase: 'checking', username: '', role: null, error: '' })
   resetSso()
 }
 
@@ -84,7 +98,7 @@ export async function startAuth(): Promise<void> {
   captureOidcError()
   if (storageGet(session, JUST_LOGGED_OUT_KEY) === '1') {
     setSsoOffered(null)
-    set({ phase: 'login', username: '' })
+    set({ phase: 'login', username: '', role: null })
     return
   }
   // Partial: an older server's answer may lack fields.
@@ -102,23 +116,32 @@ export async function startAuth(): Promise<void> {
   rememberSecurityStatus(status)
   setSsoOffered(status?.oidcEnabled === true)
   if (status?.disabled) {
-    set({ phase: 'disabled', username: '' })
+    set({ phase: 'disabled', username: '', role: 'admin' })
     return
   }
   if (status?.authenticated) {
-    set({ phase: 'authenticated', username: status.authUsername ?? '' })
+    set({
+      phase: 'authenticated',
+      username: status.authUsername ?? '',
+      role: roleOf(status.role),
+    })
     return
   }
   if (status && status.hasAuthentication === false) {
-    set({ phase: 'setup', username: '' })
+    set({ phase: 'setup', username: '', role: null })
     return
   }
   try {
     const res = await apiFetch('/api/state')
     // Only the status matters; the full state arrives over the socket.
     void res.body?.cancel().catch(() => {})
-    if (res.ok) set({ phase: 'authenticated', username: status?.authUsername ?? '' })
-    else if (res.status === 401) set({ phase: 'login', username: '' })
+    if (res.ok) {
+      set({
+        phase: 'authenticated',
+        username: status?.authUsername ?? '',
+        role: roleOf(status?.role),
+      })
+    } else if (res.status === 401) set({ phase: 'login', username: '', role: null })
     else set({ phase: 'error', error: `The server answered ${res.status} to the login check.` })
   } catch {
     set({ phase: 'error', error: 'Failed to connect to server.' })
@@ -198,9 +221,9 @@ export function loginFailure(status: number, body: unknown): LoginFailure {
 /** POST /api/login. Resolves null on success (the app opens), else what the form shows. */
 export async function login(username: string, password: string): Promise<LoginFailure | null> {
   const set = take()
-  let answer: { username?: unknown } | null
+  let answer: { username?: unknown; role?: unknown } | null
   try {
-    answer = await apiJson<{ username?: unknown }>('/api/login', {
+    answer = await apiJson<{ username?: unknown; role?: unknown }>('/api/login', {
       method: 'POST',
       body: { username, password },
       retryRateLimit: false,
@@ -216,7 +239,7 @@ export async function login(username: string, password: string): Promise<LoginFa
   }
   storageSet(session, JUST_LOGGED_OUT_KEY, null)
   const name = typeof answer?.username === 'string' ? answer.username : username
-  set({ phase: 'authenticated', username: name, error: '' })
+  set({ phase: 'authenticated', username: name, role: roleOf(answer?.role), error: '' })
   return null
 }
 
@@ -254,7 +277,7 @@ export async function logout(): Promise<void> {
   }
   clearStoredData()
   storageSet(session, JUST_LOGGED_OUT_KEY, '1')
-  set({ phase: 'login', username: '', error: '' })
+  set({ phase: 'login', username: '', role: null, error: '' })
   afterLogout(answer)
 }
 
@@ -314,5 +337,6 @@ export async function quickSetup(request: {
 export function completeSetup(username: string): void {
   const set = take()
   storageSet(session, JUST_LOGGED_OUT_KEY, null)
-  set({ phase: 'authenticated', username, error: '' })
+  // Only the admin runs the first-run setup.
+  set({ phase: 'authenticated', username, role: 'admin', error: '' })
 }

@@ -2,6 +2,7 @@ import { Activity, LogOut, UserRound } from 'lucide-react'
 import { useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation } from 'wouter'
+import type { Role } from '../../shared/model/roles.ts'
 import { authState, logout } from '../auth/auth-store.ts'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { useConnection } from '../hooks/useConnection.ts'
@@ -10,8 +11,11 @@ import { WallViewLink } from '../wall/WallViewLink.tsx'
 import { ConnectionPill } from './ConnectionPill.tsx'
 import { ThemeToggle } from './ThemeToggle.tsx'
 
-/** The signed-in user and Logout (spec 001 §2 Shell), shown only when authentication is on. */
-function UserMenu({ username }: { username: string }) {
+/**
+ * The signed-in user, their role (issue 29 item 6) and Logout (spec 001 §2 Shell), shown only when
+ * authentication is on. On a phone the role shrinks to its initial.
+ */
+function UserMenu({ username, role }: { username: string; role: Role | null }) {
   const [, navigate] = useLocation()
   const [busy, setBusy] = useState(false)
   const signOut = () => {
@@ -25,12 +29,25 @@ function UserMenu({ username }: { username: string }) {
       {username && (
         <span
           className="inline-flex min-w-0 items-center gap-1 text-sm text-gray-700 dark:text-gray-300"
-          title={`Signed in as ${username}`}
+          title={`Signed in as ${username}${role ? ` (${role})` : ''}`}
         >
           <UserRound className="hidden size-4 shrink-0 sm:block" aria-hidden />
           <span className="max-w-20 truncate sm:max-w-40" data-testid="header-username">
             {username}
           </span>
+          {role && (
+            <span
+              className="shrink-0 text-xs text-gray-500 dark:text-gray-400"
+              data-testid="header-role"
+            >
+              <span aria-hidden>· </span>
+              <span className="sr-only">role </span>
+              <span className="sm:hidden" aria-hidden>
+                {role[0]}
+              </span>
+              <span className="max-sm:sr-only">{role}</span>
+            </span>
+          )}
         </span>
       )}
       <button
@@ -65,7 +82,7 @@ export function Header() {
         <ConnectionPill status={status} />
         <WallViewLink />
         <ThemeToggle />
-        {auth.phase === 'authenticated' && <UserMenu username={auth.username} />}
+        {auth.phase === 'authenticated' && <UserMenu username={auth.username} role={auth.role} />}
       </div>
     </header>
   )

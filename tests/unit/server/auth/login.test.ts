@@ -24,7 +24,7 @@ describe('POST /api/login', () => {
   it('logs in with the right password: cookies, no password in the answer', async () => {
     const res = await attempt('admin', creds.password)
     expect(res.status).toBe(200)
-    expect(res.json).toEqual({ success: true, username: 'admin' })
+    expect(res.json).toEqual({ success: true, username: 'admin', role: 'admin' })
     expect(res.text).not.toContain(creds.password)
     const cookies = cookieValues(res)
     expect(res.setCookies.get('pulse_session')).toMatch(/HttpOnly; SameSite=Lax/)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { SECURITY_HEADERS } from '../../../../src/server/auth/security-headers.ts'
-import { quickSetup, startAuthServer, type AuthTestServer } from './auth-helpers.ts'
+import { login, quickSetup, startAuthServer, type AuthTestServer } from './auth-helpers.ts'
 
 let server: AuthTestServer | undefined
 afterEach(async () => {
@@ -71,6 +71,27 @@ describe('GET /api/security/status', () => {
     expect(badToken.json.authenticated).toBe(false)
   })
 
+  it("names the caller's role (issue 29 item 6), and none for a caller not signed in", async () => {
+    server = await startAuthServer()
+    const admin = await quickSetup(server)
+    const anonymous = await server.call('GET', '/api/security/status')
+    expect(anonymous.json).not.toHaveProperty('role')
+    const byAdmin = await server.call('GET', '/api/security/status', { cookies: admin.cookies })
+    expect(byAdmin.json).toMatchObject({ authUsername: 'admin', role: 'admin' })
+    for (const role of ['viewer', 'operator']) {
+      const username = `${role}-1`
+      const added = await server.call('POST', '/api/users', {
+        cookies: admin.cookies,
+        csrf: admin.cookies.pulse_csrf,
+        body: { username, password: `${username}-password`, role },
+      })
+      expect(added.status, added.text).toBe(201)
+      const cookies = await login(server, username, `${username}-password`)
+      const status = await server.call('GET', '/api/security/status', { cookies })
+      expect(status.json).toMatchObject({ authenticated: true, authUsername: username, role })
+    }
+  })
+
   it('with DISABLE_AUTH allows everything as anonymous and says so', async () => {
     server = await startAuthServer({ authDisabled: true })
     const status = await server.call('GET', '/api/security/status')
@@ -80,6 +101,7 @@ describe('GET /api/security/status', () => {
       requiresAuth: false,
       authenticated: true,
       authUsername: 'anonymous',
+      role: 'admin',
     })
     expect((await server.call('GET', '/api/state')).status).toBe(200)
     const add = await server.call('POST', '/api/config/nodes', {
