@@ -75,11 +75,12 @@ function caller(username: string, method: AuthMethod, role: Role): RequestAuth {
 }
 
 /**
- * A session's role: single sign-on's as before (item 3 maps those); a password session's is its
- * user's current one, so a demotion applies at once. A disabled or deleted user's session ends.
+ * A session's role: single sign-on's is the one decided at sign-in (admin for a session from
+ * before roles); a password session's is its user's current one, so a demotion applies at once.
+ * A disabled or deleted user's session ends.
  */
 function sessionRole(auth: AuthService, session: SessionRecord): Role | null {
-  if (session.method === 'oidc') return 'admin'
+  if (session.method === 'oidc') return session.role ?? 'admin'
   const role = auth.users.roleOf(session.username)
   if (role === null) auth.sessions.revoke(session.idHash)
   return role
@@ -222,8 +223,9 @@ async function authenticate(
     if (read && !request.cookies[CSRF_COOKIE] && request.routeOptions.url !== SOCKET_PATH) {
       issueCsrfCookie(request, reply)
     }
-    // Until the role headers are mapped (issue 29 item 3): the admin role, else operator.
-    return caller(proxied.username, 'proxy', proxied.isAdmin ? 'admin' : 'operator')
+    // The role headers mapped (issue 29 item 3); no mapped role with a default of none: refused.
+    if (proxied.role === null) throw new AppError('PROXY_ROLE_NONE')
+    return caller(proxied.username, 'proxy', proxied.role)
   }
 
   const settings = auth.settings()

@@ -14,6 +14,8 @@ export const OIDC_ERROR_CODES = [
   'email_restricted',
   'domain_restricted',
   'group_restricted',
+  // In no group of the role mapping with the default role 'none' (issue 29 item 3).
+  'role_restricted',
   'session_failed',
   // Not in the spec's list (the UI shows its generic text): the provider answered the
   // authorization request with an error (the user cancelled, consent refused), or single sign-on

@@ -6,6 +6,7 @@ import { AppError } from '../../shared/model/errors.ts'
 import type { OidcPublicSettings } from '../../shared/model/oidc-config.ts'
 import { parseBody } from '../parse-body.ts'
 import type { OidcConfigRepo } from './oidc-config-repo.ts'
+import { roleMappingProblem } from './oidc-roles.ts'
 import {
   OIDC_DEFAULTS,
   OIDC_ENV_NAMES,
@@ -51,6 +52,20 @@ export const oidcUpdateSchema = z.object({
   allowedGroups: list.optional(),
   allowedDomains: list.optional(),
   allowedEmails: list.optional(),
+  roleMapping: z
+    .array(
+      z.object({
+        group: text(320),
+        role: z.string({ error: 'must be a string' }),
+      }),
+      { error: 'must be a list of {group, role}' },
+    )
+    .optional(),
+  defaultRole: z
+    .enum(['viewer', 'operator', 'admin', 'none'], {
+      error: 'must be viewer, operator, admin or none',
+    })
+    .optional(),
 })
 
 export type OidcUpdate = z.output<typeof oidcUpdateSchema>
@@ -82,10 +97,23 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** The normalised, validated value of one field of an update. */
-function fieldValue(field: OidcField, raw: string | boolean | string[]): OidcSettings[OidcField] {
+function fieldValue(
+  field: OidcField,
+  raw: NonNullable<OidcUpdate[OidcField]>,
+): OidcSettings[OidcField] {
   if (typeof raw === 'boolean') return raw
+  if (field === 'roleMapping') {
+    const mapping = (raw as { group: string; role: string }[]).map((rule) => ({
+      group: rule.group,
+      role: rule.role.trim().toLowerCase(),
+    }))
+    const problem = roleMappingProblem(mapping as OidcSettings['roleMapping'])
+    if (problem) throw invalid(problem[0] ? `roleMapping.${problem[0]}` : 'roleMapping', problem[1])
+    return mapping as OidcSettings['roleMapping']
+  }
+  if (field === 'defaultRole') return raw as OidcSettings['defaultRole']
   if (field === 'scopes' || field.startsWith('allowed')) {
-    const entries = normaliseList(field, typeof raw === 'string' ? [raw] : raw)
+    const entries = normaliseList(field, typeof raw === 'string' ? [raw] : (raw as string[]))
     for (const entry of entries) {
       const problem = listEntryProblem(field, entry)
       if (problem) throw invalid(field, problem)
@@ -137,6 +165,8 @@ export function createOidcConfigService(deps: OidcConfigDeps): OidcConfigService
         allowedGroups: s.allowedGroups,
         allowedDomains: s.allowedDomains,
         allowedEmails: s.allowedEmails,
+        roleMapping: s.roleMapping,
+        defaultRole: s.defaultRole,
         envOverrides: [...overridden],
       }
     },

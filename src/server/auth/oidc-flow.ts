@@ -14,6 +14,8 @@ import {
   type OidcErrorCode,
   type OidcIdentity,
 } from './oidc-claims.ts'
+import type { Role } from '../../shared/model/roles.ts'
+import { decideOidcRole } from './oidc-roles.ts'
 import { isLoopbackHost, isOidcReady, type OidcSettings } from './oidc-settings.ts'
 import { generateOpaqueId, matchesDigest, sha256Hex } from './secrets.ts'
 
@@ -34,7 +36,7 @@ interface PendingLogin {
 }
 
 export type OidcOutcome =
-  | { ok: true; identity: OidcIdentity; returnTo: string }
+  | { ok: true; identity: OidcIdentity; role: Role; returnTo: string }
   | { ok: false; code: OidcErrorCode; detail: string; username?: string }
 
 export interface OidcStart {
@@ -257,7 +259,17 @@ export function createOidcFlow(deps: OidcFlowDeps): OidcFlow {
           username: identity.username,
         }
       }
-      return { ok: true, identity, returnTo: login.returnTo }
+      // The mapping of this sign-in's settings (read above, at the callback): never cached.
+      const role = decideOidcRole(identity.groups, s.roleMapping, s.defaultRole)
+      if (role === null) {
+        return {
+          ok: false,
+          code: 'role_restricted',
+          detail: `groups [${identity.groups.join(', ')}] map to no role and the default is none`,
+          username: identity.username,
+        }
+      }
+      return { ok: true, identity, role, returnTo: login.returnTo }
     },
 
     reset() {

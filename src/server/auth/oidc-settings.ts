@@ -11,6 +11,7 @@ import {
   type OidcField,
   type OidcSettings,
 } from '../../shared/model/oidc-config.ts'
+import { parseDefaultRole, parseRoleMapping } from './oidc-roles.ts'
 
 export {
   OIDC_DEFAULT_SCOPES,
@@ -110,6 +111,10 @@ export function readOidcEnv(env: NodeJS.ProcessEnv): OidcEnvOverrides {
     if (raw === undefined || raw === '') continue
     if (field === 'enabled') {
       out[field] = readEnvBool(name, raw)
+    } else if (field === 'roleMapping') {
+      out[field] = parseRoleMapping(name, raw)
+    } else if (field === 'defaultRole') {
+      out[field] = parseDefaultRole(name, raw)
     } else if (LIST_FIELDS.has(field)) {
       const list = normaliseList(field, splitList(raw))
       for (const entry of list) {

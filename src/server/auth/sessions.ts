@@ -1,5 +1,6 @@
 // Browser sessions: an opaque id and a CSRF token handed out as cookies, stored only as SHA-256.
 // Sliding lifetime: a session used after `refreshMs` gets its expiry pushed out again.
+import type { Role } from '../../shared/model/roles.ts'
 import type { SessionMethod, SessionRecord, SessionRepo } from '../store/session-repo.ts'
 import { generateOpaqueId, matchesDigest, sha256Hex } from './secrets.ts'
 
@@ -16,8 +17,8 @@ export interface IssuedSession {
 
 export interface SessionService {
   readonly ttlMs: number
-  /** A new session; `method` defaults to 'password'. */
-  create(username: string, method?: SessionMethod): IssuedSession
+  /** A new session; `method` defaults to 'password'; `role` is a single sign-on's decided role. */
+  create(username: string, method?: SessionMethod, role?: Role): IssuedSession
   /** The live session for a raw cookie value, or null. */
   find(id: string): SessionRecord | null
   /** Extend the expiry when due; true when the cookies should be sent again. */
@@ -50,7 +51,7 @@ export function createSessionService(options: SessionOptions): SessionService {
 
   return {
     ttlMs,
-    create(username, method = 'password') {
+    create(username, method = 'password', role) {
       const at = now()
       // Revoked rows are kept a day so a late request still finds "revoked", then dropped.
       repo.prune(at, at - 24 * 3600_000)
@@ -67,6 +68,7 @@ export function createSessionService(options: SessionOptions): SessionService {
         lastSeenAt: at,
         revokedAt: null,
         method,
+        role: role ?? null,
       })
       return { id, csrf, idHash, expiresAt }
     },

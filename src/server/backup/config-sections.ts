@@ -307,6 +307,13 @@ export const SECTIONS: readonly AnySection[] = [
     optional: true,
     describe: (rows) => (rows.length > 0 ? 'OIDC settings' : 'no OIDC settings'),
   }),
+  // The single sign-on role mapping (issue 29 item 3); absent from older exports and data dirs.
+  rowTableSection({
+    key: 'oidcRoles',
+    table: 'oidc_roles',
+    optional: true,
+    describe: (rows) => (rows.length > 0 ? 'OIDC role mapping' : 'no OIDC role mapping'),
+  }),
   ...NOTIFY_SECTIONS,
 ]
 

@@ -104,7 +104,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     }
     let session
     try {
-      session = auth.sessions.create(identity.username, 'oidc')
+      session = auth.sessions.create(identity.username, 'oidc', outcome.role)
     } catch (err) {
       request.log.error({ err }, 'single sign-on: session could not be created')
       return fail('session_failed', 'session could not be created', identity.username)
@@ -118,7 +118,9 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
       type: 'oidc_login',
       username: identity.username,
       ip: request.ip,
-      detail: identity.email ? `email ${identity.email}` : '',
+      detail: [identity.email ? `email ${identity.email}` : '', `role ${outcome.role}`]
+        .filter(Boolean)
+        .join(', '),
     })
     return reply.redirect(outcome.returnTo, 302)
   })

@@ -287,6 +287,18 @@ export const MIGRATIONS: readonly string[] = [
      SELECT lower(hex(randomblob(16))), 'default', 'admin', api_token_hash, api_token_hint,
        updated_at, NULL
      FROM auth_settings WHERE api_token_hash IS NOT NULL`,
+  // Single sign-on roles (issue 29 item 3, auth/oidc-roles.ts): the group → role mapping beside
+  // oidc_config (no row = no mapping, default admin: as before roles), and the role decided at
+  // each single sign-on (a side table: ALTER TABLE ADD COLUMN cannot be re-run).
+  `CREATE TABLE IF NOT EXISTS oidc_roles (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     role_mapping TEXT NOT NULL DEFAULT '[]',
+     default_role TEXT NOT NULL DEFAULT 'admin'
+   );
+   CREATE TABLE IF NOT EXISTS session_roles (
+     session_id_hash TEXT PRIMARY KEY,
+     role TEXT NOT NULL CHECK (role IN ('viewer', 'operator', 'admin'))
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

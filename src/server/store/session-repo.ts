@@ -1,4 +1,6 @@
 // Sessions by SHA-256 of their id; the CSRF token is kept as a digest too.
+// A single sign-on session's role sits in session_roles (decided at sign-in, issue 29 item 3).
+import { isRole, type Role } from '../../shared/model/roles.ts'
 import type { Db } from './db.ts'
 
 export interface SessionRecord {
@@ -11,6 +13,8 @@ export interface SessionRecord {
   revokedAt: number | null
   /** How the session was opened: 'password' (login form, setup) or 'oidc' (single sign-on). */
   method: SessionMethod
+  /** The role decided at single sign-on; absent (or null) for a session from before roles. */
+  role?: Role | null
 }
 
 export type SessionMethod = 'password' | 'oidc'
@@ -40,6 +44,7 @@ interface Row {
   last_seen_at: number
   revoked_at: number | null
   method: string
+  role: string | null
 }
 
 /** Repository over the sessions table. */
@@ -49,8 +54,13 @@ export function createSessionRepo(db: Db): SessionRepo {
        (id_hash, csrf_hash, username, created_at, expires_at, last_seen_at, method)
      VALUES (@idHash, @csrfHash, @username, @createdAt, @expiresAt, @lastSeenAt, @method)`,
   )
+  const insertRole = db.prepare(
+    'INSERT OR REPLACE INTO session_roles (session_id_hash, role) VALUES (?, ?)',
+  )
   const findLive = db.prepare(
-    'SELECT * FROM sessions WHERE id_hash = ? AND revoked_at IS NULL AND expires_at > ?',
+    `SELECT s.*, r.role FROM sessions s
+       LEFT JOIN session_roles r ON r.session_id_hash = s.id_hash
+     WHERE s.id_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?`,
   )
   const extend = db.prepare(
     'UPDATE sessions SET expires_at = ?, last_seen_at = ? WHERE id_hash = ? AND revoked_at IS NULL',
@@ -67,9 +77,16 @@ export function createSessionRepo(db: Db): SessionRepo {
   const prune = db.prepare(
     'DELETE FROM sessions WHERE expires_at <= ? OR (revoked_at IS NOT NULL AND revoked_at < ?)',
   )
+  const pruneRoles = db.prepare(
+    'DELETE FROM session_roles WHERE session_id_hash NOT IN (SELECT id_hash FROM sessions)',
+  )
   return {
     insert(session) {
-      insert.run(session)
+      const { role, ...row } = session
+      db.transaction(() => {
+        insert.run(row)
+        if (role) insertRole.run(session.idHash, role)
+      })()
     },
     findLive(idHash, now) {
       const row = findLive.get(idHash, now) as Row | undefined
@@ -83,6 +100,7 @@ export function createSessionRepo(db: Db): SessionRepo {
         lastSeenAt: row.last_seen_at,
         revokedAt: row.revoked_at,
         method: row.method === 'oidc' ? 'oidc' : 'password',
+        role: isRole(row.role) ? row.role : null,
       }
     },
     extend(idHash, expiresAt, now) {
@@ -102,6 +120,7 @@ export function createSessionRepo(db: Db): SessionRepo {
     },
     prune(now, revokedBefore) {
       prune.run(now, revokedBefore)
+      pruneRoles.run()
     },
   }
 }

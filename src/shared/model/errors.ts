@@ -50,6 +50,10 @@ export const ERRORS = {
   ADMIN_REQUIRED: { status: 403, message: 'Admin privileges required' },
   ROLE_REQUIRED: { status: 403, message: 'This needs the {role} role; you are {yours}' },
   ROUTE_ROLE_MISSING: { status: 403, message: 'This route declares no role; refused' },
+  PROXY_ROLE_NONE: {
+    status: 403,
+    message: 'Your proxy sign-in carries no role that Pulse maps; ask your administrator',
+  },
   FIELD_READ_ONLY: { status: 400, message: '{field}: set by the environment variable {name}.' },
   IMPORT_WRONG_PASSPHRASE: { status: 400, message: 'Wrong passphrase, or the file was changed.' },
   IMPORT_DAMAGED: {

@@ -1,6 +1,17 @@
 // Single sign-on (OIDC) configuration shared by the server and the browser (spec 001 §3 OIDC
 // config, §5 OIDC rules, §9; contract auth-api-2.md): the fields, their defaults, the environment
 // variable behind each field, and how a list is split.
+import { ROLES, type Role } from './roles.ts'
+
+/** A provider group and the role its members get (issue 29 item 3). */
+export interface OidcRoleRule {
+  group: string
+  role: Role
+}
+
+/** The role of a user in no mapped group; 'none' refuses the sign-in. */
+export const OIDC_DEFAULT_ROLES = [...ROLES, 'none'] as const
+export type OidcDefaultRole = (typeof OIDC_DEFAULT_ROLES)[number]
 
 export interface OidcSettings {
   enabled: boolean
@@ -21,6 +32,10 @@ export interface OidcSettings {
   allowedDomains: string[]
   /** Lower case. */
   allowedEmails: string[]
+  /** Groups (of groupsClaim) to roles; a user gets the highest role of the matched groups. */
+  roleMapping: OidcRoleRule[]
+  /** A user in no mapped group; 'admin' (the default) keeps single sign-on as before roles. */
+  defaultRole: OidcDefaultRole
 }
 
 export type OidcField = keyof OidcSettings
@@ -44,6 +59,8 @@ export const OIDC_DEFAULTS: OidcSettings = {
   allowedGroups: [],
   allowedDomains: [],
   allowedEmails: [],
+  roleMapping: [],
+  defaultRole: 'admin',
 }
 
 /** The environment variable of each field. */
@@ -61,6 +78,8 @@ export const OIDC_ENV_NAMES: Readonly<Record<OidcField, string>> = {
   allowedGroups: 'OIDC_ALLOWED_GROUPS',
   allowedDomains: 'OIDC_ALLOWED_DOMAINS',
   allowedEmails: 'OIDC_ALLOWED_EMAILS',
+  roleMapping: 'OIDC_ROLE_MAPPING',
+  defaultRole: 'OIDC_DEFAULT_ROLE',
 }
 
 /** Every field, in order. */

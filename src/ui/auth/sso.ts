@@ -15,6 +15,8 @@ export const OIDC_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   email_restricted: 'Your email address is not allowed to use Pulse.',
   domain_restricted: 'Your email domain is not allowed to use Pulse.',
   group_restricted: 'Your account is not in a group allowed to use Pulse.',
+  role_restricted:
+    'Your account is not in a group that has a role in Pulse. Please contact your administrator.',
   invalid_state: 'The single sign-on request expired or was already used. Please try again.',
   exchange_failed:
     'Pulse could not complete the sign-in with your identity provider. Please try again.',

@@ -147,6 +147,8 @@ describe('OIDC panel (spec 001 §4)', () => {
       allowedGroups: ['ops', 'admins'],
       allowedDomains: ['example.com', 'corp.example.org'],
       allowedEmails: ['a@example.com', 'b@corp.example.org'],
+      roleMapping: [],
+      defaultRole: 'admin',
     })
     // The saved config is the new baseline; the status is read again (SSO tile on).
     await expect.element(save()).toBeDisabled()

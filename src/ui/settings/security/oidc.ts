@@ -1,11 +1,15 @@
 // Single sign-on settings (spec 001 §3 OIDC config, §4 OIDC, §5 OIDC rules; contract
 // auth-api-2.md GET/PUT /api/security/oidc): the config, the form's text model, and the calls.
 import {
+  OIDC_DEFAULT_ROLES,
   OIDC_DEFAULTS,
   OIDC_ENV_NAMES,
   splitListItems,
+  type OidcDefaultRole,
   type OidcPublicSettings,
+  type OidcRoleRule,
 } from '../../../shared/model/oidc-config.ts'
+import { isRole } from '../../../shared/model/roles.ts'
 import { HttpError, apiJson } from '../../api/http.ts'
 
 export { OIDC_DEFAULTS }
@@ -35,6 +39,20 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '')
 const list = (value: unknown) =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
 
+const roleMapping = (value: unknown): OidcRoleRule[] =>
+  Array.isArray(value)
+    ? value.flatMap((item: unknown) => {
+        const rule = item as { group?: unknown; role?: unknown } | null
+        return typeof rule?.group === 'string' && isRole(rule.role)
+          ? [{ group: rule.group, role: rule.role }]
+          : []
+      })
+    : []
+const defaultRole = (value: unknown): OidcDefaultRole =>
+  (OIDC_DEFAULT_ROLES as readonly unknown[]).includes(value)
+    ? (value as OidcDefaultRole)
+    : OIDC_DEFAULTS.defaultRole
+
 /** A config from any answer: missing or mistyped fields become empty. */
 export function normalizeOidc(raw: unknown): OidcConfig {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>
@@ -53,6 +71,8 @@ export function normalizeOidc(raw: unknown): OidcConfig {
     allowedGroups: list(r.allowedGroups),
     allowedDomains: list(r.allowedDomains),
     allowedEmails: list(r.allowedEmails),
+    roleMapping: roleMapping(r.roleMapping),
+    defaultRole: defaultRole(r.defaultRole),
     envOverrides: list(r.envOverrides),
   }
 }
@@ -75,6 +95,9 @@ export interface OidcForm {
   allowedGroups: string
   allowedDomains: string
   allowedEmails: string
+  /** Group → role rows as edited (a row with a blank group is dropped on save). */
+  roleMapping: OidcRoleRule[]
+  defaultRole: OidcDefaultRole
 }
 
 /** Spec 001 §5: lists split on commas and whitespace, blanks dropped. */
@@ -108,6 +131,8 @@ export function formFromConfig(config: OidcConfig): OidcForm {
     allowedGroups: joinList(config.allowedGroups),
     allowedDomains: joinList(config.allowedDomains),
     allowedEmails: joinList(config.allowedEmails),
+    roleMapping: config.roleMapping.map((rule) => ({ ...rule })),
+    defaultRole: config.defaultRole,
   }
 }
 
@@ -127,6 +152,10 @@ export function updateFromForm(form: OidcForm): OidcUpdate {
     allowedGroups: splitList(form.allowedGroups),
     allowedDomains: splitDomains(form.allowedDomains),
     allowedEmails: splitList(form.allowedEmails),
+    roleMapping: form.roleMapping
+      .map((rule) => ({ group: rule.group.trim(), role: rule.role }))
+      .filter((rule) => rule.group !== ''),
+    defaultRole: form.defaultRole,
   }
   const secret = form.clientSecret.trim()
   if (secret) update.clientSecret = secret
@@ -163,7 +192,11 @@ export function oidcProblem(form: OidcForm): string {
 /** True when the form differs from the loaded config. */
 export function formChanged(form: OidcForm, loaded: OidcConfig): boolean {
   const base = formFromConfig(loaded)
-  return (Object.keys(base) as (keyof OidcForm)[]).some((key) => form[key] !== base[key])
+  return (Object.keys(base) as (keyof OidcForm)[]).some((key) =>
+    key === 'roleMapping'
+      ? JSON.stringify(form.roleMapping) !== JSON.stringify(base.roleMapping)
+      : form[key] !== base[key],
+  )
 }
 
 /** GET /api/security/oidc. */

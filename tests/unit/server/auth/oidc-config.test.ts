@@ -47,6 +47,8 @@ describe('GET/PUT /api/security/oidc', () => {
       allowedGroups: [],
       allowedDomains: [],
       allowedEmails: [],
+      roleMapping: [],
+      defaultRole: 'admin',
       envOverrides: [],
     })
   })

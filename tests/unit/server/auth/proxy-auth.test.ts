@@ -1,6 +1,7 @@
 // Reverse-proxy authentication over real HTTP: the proxy headers count only with the secret.
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  proxyRole,
   readProxyAuthConfig,
   type ProxyAuthConfig,
 } from '../../../../src/server/auth/proxy-auth.ts'
@@ -265,6 +266,9 @@ describe('readProxyAuthConfig', () => {
       userHeader: 'x-remote-user',
       roleHeader: 'x-remote-roles',
       adminRole: 'admin',
+      operatorRole: 'operator',
+      viewerRole: 'viewer',
+      defaultRole: 'operator',
       roleSeparator: '|',
       logoutUrl: '',
     })
@@ -277,5 +281,78 @@ describe('readProxyAuthConfig', () => {
     expect(() =>
       readProxyAuthConfig({ PROXY_AUTH_SECRET: 's', PROXY_AUTH_LOGOUT_URL: 'javascript:alert(1)' }),
     ).toThrow(/PROXY_AUTH_LOGOUT_URL/)
+    expect(() =>
+      readProxyAuthConfig({ PROXY_AUTH_SECRET: 's', PROXY_AUTH_DEFAULT_ROLE: 'root' }),
+    ).toThrow(/PROXY_AUTH_DEFAULT_ROLE/)
+  })
+})
+
+describe('proxy roles (issue 29 item 3)', () => {
+  it('maps the role names to the highest role; no mapped name gets the default', () => {
+    const config = proxyConfig({
+      PROXY_AUTH_OPERATOR_ROLE: 'pulse-ops',
+      PROXY_AUTH_VIEWER_ROLE: 'pulse-wall',
+      PROXY_AUTH_DEFAULT_ROLE: 'Viewer',
+    })
+    const cases: Array<[string[], string | null]> = [
+      [['admin', 'pulse-wall'], 'admin'],
+      [['pulse-wall', 'pulse-ops'], 'operator'],
+      [['pulse-wall'], 'viewer'],
+      [['staff'], 'viewer'],
+      [[], 'viewer'],
+    ]
+    for (const [roles, role] of cases) expect(proxyRole(config, roles), String(roles)).toBe(role)
+    expect(proxyRole(proxyConfig({ PROXY_AUTH_DEFAULT_ROLE: 'none' }), ['staff'])).toBeNull()
+    expect(proxyRole(proxyConfig(), ['staff'])).toBe('operator')
+  })
+
+  it('gives an operator the alert work but not the configuration', async () => {
+    server = await startAuthServer({
+      proxyAuth: proxyConfig({ PROXY_AUTH_OPERATOR_ROLE: 'pulse-ops' }),
+    })
+    await setupViaProxy(server)
+    const headers = viaProxy('olga', 'staff|pulse-ops')
+    const ack = await server.call('POST', '/api/alerts/bulk/acknowledge', {
+      headers,
+      body: { alertIds: ['none'] },
+      ...DOUBLE_SUBMIT,
+    })
+    expect(ack.status).toBe(200)
+    const config = await server.call('PUT', '/api/alerts/config', {
+      headers,
+      body: {},
+      ...DOUBLE_SUBMIT,
+    })
+    expect(config.json).toEqual({
+      code: 'ROLE_REQUIRED',
+      message: 'This needs the admin role; you are operator',
+    })
+  })
+
+  it('gives a viewer reading only', async () => {
+    server = await startAuthServer({ proxyAuth: proxyConfig() })
+    await setupViaProxy(server)
+    const headers = viaProxy('wall', 'viewer')
+    expect((await get('/api/state', { headers })).status).toBe(200)
+    const ack = await server.call('POST', '/api/alerts/bulk/acknowledge', {
+      headers,
+      body: { alertIds: ['none'] },
+      ...DOUBLE_SUBMIT,
+    })
+    expect(ack.json).toEqual({
+      code: 'ROLE_REQUIRED',
+      message: 'This needs the operator role; you are viewer',
+    })
+  })
+
+  it('refuses a user with no mapped role when the default is none', async () => {
+    server = await startAuthServer({
+      proxyAuth: proxyConfig({ PROXY_AUTH_DEFAULT_ROLE: 'none' }),
+    })
+    await setupViaProxy(server)
+    const refused = await get('/api/state', { headers: viaProxy('eve', 'staff') })
+    expect(refused.status).toBe(403)
+    expect(refused.json.code).toBe('PROXY_ROLE_NONE')
+    expect((await get('/api/state', { headers: viaProxy('root', 'admin') })).status).toBe(200)
   })
 })
