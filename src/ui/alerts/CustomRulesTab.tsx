@@ -12,6 +12,7 @@ import {
   type RuleDraft,
 } from '../../shared/views/rule-edit.ts'
 import type { RulePreviewModel } from '../../shared/views/rule-preview.ts'
+import { RoleFieldset } from '../auth/RoleFieldset.tsx'
 import { BUTTON, FOCUS_RING } from '../components/button-classes.ts'
 import { Card } from '../components/Card.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
@@ -104,60 +105,64 @@ export function CustomRulesTab() {
   }
   return (
     <div className="p-3 sm:p-4">
-      {draft && (
-        <RuleEditor
-          draft={draft}
-          onChange={setDraft}
-          preview={preview}
-          defaults={Object.fromEntries(
-            Object.entries(working.guestDefaults).flatMap(([metric, pair]) =>
-              pair && typeof pair === 'object' && 'trigger' in pair ? [[metric, pair.trigger]] : [],
-            ),
-          )}
-          ruleName={nameOf}
-          onApply={apply}
-          onCancel={() => setDraft(null)}
-        />
-      )}
-      <Card
-        title="Custom rules"
-        description="Thresholds for the guests a rule's filters match. Guest overrides win over rules; rules with a higher priority win over lower ones and over the defaults."
-        actions={
-          <button
-            type="button"
-            className={BUTTON.primary}
-            disabled={draft !== null}
-            onClick={() => setDraft(newDraft(rules, makeRuleId))}
-          >
-            <Plus className="size-4" aria-hidden /> New rule
-          </button>
-        }
-      >
-        {ordered.length === 0 ? (
-          <EmptyState
-            title="No custom rules"
-            description="A rule gives its own thresholds to the guests its filters match, for example CPU 50 % for tags:db."
+      <RoleFieldset needs="admin" what="Changing custom rules">
+        {draft && (
+          <RuleEditor
+            draft={draft}
+            onChange={setDraft}
+            preview={preview}
+            defaults={Object.fromEntries(
+              Object.entries(working.guestDefaults).flatMap(([metric, pair]) =>
+                pair && typeof pair === 'object' && 'trigger' in pair
+                  ? [[metric, pair.trigger]]
+                  : [],
+              ),
+            )}
+            ruleName={nameOf}
+            onApply={apply}
+            onCancel={() => setDraft(null)}
           />
-        ) : (
-          <ul
-            className="divide-y divide-gray-200 px-4 dark:divide-gray-800"
-            aria-label="Custom rules"
-          >
-            {ordered.map((rule, index) => (
-              <RuleRow
-                key={rule.id}
-                rule={rule}
-                first={index === 0}
-                last={index === ordered.length - 1}
-                editing={draft?.id === rule.id}
-                count={preview?.ready ? preview.counts.find((c) => c.id === rule.id) : undefined}
-                onEdit={() => setDraft(draftOf(rule))}
-                onMove={(direction) => move(rule.id, direction)}
-              />
-            ))}
-          </ul>
         )}
-      </Card>
+        <Card
+          title="Custom rules"
+          description="Thresholds for the guests a rule's filters match. Guest overrides win over rules; rules with a higher priority win over lower ones and over the defaults."
+          actions={
+            <button
+              type="button"
+              className={BUTTON.primary}
+              disabled={draft !== null}
+              onClick={() => setDraft(newDraft(rules, makeRuleId))}
+            >
+              <Plus className="size-4" aria-hidden /> New rule
+            </button>
+          }
+        >
+          {ordered.length === 0 ? (
+            <EmptyState
+              title="No custom rules"
+              description="A rule gives its own thresholds to the guests its filters match, for example CPU 50 % for tags:db."
+            />
+          ) : (
+            <ul
+              className="divide-y divide-gray-200 px-4 dark:divide-gray-800"
+              aria-label="Custom rules"
+            >
+              {ordered.map((rule, index) => (
+                <RuleRow
+                  key={rule.id}
+                  rule={rule}
+                  first={index === 0}
+                  last={index === ordered.length - 1}
+                  editing={draft?.id === rule.id}
+                  count={preview?.ready ? preview.counts.find((c) => c.id === rule.id) : undefined}
+                  onEdit={() => setDraft(draftOf(rule))}
+                  onMove={(direction) => move(rule.id, direction)}
+                />
+              ))}
+            </ul>
+          )}
+        </Card>
+      </RoleFieldset>
     </div>
   )
 }

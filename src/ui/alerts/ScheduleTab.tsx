@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio'
 import { defaultSchedule } from '../../shared/views/schedule-rules.ts'
 import { summarizeSchedule } from '../../shared/views/schedule-summary.ts'
 import { BUTTON } from '../components/button-classes.ts'
+import { RoleFieldset } from '../auth/RoleFieldset.tsx'
 import { Card } from '../components/Card.tsx'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { alertConfigState, updateAlertConfig } from './config-store.ts'
@@ -26,33 +27,35 @@ export function ScheduleTab() {
   }
   return (
     <div className="flex flex-col gap-4 p-3 sm:p-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-gray-600 dark:text-gray-400">
-          When and how often notifications are sent.
-        </p>
-        <button
-          type="button"
-          className={BUTTON.secondary}
-          onClick={() =>
-            updateAlertConfig((config) => {
-              config.schedule = defaultSchedule(config.schedule.quietHours.timezone)
-            })
-          }
-        >
-          <RotateCcw className="size-4" aria-hidden />
-          Reset defaults
-        </button>
-      </div>
-      <div className="grid gap-4 lg:grid-cols-2">
-        <QuietHoursCard />
-        <div className="flex min-w-0 flex-col gap-4">
-          <CooldownCard />
-          <GroupingCard />
-          <StormCard />
+      <RoleFieldset needs="admin" what="Changing the schedule">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-sm text-gray-600 dark:text-gray-400">
+            When and how often notifications are sent.
+          </p>
+          <button
+            type="button"
+            className={BUTTON.secondary}
+            onClick={() =>
+              updateAlertConfig((config) => {
+                config.schedule = defaultSchedule(config.schedule.quietHours.timezone)
+              })
+            }
+          >
+            <RotateCcw className="size-4" aria-hidden />
+            Reset defaults
+          </button>
         </div>
-        <EscalationCard />
-        <SummaryCard />
-      </div>
+        <div className="grid gap-4 lg:grid-cols-2">
+          <QuietHoursCard />
+          <div className="flex min-w-0 flex-col gap-4">
+            <CooldownCard />
+            <GroupingCard />
+            <StormCard />
+          </div>
+          <EscalationCard />
+          <SummaryCard />
+        </div>
+      </RoleFieldset>
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
 import { Link } from 'wouter'
+import { RoleFieldset } from '../auth/RoleFieldset.tsx'
 import { FOCUS_RING } from '../components/button-classes.ts'
 import { EmptyState } from '../components/EmptyState.tsx'
 import { SearchField } from '../components/SearchField.tsx'
@@ -47,12 +48,14 @@ export function ThresholdsTab() {
           Custom rules →
         </Link>
       </div>
-      <DefaultsCard />
-      <BackupsCard />
-      <SectionTable section="nodes" search={search} />
-      <SectionTable section="pbs" search={search} />
-      <GuestThresholdTable search={search} />
-      <SectionTable section="storage" search={search} />
+      <RoleFieldset needs="admin" what="Changing thresholds">
+        <DefaultsCard />
+        <BackupsCard />
+        <SectionTable section="nodes" search={search} />
+        <SectionTable section="pbs" search={search} />
+        <GuestThresholdTable search={search} />
+        <SectionTable section="storage" search={search} />
+      </RoleFieldset>
     </div>
   )
 }

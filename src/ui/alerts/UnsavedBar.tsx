@@ -1,4 +1,5 @@
 import { useSnapshot } from 'valtio'
+import { useRole } from '../auth/useRole.ts'
 import { BUTTON } from '../components/button-classes.ts'
 import { SAVE_BAR } from '../components/toast-store.ts'
 import { alertConfigState, discardAlertConfig, saveAlertConfig } from './config-store.ts'
@@ -10,7 +11,9 @@ import { alertConfigState, discardAlertConfig, saveAlertConfig } from './config-
  */
 export function UnsavedBar() {
   const { dirty, saving, loading } = useSnapshot(alertConfigState)
-  if (!dirty) return null
+  // Only an admin saves the alert config (issue 29 item 6); the tabs are read-only for others.
+  const admin = useRole().can('admin')
+  if (!dirty || !admin) return null
   return (
     <div
       role="region"

@@ -36,16 +36,16 @@ function UserMenu({ username, role }: { username: string; role: Role | null }) {
             {username}
           </span>
           {role && (
+            // One text per element ("· operator"), so the name alone still reads as the name.
             <span
               className="shrink-0 text-xs text-gray-500 dark:text-gray-400"
               data-testid="header-role"
             >
-              <span aria-hidden>· </span>
-              <span className="sr-only">role </span>
-              <span className="sm:hidden" aria-hidden>
-                {role[0]}
+              <span className="sm:hidden">
+                <span aria-hidden>· {role[0]}</span>
+                <span className="sr-only">role {role}</span>
               </span>
-              <span className="max-sm:sr-only">{role}</span>
+              <span className="hidden sm:inline">· {role}</span>
             </span>
           )}
         </span>

@@ -1,6 +1,7 @@
 import { Loader2, Mail, Save, Send } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
 import type { EmailProvider } from '../../../shared/model/notifications.ts'
+import { roleReason, useRole } from '../../auth/useRole.ts'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { Switch } from '../../components/Switch.tsx'
@@ -25,6 +26,8 @@ import { errorText, loadEmail, loadProviders, saveEmail, testEmail } from './not
  * (PUT /api/notifications/email), so the card carries its own "unsaved" marker.
  */
 export function EmailCard() {
+  // Issue 29 item 6: an operator sends a test email; changing the settings needs an admin.
+  const admin = useRole().can('admin')
   const [saved, setSaved] = useState<EmailForm | null>(null)
   const [form, setForm] = useState<EmailForm | null>(null)
   const [loadError, setLoadError] = useState('')
@@ -124,6 +127,7 @@ export function EmailCard() {
             checked={form.enabled}
             onChange={(value) => set('enabled', value)}
             label="Email notifications"
+            disabled={!admin}
           />
           <span className="text-sm text-gray-700 dark:text-gray-300">
             {form.enabled ? 'Enabled' : 'Disabled'}
@@ -140,52 +144,61 @@ export function EmailCard() {
           void save()
         }}
       >
-        <div className="flex min-w-0 flex-col gap-1">
-          <label
-            htmlFor={providerId}
-            className="text-sm font-medium text-gray-700 dark:text-gray-300"
-          >
-            Email provider
-          </label>
-          <select
-            id={providerId}
-            className={INPUT}
-            value={form.provider}
-            onChange={(event) => {
-              const name = event.target.value
-              const picked = providers.find((item) => item.name === name)
-              setForm((current) =>
-                current ? applyProvider(current, picked ?? { ...customProvider, name }) : current,
-              )
-            }}
-          >
-            {!providers.some((item) => item.name === CUSTOM_PROVIDER) && (
-              <option value={CUSTOM_PROVIDER}>{CUSTOM_PROVIDER}</option>
+        {/* An operator sees the settings and sends a test; only an admin changes them. */}
+        <fieldset
+          disabled={!admin}
+          title={admin ? undefined : roleReason('admin')}
+          className="m-0 flex min-w-0 flex-col gap-3 border-0 p-0"
+        >
+          <div className="flex min-w-0 flex-col gap-1">
+            <label
+              htmlFor={providerId}
+              className="text-sm font-medium text-gray-700 dark:text-gray-300"
+            >
+              Email provider
+            </label>
+            <select
+              id={providerId}
+              className={INPUT}
+              value={form.provider}
+              onChange={(event) => {
+                const name = event.target.value
+                const picked = providers.find((item) => item.name === name)
+                setForm((current) =>
+                  current ? applyProvider(current, picked ?? { ...customProvider, name }) : current,
+                )
+              }}
+            >
+              {!providers.some((item) => item.name === CUSTOM_PROVIDER) && (
+                <option value={CUSTOM_PROVIDER}>{CUSTOM_PROVIDER}</option>
+              )}
+              {providers.map((item) => (
+                <option key={item.name} value={item.name}>
+                  {item.name}
+                </option>
+              ))}
+            </select>
+            {provider?.instructions && (
+              <p className="text-xs text-gray-600 dark:text-gray-400">{provider.instructions}</p>
             )}
-            {providers.map((item) => (
-              <option key={item.name} value={item.name}>
-                {item.name}
-              </option>
-            ))}
-          </select>
-          {provider?.instructions && (
-            <p className="text-xs text-gray-600 dark:text-gray-400">{provider.instructions}</p>
-          )}
-        </div>
-        <EmailFields form={form} errors={errors} set={set} />
+          </div>
+          <EmailFields form={form} errors={errors} set={set} />
+        </fieldset>
         <div className="flex flex-wrap items-center gap-2">
-          <button
-            type="submit"
-            disabled={busy !== null || !dirty}
-            className={`${BUTTON.primary} disabled:opacity-60`}
-          >
-            {busy === 'save' ? (
-              <Loader2 className="size-4 animate-spin" aria-hidden />
-            ) : (
-              <Save className="size-4" aria-hidden />
-            )}
-            {busy === 'save' ? 'Saving...' : 'Save email settings'}
-          </button>
+          {admin && (
+            <button
+              type="submit"
+              disabled={busy !== null || !dirty}
+              className={`${BUTTON.primary} disabled:opacity-60`}
+            >
+              {busy === 'save' ? (
+                <Loader2 className="size-4 animate-spin" aria-hidden />
+              ) : (
+                <Save className="size-4" aria-hidden />
+              )}
+              {busy === 'save' ? 'Saving...' : 'Save email settings'}
+            </button>
+          )}
           <button
             type="button"
             disabled={busy !== null}

@@ -1,6 +1,7 @@
 import { Loader2, Pencil, Plus, Send, Trash2, Webhook as WebhookIcon } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import type { Webhook, WebhookTemplate } from '../../../shared/model/notifications.ts'
+import { useRole } from '../../auth/useRole.ts'
 import { BUTTON, FOCUS_RING } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { Switch } from '../../components/Switch.tsx'
@@ -23,6 +24,8 @@ const ICON_BUTTON = `inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs
  * the server at once (no unsaved state), unlike the alert config.
  */
 export function WebhooksCard() {
+  // Issue 29 item 6: an operator tests webhooks; adding, changing and deleting need an admin.
+  const admin = useRole().can('admin')
   const [webhooks, setWebhooks] = useState<Webhook[] | null>(null)
   const [loadError, setLoadError] = useState('')
   const [templates, setTemplates] = useState<WebhookTemplate[]>([])
@@ -85,14 +88,16 @@ export function WebhooksCard() {
           : 'Discord, Slack, Telegram, Teams, PagerDuty, Pushover, Gotify, ntfy or any HTTP endpoint.'
       }
       actions={
-        <button
-          type="button"
-          className={BUTTON.primary}
-          onClick={() => setEditing(emptyWebhookForm())}
-        >
-          <Plus className="size-4" aria-hidden />
-          Add webhook
-        </button>
+        admin && (
+          <button
+            type="button"
+            className={BUTTON.primary}
+            onClick={() => setEditing(emptyWebhookForm())}
+          >
+            <Plus className="size-4" aria-hidden />
+            Add webhook
+          </button>
+        )
       }
     >
       {!webhooks ? (
@@ -115,6 +120,7 @@ export function WebhooksCard() {
                 checked={webhook.enabled}
                 onChange={(enabled) => void toggle(webhook, enabled)}
                 label={`Webhook ${webhook.name} enabled`}
+                disabled={!admin}
               />
               <div className="min-w-0 flex-1 basis-48">
                 <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-gray-900 dark:text-gray-100">
@@ -134,15 +140,17 @@ export function WebhooksCard() {
                 </p>
               </div>
               <div className="flex gap-1">
-                <button
-                  type="button"
-                  className={ICON_BUTTON}
-                  aria-label={`Edit webhook ${webhook.name}`}
-                  onClick={() => setEditing(toWebhookForm(webhook, templateOf(webhook)))}
-                >
-                  <Pencil className="size-3.5" aria-hidden />
-                  Edit
-                </button>
+                {admin && (
+                  <button
+                    type="button"
+                    className={ICON_BUTTON}
+                    aria-label={`Edit webhook ${webhook.name}`}
+                    onClick={() => setEditing(toWebhookForm(webhook, templateOf(webhook)))}
+                  >
+                    <Pencil className="size-3.5" aria-hidden />
+                    Edit
+                  </button>
+                )}
                 <button
                   type="button"
                   className={ICON_BUTTON}
@@ -157,15 +165,17 @@ export function WebhooksCard() {
                   )}
                   Test
                 </button>
-                <button
-                  type="button"
-                  className={`${ICON_BUTTON} hover:text-red-700 dark:hover:text-red-400`}
-                  aria-label={`Delete webhook ${webhook.name}`}
-                  onClick={() => setDeleting(webhook)}
-                >
-                  <Trash2 className="size-3.5" aria-hidden />
-                  Delete
-                </button>
+                {admin && (
+                  <button
+                    type="button"
+                    className={`${ICON_BUTTON} hover:text-red-700 dark:hover:text-red-400`}
+                    aria-label={`Delete webhook ${webhook.name}`}
+                    onClick={() => setDeleting(webhook)}
+                  >
+                    <Trash2 className="size-3.5" aria-hidden />
+                    Delete
+                  </button>
+                )}
               </div>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import { Loader2, Network, Pencil, PlugZap, Trash2, TriangleAlert } from 'lucide-react'
 import { useId } from 'react'
+import { roleReason, useRole } from '../../auth/useRole.ts'
 import { BUTTON } from '../../components/button-classes.ts'
 import type { ClusterEndpointView, NodeView } from './nodes-api.ts'
 import { DOT_CLASS, authSummary, featureBadges, statusLabel, statusTone } from './node-status.ts'
@@ -84,6 +85,9 @@ interface NodeItemProps {
 
 function NodeItem({ node, testing, onTest, onEdit, onDelete }: NodeItemProps) {
   const nameId = useId()
+  // Issue 29 item 6: testing needs an operator, changing a node an admin.
+  const { can } = useRole()
+  const mayTest = can('operator')
   const badges = featureBadges(node)
   return (
     <li
@@ -124,8 +128,9 @@ function NodeItem({ node, testing, onTest, onEdit, onDelete }: NodeItemProps) {
         <button
           type="button"
           onClick={onTest}
-          disabled={testing}
+          disabled={testing || !mayTest}
           aria-describedby={nameId}
+          title={mayTest ? undefined : roleReason('operator')}
           className={`${BUTTON.secondary} disabled:opacity-60`}
         >
           {testing ? (
@@ -135,24 +140,28 @@ function NodeItem({ node, testing, onTest, onEdit, onDelete }: NodeItemProps) {
           )}
           {testing ? 'Testing...' : 'Test connection'}
         </button>
-        <button
-          type="button"
-          onClick={onEdit}
-          aria-describedby={nameId}
-          className={BUTTON.secondary}
-        >
-          <Pencil className="size-4" aria-hidden />
-          Edit
-        </button>
-        <button
-          type="button"
-          onClick={onDelete}
-          aria-describedby={nameId}
-          className={`${BUTTON.secondary} text-red-700 dark:text-red-400`}
-        >
-          <Trash2 className="size-4" aria-hidden />
-          Delete
-        </button>
+        {can('admin') && (
+          <>
+            <button
+              type="button"
+              onClick={onEdit}
+              aria-describedby={nameId}
+              className={BUTTON.secondary}
+            >
+              <Pencil className="size-4" aria-hidden />
+              Edit
+            </button>
+            <button
+              type="button"
+              onClick={onDelete}
+              aria-describedby={nameId}
+              className={`${BUTTON.secondary} text-red-700 dark:text-red-400`}
+            >
+              <Trash2 className="size-4" aria-hidden />
+              Delete
+            </button>
+          </>
+        )}
       </div>
     </li>
   )

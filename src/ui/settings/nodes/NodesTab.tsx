@@ -1,6 +1,7 @@
 import { Loader2, Plus, RefreshCw, Server } from 'lucide-react'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
+import { roleReason, useRole } from '../../auth/useRole.ts'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { EmptyState } from '../../components/EmptyState.tsx'
@@ -138,6 +139,8 @@ function ListBody({
  */
 export function NodesTab({ type }: { type: NodeType }) {
   const list = useNodeList()
+  // Issue 29 item 6: adding a node needs an admin (the list shows why the button is off).
+  const mayAdd = useRole().can('admin')
   const discovery = useDiscovery()
   const [modal, setModal] = useState<ModalState | null>(null)
   const [deleting, setDeleting] = useState<NodeView | null>(null)
@@ -222,7 +225,13 @@ export function NodesTab({ type }: { type: NodeType }) {
         actions={
           <>
             <DiscoveryControls discovery={discovery} type={type} />
-            <button type="button" className={BUTTON.primary} onClick={() => open(null)}>
+            <button
+              type="button"
+              className={`${BUTTON.primary} disabled:cursor-not-allowed disabled:opacity-50`}
+              onClick={() => open(null)}
+              disabled={!mayAdd}
+              title={mayAdd ? undefined : roleReason('admin')}
+            >
               <Plus className="size-4" aria-hidden />
               Add {SHORT[type]} Node
             </button>

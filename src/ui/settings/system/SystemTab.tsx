@@ -1,6 +1,8 @@
 import { Loader2 } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
+import { RoleFieldset } from '../../auth/RoleFieldset.tsx'
+import { useRole } from '../../auth/useRole.ts'
 import { BUTTON } from '../../components/button-classes.ts'
 import { showToast } from '../../components/toast-store.ts'
 import { pageNavigation, reloadSoon } from '../../lib/navigation.ts'
@@ -71,12 +73,18 @@ export function SystemTab() {
           </button>
         </div>
       )}
-      {load.kind === 'loaded' && <SystemFormView loaded={load.settings} />}
+      {load.kind === 'loaded' && (
+        <RoleFieldset needs="admin" what="Changing system settings">
+          <SystemFormView loaded={load.settings} />
+        </RoleFieldset>
+      )}
     </div>
   )
 }
 
 function SystemFormView({ loaded }: { loaded: LoadedSystemSettings }) {
+  // Only an admin saves (issue 29 item 6): others get no save bar.
+  const admin = useRole().can('admin')
   const [form, setForm] = useState<SystemForm>(loaded.form)
   const [saving, setSaving] = useState(false)
   const [reloading, setReloading] = useState(false)
@@ -123,14 +131,16 @@ function SystemFormView({ loaded }: { loaded: LoadedSystemSettings }) {
         <VersionCard {...props} />
         <BackupRestoreCards />
       </div>
-      <SaveBar
-        changed={changed}
-        saving={saving}
-        reloading={reloading}
-        onSave={() => void save()}
-        onDiscard={() => pageNavigation.reload()}
-        error={error && `${SAVE_FAILED_TEXT}: ${error}`}
-      />
+      {admin && (
+        <SaveBar
+          changed={changed}
+          saving={saving}
+          reloading={reloading}
+          onSave={() => void save()}
+          onDiscard={() => pageNavigation.reload()}
+          error={error && `${SAVE_FAILED_TEXT}: ${error}`}
+        />
+      )}
     </>
   )
 }

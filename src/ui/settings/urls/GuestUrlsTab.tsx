@@ -8,6 +8,8 @@ import { Card } from '../../components/Card.tsx'
 import { EmptyState } from '../../components/EmptyState.tsx'
 import { SearchField } from '../../components/SearchField.tsx'
 import { SAVE_BAR } from '../../components/toast-store.ts'
+import { RoleFieldset } from '../../auth/RoleFieldset.tsx'
+import { useRole } from '../../auth/useRole.ts'
 import { useConnection } from '../../hooks/useConnection.ts'
 import { useView } from '../../hooks/useView.ts'
 import type { ViewWindow } from '../../../shared/views/guest-view-types.ts'
@@ -107,7 +109,9 @@ export function GuestUrlsTab() {
               : `${model.matched.toLocaleString('en-US')} of ${model.total.toLocaleString('en-US')} guests`}
           </p>
         )}
-        {body}
+        <RoleFieldset needs="admin" what="Changing guest URLs">
+          {body}
+        </RoleFieldset>
       </Card>
       <SaveFailures edits={edits} />
       <SaveBar edits={edits} />
@@ -117,7 +121,9 @@ export function GuestUrlsTab() {
 
 /** Spec 001 §4: Save appears only with unsaved changes and no invalid URL. */
 function SaveBar({ edits }: { edits: GuestUrlEdits }) {
-  if (edits.changed === 0) return null
+  // Only an admin saves guest URLs (issue 29 item 6).
+  const admin = useRole().can('admin')
+  if (edits.changed === 0 || !admin) return null
   return (
     <div
       role="region"
