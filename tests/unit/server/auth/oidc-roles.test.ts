@@ -2,12 +2,17 @@
 // OIDC_*), and sign-ins through a real OpenID provider (oidc-provider) on 127.0.0.1 whose groups
 // claim decides the session's role.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { readSnapshot, writeSnapshot } from '../../../../src/server/backup/config-snapshot.ts'
+import { createOidcConfigRepo } from '../../../../src/server/auth/oidc-config-repo.ts'
 import {
   decideOidcRole,
   parseDefaultRole,
   parseRoleMapping,
 } from '../../../../src/server/auth/oidc-roles.ts'
-import { readOidcEnv } from '../../../../src/server/auth/oidc-settings.ts'
+import { OIDC_DEFAULTS, readOidcEnv } from '../../../../src/server/auth/oidc-settings.ts'
+import { openDatabase } from '../../../../src/server/store/db.ts'
+import { createSecretBox, loadOrCreateKey } from '../../../../src/server/store/secret-box.ts'
+import { makeTempDir } from '../temp-dir.ts'
 import { OIDC_LOGIN_RATE_WINDOW_MS } from '../../../../src/server/http/oidc.ts'
 import { quickSetup, startAuthServer, type AuthTestServer } from './auth-helpers.ts'
 import { startOidcFixture, type CallbackAnswer, type OidcFixture } from './oidc-fixture.ts'
@@ -52,6 +57,33 @@ describe('decideOidcRole', () => {
       ],
       defaultRole: 'viewer',
     })
+  })
+})
+
+describe('the stored role mapping', () => {
+  it('reads as no mapping and admin before a save, and travels in the config export', () => {
+    const instance = () => {
+      const { dir, cleanup } = makeTempDir()
+      const db = openDatabase(dir)
+      const box = createSecretBox(loadOrCreateKey(dir))
+      return { db, box, now: 1, repo: createOidcConfigRepo({ db, box }), cleanup }
+    }
+    const source = instance()
+    const target = instance()
+    try {
+      source.repo.save({ ...OIDC_DEFAULTS, clientId: 'pulse' }, 1)
+      source.db.prepare('DELETE FROM oidc_roles').run()
+      expect(source.repo.get()).toMatchObject({ roleMapping: [], defaultRole: 'admin' })
+      const mapping = [{ group: 'ops', role: 'operator' as const }]
+      source.repo.save({ ...OIDC_DEFAULTS, roleMapping: mapping, defaultRole: 'none' }, 2)
+      writeSnapshot(target, readSnapshot(source))
+      expect(target.repo.get()).toMatchObject({ roleMapping: mapping, defaultRole: 'none' })
+    } finally {
+      source.db.close()
+      target.db.close()
+      source.cleanup()
+      target.cleanup()
+    }
   })
 })
 
