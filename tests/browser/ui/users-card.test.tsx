@@ -120,7 +120,7 @@ describe('Users card', () => {
     await confirm.getByRole('button', { name: 'Delete user' }).click()
     await expect.element(toast('User dana deleted')).toBeVisible()
     expect(callsTo(fetchMock, 'DELETE', '/api/users/dana')).toHaveLength(1)
-    expect(row('dana')).toBeNull()
+    await expect.poll(() => row('dana')).toBeNull()
   })
 
   test('fits a 390 px phone in dark mode', async () => {
