@@ -9,6 +9,7 @@ import { Switch } from '../../components/Switch.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { TextField } from '../../components/TextField.tsx'
 import { Notice } from './fields.tsx'
+import { OidcRoleMapping } from './OidcRoleMapping.tsx'
 import {
   OIDC_DEFAULTS,
   envVariable,
@@ -239,6 +240,14 @@ function OidcFormView({
           onChange={(event) => set({ logoutUrl: event.target.value })}
         />
       </fieldset>
+
+      <OidcRoleMapping
+        mapping={form.roleMapping}
+        defaultRole={form.defaultRole}
+        disabled={locked}
+        hint={envHint}
+        onChange={set}
+      />
 
       <button
         type="button"
