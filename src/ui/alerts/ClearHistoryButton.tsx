@@ -1,6 +1,7 @@
 import { Loader2, Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
 import { apiJson } from '../api/http.ts'
+import { useRole } from '../auth/useRole.ts'
 import { BUTTON } from '../components/button-classes.ts'
 import { Modal } from '../components/Modal.tsx'
 import { showToast } from '../components/toast-store.ts'
@@ -11,6 +12,8 @@ export const CLEAR_HISTORY_CONFIRM =
 
 /** Clear All History (an administrative action): asks, then DELETE /api/alerts/history. */
 export function ClearHistoryButton({ onCleared }: { onCleared: () => void }) {
+  // Issue 29 item 6: clearing the history needs an admin; others see no button.
+  const admin = useRole().can('admin')
   const [open, setOpen] = useState(false)
   const [busy, setBusy] = useState(false)
   const textId = useId()
@@ -33,6 +36,7 @@ export function ClearHistoryButton({ onCleared }: { onCleared: () => void }) {
     }
   }
 
+  if (!admin) return null
   return (
     <>
       <button

@@ -2,6 +2,7 @@ import { Download, ShieldCheck, Lightbulb, Loader2, Play, Server, Stethoscope } 
 import { useRef, useState } from 'react'
 import type { DiagnosticsReport } from '../../../shared/model/diagnostics.ts'
 import { formatLocalDateTime } from '../../../shared/format/date-time.ts'
+import { roleReason, useRole } from '../../auth/useRole.ts'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { showToast } from '../../components/toast-store.ts'
@@ -33,6 +34,8 @@ export function DiagnosticsTab() {
   const [exporting, setExporting] = useState<'full' | 'github' | null>(null)
   const runId = useRef(0)
   const shownVersion = (version || serverVersion).replace(/^v/, '')
+  // Issue 29 item 6: running diagnostics needs an operator.
+  const mayRun = useRole().can('operator')
 
   const run = async () => {
     const id = ++runId.current
@@ -70,7 +73,8 @@ export function DiagnosticsTab() {
             type="button"
             className={`${BUTTON.primary} disabled:opacity-60`}
             onClick={() => void run()}
-            disabled={running}
+            disabled={running || !mayRun}
+            title={mayRun ? undefined : roleReason('operator')}
           >
             {running ? (
               <Loader2 className="size-4 animate-spin" aria-hidden />

@@ -14,6 +14,7 @@ import {
 import { useCallback, useEffect, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { ErrorPanel } from '../../auth/AuthCard.tsx'
+import { roleReason, useRole } from '../../auth/useRole.ts'
 import {
   refreshSecurityStatus,
   securityStatusState,
@@ -71,7 +72,16 @@ function networkOf(status: Status): string {
   return ip || where || '—'
 }
 
-function StatusCard({ status, onOpen }: { status: Status; onOpen: (dialog: Dialog) => void }) {
+function StatusCard({
+  status,
+  onOpen,
+  admin,
+}: {
+  status: Status
+  onOpen: (dialog: Dialog) => void
+  /** Rotating the credentials and setting up a login need an admin; anyone changes their password. */
+  admin: boolean
+}) {
   const rows: [string, string][] = [
     ['Authentication', authSummary(status)],
     ['Signed in as', signedInAs(status)],
@@ -98,13 +108,16 @@ function StatusCard({ status, onOpen }: { status: Status; onOpen: (dialog: Dialo
                 <KeyRound className="size-4" aria-hidden />
                 Change password
               </button>
-              <button type="button" className={BUTTON.secondary} onClick={() => onOpen('rotate')}>
-                <RotateCcw className="size-4" aria-hidden />
-                Rotate credentials
-              </button>
+              {admin && (
+                <button type="button" className={BUTTON.secondary} onClick={() => onOpen('rotate')}>
+                  <RotateCcw className="size-4" aria-hidden />
+                  Rotate credentials
+                </button>
+              )}
             </>
           ) : (
-            !status.disabled && (
+            !status.disabled &&
+            admin && (
               <button type="button" className={BUTTON.primary} onClick={() => onOpen('setup')}>
                 <KeyRound className="size-4" aria-hidden />
                 Set up password login
@@ -213,6 +226,8 @@ export function SecurityTab() {
   const { status } = useSnapshot(securityStatusState)
   const [loadError, setLoadError] = useState('')
   const [dialog, setDialog] = useState<Dialog>(null)
+  // Issue 29 item 6: below admin only the status, the posture and the own password.
+  const admin = useRole().can('admin')
 
   const reload = useCallback(() => {
     setLoadError('')
@@ -252,16 +267,24 @@ export function SecurityTab() {
       {status.disabled && <DisabledBanner onSetup={() => setDialog('setup')} />}
       {status.configuredButPendingRestart && <PendingRestartNotice />}
       <div className="grid gap-4 lg:grid-cols-2">
-        <StatusCard status={status} onOpen={setDialog} />
+        <StatusCard status={status} onOpen={setDialog} admin={admin} />
         <PostureCard status={status} />
       </div>
-      {passwordLogin(status) && <UsersCard />}
-      {passwordLogin(status) && <LockoutCard />}
-      <ApiTokenPanel status={status} />
-      {!status.disabled && <ApiTokensCard />}
-      <OidcPanel />
-      <BackupCard onOpen={setDialog} />
-      <AuditLogCard />
+      {admin ? (
+        <>
+          {passwordLogin(status) && <UsersCard />}
+          {passwordLogin(status) && <LockoutCard />}
+          <ApiTokenPanel status={status} />
+          {!status.disabled && <ApiTokensCard />}
+          <OidcPanel />
+          <BackupCard onOpen={setDialog} />
+          <AuditLogCard />
+        </>
+      ) : (
+        <p className="text-sm text-gray-600 dark:text-gray-400" data-testid="role-read-only">
+          Users, API tokens, single sign-on, backup and the audit log: {roleReason('admin')}.
+        </p>
+      )}
 
       {dialog === 'password' && <ChangePasswordModal onClose={close} />}
       {(dialog === 'rotate' || dialog === 'setup') && (
