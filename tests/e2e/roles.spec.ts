@@ -1,8 +1,8 @@
 // Issue 29 item 6, "the UI follows the role", in Chromium against the real demo server with
 // authentication on: a viewer sees live data and no Acknowledge button, and the API answers 403 to
 // their acknowledge; an operator acknowledges and silences from Overview but gets 403 saving the
-// alert config. The users are made through the API with the admin's token (their screens are
-// users.spec's and the browser tests'). Loopback only.
+// alert config. The users are made through the API with the admin's token (the Users card is
+// tested in the browser tests). Loopback only.
 import { expect, test, type Page } from '@playwright/test'
 import { createServerProcess, type ServerProcess } from './server-process.ts'
 
