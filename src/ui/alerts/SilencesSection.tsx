@@ -108,8 +108,10 @@ export function SilencesSection({
         <p className="text-xs text-gray-500 dark:text-gray-400">Loading silences...</p>
       ) : listed.length === 0 ? (
         <p className="text-xs text-gray-500 dark:text-gray-400">
-          No active or upcoming silences. Silence an alert from its row, or a node, guest, tag or
-          search for a maintenance.
+          No active or upcoming silences.
+          {/* How to make one only for those who may (operator and above). */}
+          {operate &&
+            ' Silence an alert from its row, or a node, guest, tag or search for a maintenance.'}
         </p>
       ) : (
         <ul

@@ -13,7 +13,8 @@ import { ThemeToggle } from './ThemeToggle.tsx'
 
 /**
  * The signed-in user, their role (issue 29 item 6) and Logout (spec 001 §2 Shell), shown only when
- * authentication is on. On a phone the role shrinks to its initial.
+ * authentication is on. On a phone only the icon shows: the header has no room for a name, so
+ * name and role are its tooltip and are read out by screen readers.
  */
 function UserMenu({ username, role }: { username: string; role: Role | null }) {
   const [, navigate] = useLocation()
@@ -31,21 +32,17 @@ function UserMenu({ username, role }: { username: string; role: Role | null }) {
           className="inline-flex min-w-0 items-center gap-1 text-sm text-gray-700 dark:text-gray-300"
           title={`Signed in as ${username}${role ? ` (${role})` : ''}`}
         >
-          <UserRound className="hidden size-4 shrink-0 sm:block" aria-hidden />
-          <span className="max-w-20 truncate sm:max-w-40" data-testid="header-username">
+          <UserRound className="size-4 shrink-0" aria-hidden />
+          <span className="max-w-40 truncate max-sm:sr-only" data-testid="header-username">
             {username}
           </span>
           {role && (
             // One text per element ("· operator"), so the name alone still reads as the name.
             <span
-              className="shrink-0 text-xs text-gray-500 dark:text-gray-400"
+              className="shrink-0 text-xs text-gray-500 max-sm:sr-only dark:text-gray-400"
               data-testid="header-role"
             >
-              <span className="sm:hidden">
-                <span aria-hidden>· {role[0]}</span>
-                <span className="sr-only">role {role}</span>
-              </span>
-              <span className="hidden sm:inline">· {role}</span>
+              · {role}
             </span>
           )}
         </span>
