@@ -18,6 +18,7 @@ import {
 import { NotesDialog } from './NotesDialog.tsx'
 import { SilenceDialog } from './SilenceDialog.tsx'
 import { SilencesSection, useSilences } from './SilencesSection.tsx'
+import { useRole } from '../auth/useRole.ts'
 import { useAlertAck } from './useAlertAck.ts'
 import { useThresholdKeys } from './useThresholdKeys.ts'
 import { useOverviewCounters } from './useOverviewCounters.ts'
@@ -26,6 +27,8 @@ const FIRST_WINDOW: ViewWindow = { start: 0, count: 40 }
 
 /** Alerts: overview (spec 001 §2): four counters and the active alerts with acknowledge. */
 export function OverviewTab() {
+  // Selecting is for acting on alerts: operator and above (issue 29).
+  const operate = useRole().can('operator')
   const [showAcknowledged, setShowAcknowledged] = useState(true)
   const [search, setSearch] = useState('')
   const [viewWindow, setViewWindow] = useState(FIRST_WINDOW)
@@ -103,7 +106,7 @@ export function OverviewTab() {
             </button>
           </div>
         </div>
-        {loaded && model.rowCount > 0 && (
+        {loaded && operate && model.rowCount > 0 && (
           // On a phone the list has no header row: its select-all checkbox is here instead.
           <label className="flex items-center gap-2 text-sm sm:hidden">
             <input

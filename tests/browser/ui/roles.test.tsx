@@ -101,6 +101,14 @@ describe('the header', () => {
 })
 
 describe('a viewer', () => {
+  it('gets no select-all checkbox on a phone either', async () => {
+    await page.viewport(390, 800)
+    signedIn('viewer', '/alerts/overview')
+    await expect.element(page.getByText('CPU at 97%')).toBeVisible()
+    expect(page.getByRole('checkbox').elements()).toHaveLength(0)
+    expect(page.getByText(/^Select all/).elements()).toHaveLength(0)
+  })
+
   it('reads the alerts and their notes but cannot acknowledge, select, silence or add a note', async () => {
     signedIn('viewer', '/alerts/overview')
     const row = page.getByRole('row').filter({ hasText: 'CPU at 97%' })
