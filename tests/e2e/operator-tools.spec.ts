@@ -119,7 +119,11 @@ test('five alerts acknowledged in one action from Overview', async ({ page }) =>
   await page.goto(`${server.url}/alerts/overview`)
   await page.getByRole('searchbox', { name: 'Filter alerts' }).fill('powered off')
   const rows = page.locator('[role="table"][aria-label="Active alerts"] [data-alert-id]')
+  // The worker answers the filter a moment later: wait until the list shows only its rows.
   await expect(rows.nth(5)).toBeVisible()
+  await expect
+    .poll(async () => (await rows.allTextContents()).every((t) => t.includes('powered off')))
+    .toBe(true)
   const picked: string[] = []
   for (let i = 0; i < 5; i++) picked.push((await rows.nth(i).getAttribute('data-alert-id'))!)
   for (const id of picked)
@@ -143,6 +147,8 @@ test('a note added on Overview is found in History by its text', async ({ page }
   // A powered-off guest's alert: it stays while the note is written and looked at.
   await page.getByRole('searchbox', { name: 'Filter alerts' }).fill('powered off')
   const row = page.locator('[role="table"][aria-label="Active alerts"] [data-alert-id]').first()
+  // The worker answers the filter a moment later: the first row must be one of its rows.
+  await expect(row).toContainText('powered off')
   const alertId = (await row.getAttribute('data-alert-id'))!
   await row.getByRole('button', { name: /^Notes on / }).click()
   const dialog = page.getByRole('dialog', { name: /^Notes: / })
