@@ -5,15 +5,19 @@
 // and a page of results reads only its own rows. Text is matched with one instr() over the
 // lower-cased `search` column. A filtered 7-day page of a million-row history takes a few tens of
 // milliseconds (bench/alert-history.ts).
-import {
-  ALERT_NOTES_MAX,
-  type Alert,
-  type AlertEndReason,
-  type AlertLevel,
-  type AlertHistorySummary,
-  type AlertNote,
-  type HistoryAlert,
+//
+// Notes on an occurrence (issue 28) are store/alert-notes-repo.ts's: this repo builds that one,
+// hands on its addNote and openNotes, reads a page's notes through it, and keeps the notes' text
+// at the end of a row's search text (KEEP_NOTES) when it rewrites the row.
+import type {
+  Alert,
+  AlertEndReason,
+  AlertLevel,
+  AlertHistorySummary,
+  AlertNote,
+  HistoryAlert,
 } from '../../shared/model/alerts.ts'
+import { createAlertNotesRepo, KEEP_NOTES, type AlertNotesRepo } from './alert-notes-repo.ts'
 import type { Db } from './db.ts'
 
 const DAY_MS = 86_400_000
@@ -29,7 +33,8 @@ export interface HistoryFilter {
   resourceId?: string
 }
 
-export interface AlertHistoryRepo {
+/** The history of alert occurrences, with their notes' addNote and openNotes (AlertNotesRepo). */
+export interface AlertHistoryRepo extends Pick<AlertNotesRepo, 'addNote' | 'openNotes'> {
   /** Open occurrences by alert id (their history ids). */
   openOccurrences(): Map<string, number>
   /** Insert an occurrence of a fired alert; returns its history id. */
@@ -53,44 +58,6 @@ export interface AlertHistoryRepo {
   prune(limits: { retentionDays: number; maxRows: number }, now: number): number
   /** Delete every ended occurrence (the open ones belong to active alerts). */
   clear(): number
-  /**
-   * Issue 28: add a note to the open occurrence of `alertId` that started at `startTime`; its
-   * notes after, or why not: no such open occurrence, or it holds ALERT_NOTES_MAX already.
-   */
-  addNote(
-    alertId: string,
-    startTime: number,
-    note: AlertNote,
-  ): { ok: true; notes: AlertNote[] } | { ok: false; reason: 'missing' | 'full' }
-  /** Issue 28: the notes of every open occurrence that has some, by `${alertId}@${startTime}`. */
-  openNotes(): Map<string, AlertNote[]>
-}
-
-/** The notes' text, kept at the end of a history row's search text when the row is rewritten. */
-const KEEP_NOTES = `COALESCE((SELECT ' ' || notes_text FROM alert_notes n
-  WHERE n.history_id = alert_history.history_id), '')`
-
-/** The key of one occurrence: alert id and start (epoch ms). */
-export const occurrenceKey = (alertId: string, startTime: number) => `${alertId}@${startTime}`
-
-/** A row's notes; a column that does not read as a list of notes is none. */
-function parseNotes(json: string | null): AlertNote[] | undefined {
-  if (json === null) return undefined
-  try {
-    const value: unknown = JSON.parse(json)
-    if (!Array.isArray(value)) return undefined
-    const notes = value.filter(
-      (n): n is AlertNote =>
-        n !== null &&
-        typeof n === 'object' &&
-        typeof n.author === 'string' &&
-        typeof n.at === 'string' &&
-        typeof n.text === 'string',
-    )
-    return notes.length > 0 ? notes : undefined
-  } catch {
-    return undefined
-  }
 }
 
 interface Row {
@@ -132,7 +99,7 @@ const HISTORY_TYPES: Record<string, HistoryAlert['resourceType']> = {
   PBS: 'PBS',
 }
 
-function toHistoryAlert(row: Row, now: number, notesJson: string | null = null): HistoryAlert {
+function toHistoryAlert(row: Row, now: number, notes?: AlertNote[]): HistoryAlert {
   const ended = row.end_time !== null
   const alert: HistoryAlert = {
     historyId: row.history_id,
@@ -164,7 +131,6 @@ function toHistoryAlert(row: Row, now: number, notesJson: string | null = null):
   if (row.ack_user !== null) alert.ackUser = row.ack_user
   if (row.end_time !== null) alert.endTime = new Date(row.end_time).toISOString()
   if (row.end_reason !== null) alert.endReason = row.end_reason
-  const notes = parseNotes(notesJson)
   if (notes) alert.notes = notes
   return alert
 }
@@ -206,6 +172,7 @@ const source = (filter: HistoryFilter) =>
 
 /** Alert history on SQLite. */
 export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
+  const notes = createAlertNotesRepo(db)
   const insert = db.prepare(
     `INSERT INTO alert_history (alert_id, type, level, resource_id, resource_name, node, instance,
        message, value, threshold, peak, start_time, last_seen, acknowledged, ack_time, ack_user,
@@ -234,34 +201,6 @@ export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
   )
   const orphan = db.prepare<[number]>(
     `UPDATE alert_history SET end_time = last_seen, end_reason = 'removed' WHERE history_id = ?`,
-  )
-  const openRow = db.prepare<
-    [string],
-    { history_id: number; start_time: number; notes: string | null }
-  >(
-    `SELECT h.history_id, h.start_time, n.notes FROM alert_history h
-       LEFT JOIN alert_notes n ON n.history_id = h.history_id
-     WHERE h.alert_id = ? AND h.end_time IS NULL ORDER BY h.history_id DESC LIMIT 1`,
-  )
-  const writeNotes = db.prepare(
-    `INSERT INTO alert_notes (history_id, notes, notes_text) VALUES (@historyId, @notes, @text)
-     ON CONFLICT (history_id) DO UPDATE SET notes = excluded.notes,
-       notes_text = notes_text || ' ' || excluded.notes_text`,
-  )
-  const searchNote = db.prepare(
-    `UPDATE alert_history SET search = search || ' ' || @text WHERE history_id = @historyId`,
-  )
-  const openWithNotes = db.prepare<
-    [],
-    { alert_id: string; start_time: number; notes: string | null }
-  >(
-    `SELECT h.alert_id, h.start_time, n.notes FROM alert_notes n
-       JOIN alert_history h ON h.history_id = n.history_id
-     WHERE h.end_time IS NULL`,
-  )
-  const notesOf = db.prepare<[string], { history_id: number; notes: string }>(
-    `SELECT history_id, notes FROM alert_notes
-     WHERE history_id IN (SELECT value FROM json_each(?))`,
   )
   const listOpen = db.prepare<[], { alert_id: string; history_id: number }>(
     'SELECT alert_id, history_id FROM alert_history WHERE end_time IS NULL',
@@ -329,26 +268,8 @@ export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
     closeOrphan(historyId) {
       orphan.run(historyId)
     },
-    addNote: db.transaction((alertId: string, startTime: number, note: AlertNote) => {
-      const row = openRow.get(alertId)
-      if (!row || row.start_time !== startTime)
-        return { ok: false as const, reason: 'missing' as const }
-      const notes = parseNotes(row.notes) ?? []
-      if (notes.length >= ALERT_NOTES_MAX) return { ok: false as const, reason: 'full' as const }
-      notes.push(note)
-      const text = note.text.toLowerCase()
-      writeNotes.run({ historyId: row.history_id, notes: JSON.stringify(notes), text })
-      searchNote.run({ historyId: row.history_id, text })
-      return { ok: true as const, notes }
-    }),
-    openNotes() {
-      const out = new Map<string, AlertNote[]>()
-      for (const row of openWithNotes.all()) {
-        const notes = parseNotes(row.notes)
-        if (notes) out.set(occurrenceKey(row.alert_id, row.start_time), notes)
-      }
-      return out
-    },
+    addNote: notes.addNote,
+    openNotes: notes.openNotes,
     query(filter, page, now) {
       const where = whereOf(filter)
       const total = (
@@ -361,15 +282,8 @@ export function createAlertHistoryRepo(db: Db): AlertHistoryRepo {
          ORDER BY start_time DESC, history_id DESC LIMIT @limit OFFSET @offset`,
       ).all({ ...where.params, limit: page.limit, offset: page.offset }) as Row[]
       // The page's notes in one lookup (few occurrences have any).
-      const notes = new Map<number, string>()
-      if (rows.length > 0) {
-        const ids = JSON.stringify(rows.map((row) => row.history_id))
-        for (const n of notesOf.all(ids)) notes.set(n.history_id, n.notes)
-      }
-      return {
-        rows: rows.map((row) => toHistoryAlert(row, now, notes.get(row.history_id) ?? null)),
-        total,
-      }
+      const noted = notes.notesOf(rows.map((row) => row.history_id))
+      return { rows: rows.map((row) => toHistoryAlert(row, now, noted.get(row.history_id))), total }
     },
     summary(filter, bucketMs, now) {
       // One range count per bucket rather than GROUP BY: the groups would go through a sorter,
