@@ -57,6 +57,7 @@ import { createWebPolicy } from './system/web-policy.ts'
 import { registerOidcRoutes } from './http/oidc.ts'
 import { registerSecurityRoutes } from './http/security.ts'
 import { registerTokenRoutes } from './http/tokens.ts'
+import { registerSessionRoutes } from './http/sessions.ts'
 import { registerSocketRoute } from './http/socket.ts'
 import { registerUserRoutes } from './http/users.ts'
 import { registerSpa } from './http/spa.ts'
@@ -319,6 +320,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerSecurityRoutes(http, auth, { proxyAuth: config.proxyAuth, oidc })
   registerUserRoutes(http, auth)
   registerTokenRoutes(http, auth.tokens)
+  registerSessionRoutes(http, auth)
   registerOidcRoutes(http, { auth, oidc, now, rateLimits })
   registerConfigBackupRoutes(http, {
     db,
@@ -414,7 +416,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     state: () => live.current().state,
     websocketClients: () => hub.clientCount(),
   })
-  registerSocketRoute(http, hub, auth.tokens, auth.users)
+  registerSocketRoute(http, hub, auth.sockets)
   // Prometheus /metrics (issue 28 item 5): outside /api, with its own token check.
   registerMetricsRoute(http, {
     metrics: createMetricsService({

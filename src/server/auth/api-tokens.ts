@@ -2,7 +2,6 @@
 // verify an X-API-Token value. Tokens are 24 random bytes, so a SHA-256 digest looked up by its
 // unique index is as safe as a slow hash and costs one indexed read per request; the match found
 // is confirmed with a constant-time comparison. A revoked token's sockets are closed at once.
-import type { WebSocket } from 'ws'
 import {
   API_TOKENS_MAX,
   DEFAULT_TOKEN_NAME,
@@ -14,11 +13,10 @@ import type { Role } from '../../shared/model/roles.ts'
 import type { ApiTokensRepo, StoredApiToken } from '../store/api-tokens-repo.ts'
 import type { AuditLog } from './audit.ts'
 import { generateApiToken, matchesDigest, sha256Hex, tokenHint } from './secrets.ts'
+import type { SocketRegistry } from './socket-registry.ts'
 
 /** last_used_at is written at most this often per token (no write per request). */
 export const LAST_USED_RESOLUTION_MS = 60_000
-/** Close code of a socket whose token was revoked (policy violation). */
-export const TOKEN_REVOKED_CLOSE = 1008
 
 /** Who a valid token is. */
 export interface TokenIdentity {
@@ -37,8 +35,6 @@ export interface ApiTokenService {
   revoke(id: string, actor: string, ip: string): void
   /** Store `value` as the admin token "default" (setup, regenerate-token), replacing the old. */
   replaceDefault(value: string): void
-  /** Remember that `socket` was opened with token `id`: revoking the token closes it. */
-  trackSocket(id: string, socket: WebSocket): void
   /** Close the sockets of tokens no longer stored (after a config import). */
   closeOrphanSockets(): void
 }
@@ -47,6 +43,8 @@ export interface ApiTokenDeps {
   repo: ApiTokensRepo
   audit: AuditLog
   now: () => number
+  /** Where the sockets opened with a token are: revoking the token closes them. */
+  sockets: SocketRegistry
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
@@ -66,15 +64,11 @@ export function toTokenInfo(token: StoredApiToken): ApiTokenInfo {
 /** Create the API token service. */
 export function createApiTokenService(deps: ApiTokenDeps): ApiTokenService {
   const { repo, audit, now } = deps
-  const sockets = new Map<string, Set<WebSocket>>()
   // When each token's last use was last written (a read of the row would cost as much).
   const written = new Map<string, number>()
 
-  const closeSockets = (id: string) => {
-    const open = sockets.get(id)
-    sockets.delete(id)
-    for (const socket of open ?? []) socket.close(TOKEN_REVOKED_CLOSE, 'API token revoked')
-  }
+  const closeSockets = (tokenId: string) =>
+    deps.sockets.revoke({ kind: 'token', tokenId, reason: 'API token revoked' })
 
   const touch = (token: StoredApiToken) => {
     const at = now()
@@ -145,19 +139,11 @@ export function createApiTokenService(deps: ApiTokenDeps): ApiTokenService {
       insert(DEFAULT_TOKEN_NAME, 'admin', value)
     },
 
-    trackSocket(id, socket) {
-      let open = sockets.get(id)
-      if (!open) sockets.set(id, (open = new Set()))
-      open.add(socket)
-      socket.once('close', () => {
-        open.delete(socket)
-        if (open.size === 0 && sockets.get(id) === open) sockets.delete(id)
-      })
-    },
-
     closeOrphanSockets() {
       const stored = new Set(repo.list().map((t) => t.id))
-      for (const id of [...sockets.keys()]) if (!stored.has(id)) closeSockets(id)
+      // API_TOKEN's sockets (id 'env') are not the file's to end.
+      const keep = [...stored, 'env']
+      deps.sockets.revoke({ kind: 'tokens-except', keep, reason: 'API token revoked' })
       for (const id of [...written.keys()]) if (!stored.has(id)) written.delete(id)
     },
   }

@@ -17,6 +17,7 @@ import {
   verifyPassword,
 } from './secrets.ts'
 import type { SessionService } from './sessions.ts'
+import type { SocketRegistry } from './socket-registry.ts'
 import type { UserService } from './users.ts'
 import type { Role } from '../../shared/model/roles.ts'
 
@@ -47,6 +48,8 @@ export interface AuthService {
   readonly audit: AuditLog
   /** The local users and their roles (issue 29 item 2). */
   readonly users: UserService
+  /** Open sockets by their credentials: revoking those closes them (issue 29 items 4 and 5). */
+  readonly sockets: SocketRegistry
   settings(): AuthSettings | null
   /** The API_TOKEN environment variable's hint, or null when it is unset. */
   readonly envTokenHint: string | null
@@ -107,6 +110,7 @@ export interface AuthServiceDeps {
   tokens: ApiTokenService
   sessions: SessionService
   users: UserService
+  sockets: SocketRegistry
   lockout: Lockout
   audit: AuditLog
   now: () => number
@@ -134,6 +138,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     sessions,
     audit,
     users: deps.users,
+    sockets: deps.sockets,
     tokens,
     settings: () => settingsRepo.get(),
 

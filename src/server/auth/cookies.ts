@@ -28,3 +28,9 @@ export function clearSessionCookies(request: FastifyRequest, reply: FastifyReply
   reply.clearCookie(SESSION_COOKIE, { ...common, httpOnly: true })
   reply.clearCookie(CSRF_COOKIE, common)
 }
+
+/** The browser a new session is opened from, for the session list. */
+export function sessionClient(request: FastifyRequest): { userAgent: string; ip: string } {
+  const agent = request.headers['user-agent']
+  return { userAgent: typeof agent === 'string' ? agent : '', ip: request.ip }
+}

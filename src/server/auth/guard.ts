@@ -190,7 +190,7 @@ function refreshCookies(
     ? request.cookies[CSRF_COOKIE]
     : header(request, CSRF_HEADER)
   if (!auth.sessions.checkCsrf(session, csrf)) csrf = undefined
-  const refreshed = auth.sessions.refresh(session)
+  const refreshed = auth.sessions.refresh(session, request.ip)
   if (csrf === undefined) csrf = auth.sessions.rotateCsrf(session)
   else if (!refreshed) return
   setSessionCookies(request, reply, {

@@ -18,6 +18,7 @@ import type { ProxyAuthConfig } from './proxy-auth.ts'
 import { installRateLimits, type RateLimits, type RouteRateLimit } from './rate-limits.ts'
 import { installSecurityHeaders, type EmbeddingConfig } from './security-headers.ts'
 import { createSessionService } from './sessions.ts'
+import { createSocketRegistry } from './socket-registry.ts'
 import { createUserService } from './users.ts'
 
 export const LOGIN_RATE_LIMIT = 10
@@ -61,16 +62,24 @@ export async function installAuth(
   await app.register(fastifyCookie)
   installSecurityHeaders(app, options.embedding)
   const rateLimits = await installRateLimits(app, now)
-  const sessions = createSessionService({ repo: createSessionRepo(db), now })
+  const sockets = createSocketRegistry()
+  const sessions = createSessionService({ repo: createSessionRepo(db), now, sockets })
   const auditLog = createAuditLog({ repo: createAuditRepo(db), now, log: app.log })
-  const users = createUserService({ repo: createUsersRepo(db), sessions, audit: auditLog, now })
+  const users = createUserService({
+    repo: createUsersRepo(db),
+    sessions,
+    audit: auditLog,
+    now,
+    sockets,
+  })
   const auth = createAuthService({
     disabled: options.disabled,
     envToken: options.envToken ?? null,
     settingsRepo: createAuthSettingsRepo(db),
-    tokens: createApiTokenService({ repo: createApiTokensRepo(db), audit: auditLog, now }),
+    tokens: createApiTokenService({ repo: createApiTokensRepo(db), audit: auditLog, now, sockets }),
     sessions,
     users,
+    sockets,
     lockout: createLockout(createLoginFailureRepo(db), now),
     audit: auditLog,
     now,

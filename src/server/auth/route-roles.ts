@@ -47,8 +47,12 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteAccess>> = {
   'GET /api/settings': 'viewer',
   'GET /api/notifications/email-providers': 'viewer',
   'GET /api/notifications/webhook-templates': 'viewer',
-  // Every signed-in user changes their own password.
+  // Every signed-in user changes their own password and lists and ends their own sessions (a
+  // session not theirs is "not found" to a non-admin; an admin ends any).
   'POST /api/security/change-password': 'viewer',
+  'GET /api/security/sessions': 'viewer',
+  'DELETE /api/security/sessions': 'viewer',
+  'DELETE /api/security/sessions/:id': 'viewer',
 
   // Working the alerts: acknowledge, unacknowledge, clear and notes (one wildcard route), bulk,
   // silences; testing notifications; diagnostics and testing a stored node's connection.
@@ -100,6 +104,7 @@ export const ROUTE_ROLES: Readonly<Record<string, RouteAccess>> = {
   'GET /api/security/tokens': 'admin',
   'POST /api/security/tokens': 'admin',
   'DELETE /api/security/tokens/:id': 'admin',
+  'GET /api/security/sessions/all': 'admin',
   'POST /api/setup-script-url': 'admin',
   'POST /api/settings/update': 'admin',
   'POST /api/settings/validate': 'admin',

@@ -2,7 +2,6 @@
 // change is audited. A user's role is read from their row on each request through a small cache
 // cleared on every change, so a demotion applies at once; disabling or deleting a user ends their
 // password sessions and closes their sockets at once. At least one enabled admin always remains.
-import type { WebSocket } from 'ws'
 import { AppError } from '../../shared/model/errors.ts'
 import type { Role } from '../../shared/model/roles.ts'
 import { MAX_USERS, type UserView } from '../../shared/model/users.ts'
@@ -10,9 +9,7 @@ import type { StoredUser, UsersRepo } from '../store/users-repo.ts'
 import type { AuditLog } from './audit.ts'
 import { hashPassword } from './secrets.ts'
 import type { SessionService } from './sessions.ts'
-
-/** Close code of a socket whose user was disabled, deleted or given another role. */
-export const USER_CHANGED_CLOSE_CODE = 4001
+import type { SocketRegistry } from './socket-registry.ts'
 
 export interface UserChanges {
   password?: string | undefined
@@ -39,8 +36,6 @@ export interface UserService {
   putAdmin(username: string, passwordHash: string, replacing?: string): void
   /** Forget cached roles (after a config import rewrote the table). */
   invalidate(): void
-  /** Close the socket when its user is disabled, deleted or changes role. */
-  trackSocket(username: string, socket: WebSocket): void
 }
 
 export interface UserServiceDeps {
@@ -48,6 +43,8 @@ export interface UserServiceDeps {
   sessions: SessionService
   audit: AuditLog
   now: () => number
+  /** Where local users' sockets are: they close when their user is disabled, deleted or re-roled. */
+  sockets: SocketRegistry
 }
 
 const view = (user: StoredUser): UserView => ({
@@ -65,16 +62,10 @@ const fieldInvalid = (field: string, problem: string) =>
 export function createUserService(deps: UserServiceDeps): UserService {
   const { repo, sessions, audit, now } = deps
   const roles = new Map<string, Role | null>()
-  const sockets = new Map<string, Set<WebSocket>>()
   const key = (username: string) => username.toLowerCase()
 
-  const closeSockets = (username: string, reason: string) => {
-    const open = sockets.get(key(username))
-    if (!open) return 0
-    sockets.delete(key(username))
-    for (const socket of open) socket.close(USER_CHANGED_CLOSE_CODE, reason)
-    return open.size
-  }
+  const closeSockets = (username: string, reason: string) =>
+    deps.sockets.revoke({ kind: 'user', username, reason })
   /** End the user's sessions and sockets; returns how many sessions were live. */
   const endSessions = (username: string, reason: string) => {
     const revoked = sessions.revokeUser(username)
@@ -214,16 +205,5 @@ export function createUserService(deps: UserServiceDeps): UserService {
     },
 
     invalidate: () => roles.clear(),
-
-    trackSocket(username, socket) {
-      let open = sockets.get(key(username))
-      if (!open) sockets.set(key(username), (open = new Set()))
-      open.add(socket)
-      socket.once('close', () => {
-        const current = sockets.get(key(username))
-        current?.delete(socket)
-        if (current?.size === 0) sockets.delete(key(username))
-      })
-    },
   }
 }

@@ -32,7 +32,14 @@ export interface ForwardedResponse {
 
 /** Who a /ws admission let in, or why not. */
 export type WsAdmission =
-  | { admitted: true; username: string; method: string; isAdmin: boolean }
+  | {
+      admitted: true
+      username: string
+      method: string
+      isAdmin: boolean
+      /** The credentials it holds (socket-registry.ts); absent from an older collector. */
+      owner?: unknown
+    }
   | { admitted: false; status: number; headers: HeaderMap; body: string }
 
 /**

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../shared/model/errors.ts'
 import { safeEqual } from '../auth/secrets.ts'
+import { socketOwner, type SocketOwner } from '../auth/socket-registry.ts'
 
 /** The marker header of an admission replay (in-process only, stripped from forwarded requests). */
 export const ADMISSION_HEADER = 'x-pulse-ws-admission'
@@ -24,6 +25,8 @@ export interface AdmissionAnswer {
   username: string
   method: string
   isAdmin: boolean
+  /** The credentials the socket will hold: the web node closes it when they are revoked. */
+  owner: SocketOwner
 }
 
 /**
@@ -37,5 +40,5 @@ export function answerAdmission(request: FastifyRequest, reply: FastifyReply): A
   }
   reply.header('Cache-Control', 'no-store')
   const { username, method, isAdmin } = request.auth
-  return { username, method, isAdmin }
+  return { username, method, isAdmin, owner: socketOwner(request.auth) }
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthService } from '../auth/auth-service.ts'
-import { clearSessionCookies, setSessionCookies } from '../auth/cookies.ts'
+import { clearSessionCookies, sessionClient, setSessionCookies } from '../auth/cookies.ts'
 import type { RouteRateLimit } from '../auth/rate-limits.ts'
 import { parseBody } from '../parse-body.ts'
 
@@ -41,7 +41,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     if (!auth.settings()) throw new AppError('AUTH_NOT_CONFIGURED')
     const result = await auth.checkCredentials(username, password, request.ip, 'login')
     if (result.ok) {
-      const session = auth.sessions.create(result.username)
+      const session = auth.sessions.create(
+        result.username,
+        'password',
+        undefined,
+        sessionClient(request),
+      )
       setSessionCookies(request, reply, {
         id: session.id,
         csrf: session.csrf,

@@ -149,8 +149,13 @@ export function registerConfigBackupRoutes(app: FastifyInstance, deps: ConfigBac
         }
         throw err
       }
-      // The users table was rewritten: roles are read afresh.
+      // The users table was rewritten: roles are read afresh; the ended sessions' sockets close.
       auth.users.invalidate()
+      auth.sockets.revoke({
+        kind: 'sessions',
+        ...(caller.sessionIdHash === undefined ? {} : { except: caller.sessionIdHash }),
+        reason: 'Configuration imported',
+      })
       deps.onImported()
       auth.audit.record({
         type: 'config_import',

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AuthService } from '../auth/auth-service.ts'
-import { setSessionCookies } from '../auth/cookies.ts'
+import { sessionClient, setSessionCookies } from '../auth/cookies.ts'
 import { requireAdmin } from '../auth/guard.ts'
 import type { Oidc } from '../auth/oidc.ts'
 import type { OidcErrorCode } from '../auth/oidc-claims.ts'
@@ -104,7 +104,12 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
     }
     let session
     try {
-      session = auth.sessions.create(identity.username, 'oidc', outcome.role)
+      session = auth.sessions.create(
+        identity.username,
+        'oidc',
+        outcome.role,
+        sessionClient(request),
+      )
     } catch (err) {
       request.log.error({ err }, 'single sign-on: session could not be created')
       return fail('session_failed', 'session could not be created', identity.username)

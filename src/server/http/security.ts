@@ -7,7 +7,7 @@ import { DEFAULT_TOKEN_NAME } from '../../shared/model/api-tokens.ts'
 import { AppError } from '../../shared/model/errors.ts'
 import type { AccountLock, SecurityStatus } from '../../shared/model/security.ts'
 import type { AuthService } from '../auth/auth-service.ts'
-import { clearSessionCookies, setSessionCookies } from '../auth/cookies.ts'
+import { clearSessionCookies, sessionClient, setSessionCookies } from '../auth/cookies.ts'
 import { requireAdmin } from '../auth/guard.ts'
 import { isPrivateAddress } from '../auth/network.ts'
 import type { ProxyAuthConfig } from '../auth/proxy-auth.ts'
@@ -152,7 +152,12 @@ export function registerSecurityRoutes(
     if (!result) {
       return SKIPPED
     }
-    const session = auth.sessions.create(result.username)
+    const session = auth.sessions.create(
+      result.username,
+      'password',
+      undefined,
+      sessionClient(request),
+    )
     setSessionCookies(request, reply, {
       id: session.id,
       csrf: session.csrf,

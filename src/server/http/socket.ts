@@ -5,18 +5,16 @@ import type { FastifyInstance } from 'fastify'
 import { BACKUPS_QUERY_PARAM, DELTA_QUERY_PARAM } from '../../shared/model/messages.ts'
 import { toDialect, type Hub } from '../hub/hub.ts'
 import { answerAdmission } from '../bus/ws-admission.ts'
-import type { ApiTokenService } from '../auth/api-tokens.ts'
-import type { UserService } from '../auth/users.ts'
+import { socketOwner, type SocketRegistry } from '../auth/socket-registry.ts'
 
 /**
- * Register the /ws route (the @fastify/websocket plugin must be registered first). A socket
- * opened with an API token is handed to `tokens`, which closes it when the token is revoked.
+ * Register the /ws route (the @fastify/websocket plugin must be registered first). Each socket
+ * is tracked by the credentials it was let in with, so revoking them closes it.
  */
 export function registerSocketRoute(
   app: FastifyInstance,
   hub: Hub,
-  tokens?: Pick<ApiTokenService, 'trackSocket'>,
-  users?: Pick<UserService, 'trackSocket'>,
+  sockets?: Pick<SocketRegistry, 'track'>,
 ): void {
   app.route({
     method: 'GET',
@@ -24,14 +22,7 @@ export function registerSocketRoute(
     handler: answerAdmission,
     wsHandler: (socket, request) => {
       const query = request.query as Record<string, string | undefined>
-      const tokenId = request.auth?.tokenId
-      if (tokenId !== undefined) tokens?.trackSocket(tokenId, socket)
-      // A local user's socket closes when they are disabled, deleted or change role.
-      const auth = request.auth
-      const local =
-        auth?.method === 'basic' ||
-        (auth?.method === 'session' && auth.sessionMethod === 'password')
-      if (auth && local) users?.trackSocket(auth.username, socket)
+      sockets?.track(socket, socketOwner(request.auth))
       hub.attach(socket, {
         dialect: toDialect(query[DELTA_QUERY_PARAM]),
         backups: query[BACKUPS_QUERY_PARAM] === '1',

@@ -15,6 +15,7 @@
 // full estate rather than an empty one. Losing: stop all of it at once and stay a standby.
 import type { App, BuildOptions } from '../app.ts'
 import { buildApp } from '../app.ts'
+import { REVOCATION_EVENT } from '../auth/socket-registry.ts'
 import type { Bus } from '../bus/bus.ts'
 import { serveForwardedHttp } from '../bus/http-serve.ts'
 import { createLivePublisher, type LivePublisher } from '../bus/live-publisher.ts'
@@ -98,6 +99,9 @@ export async function startCollectorRole(options: CollectorRoleOptions): Promise
   let served: { stop(): void } | null = null
   let publisher: LivePublisher | null = null
   let untap: (() => void) | null = null
+  // Web nodes hold most sockets: a revoked token, ended session or changed user reaches them on
+  // the live stream (never a browser: roles/web.ts takes it off), as the collector's own close.
+  app.auth.sockets.onRevoke((revocation) => publisher?.publishEvent(REVOCATION_EVENT, revocation))
   let stopping: Promise<void> = Promise.resolve()
 
   // Synchronous first, so nothing more reaches the bus from the moment the lease is gone.

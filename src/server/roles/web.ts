@@ -6,6 +6,8 @@
 // Local here, besides /api/health and /ws: GET /api/state, from the replica, so a browser's first
 // load never crosses the bus as one 100,000-guest answer per browser. It is admitted exactly like
 // /ws, by the collector's guard (pulse.ws.admit): never served when the collector would refuse.
+// Each socket is tracked by the credentials the admission names; the collector's revocations
+// (a token revoked, a session ended, a user disabled) arrive on the live stream and close them.
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import fastifyWebsocket from '@fastify/websocket'
 import { AppError } from '../../shared/model/errors.ts'
@@ -22,6 +24,13 @@ import { ADMIT_TIMEOUT_MS, installHttpForward } from '../bus/http-forward.ts'
 import { createLiveReplica, type LiveReplica } from '../bus/live-replica.ts'
 import type { ReplicaLive } from '../bus/replica-live.ts'
 import { connectBus } from '../bus/nats-bus.ts'
+import {
+  createSocketRegistry,
+  parseRevocation,
+  parseSocketOwner,
+  REVOCATION_EVENT,
+  type SocketRegistry,
+} from '../auth/socket-registry.ts'
 import type { ServerConfig } from '../config.ts'
 import { installErrorHandler } from '../http/errors.ts'
 import { registerStateRoute } from '../http/state.ts'
@@ -34,6 +43,8 @@ export interface WebRole {
   live: ReplicaLive
   hub: Hub
   replica: LiveReplica
+  /** The sockets served here, by the credentials they hold. */
+  sockets: SocketRegistry
   close(): Promise<void>
 }
 
@@ -79,6 +90,13 @@ export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
   const bus = await connectBus({ url: config.cluster.natsUrl, name, log: http.log })
 
   const hubRef: { current?: Hub } = {}
+  const sockets = createSocketRegistry()
+  const onEvent = (type: string, data: unknown) => {
+    if (type !== REVOCATION_EVENT) return hubRef.current?.broadcast(type, data)
+    const revocation = parseRevocation(data)
+    if (revocation) sockets.revoke(revocation)
+    else http.log.warn({ data }, 'an unreadable revocation from the bus was ignored')
+  }
   // The hub publishes the collector's changes as the replica applies them (replica-live.ts).
   const replica = createLiveReplica({
     bus,
@@ -87,7 +105,7 @@ export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
     clientCount: () => hubRef.current?.clientCount() ?? 0,
     staleAfterMs: options.staleAfterMs,
     log: http.log,
-    onEvent: (type, data) => hubRef.current?.broadcast(type, data),
+    onEvent,
   })
   const live = replica.live
   const hub = createHub({ live, now, version: config.version, log: http.log })
@@ -126,11 +144,13 @@ export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
         collector: { epoch, seq, stale, connected: connected && link },
       }
     },
-    onSocket: (socket, { query }) =>
+    onSocket: (socket, { query, admission }) => {
+      sockets.track(socket, parseSocketOwner(admission.owner))
       hub.attach(socket, {
         dialect: toDialect(query[DELTA_QUERY_PARAM]),
         backups: query[BACKUPS_QUERY_PARAM] === '1',
-      }),
+      })
+    },
   })
 
   let closing: Promise<void> | null = null
@@ -140,6 +160,7 @@ export async function startWebRole(options: WebRoleOptions): Promise<WebRole> {
     live,
     hub,
     replica,
+    sockets,
     close: () =>
       (closing ??= (async () => {
         replica.stop()

@@ -299,6 +299,15 @@ export const MIGRATIONS: readonly string[] = [
      session_id_hash TEXT PRIMARY KEY,
      role TEXT NOT NULL CHECK (role IN ('viewer', 'operator', 'admin'))
    )`,
+  // Session list (issue 29 item 5, auth/sessions.ts): each session's public reference (what the
+  // list shows and ending one names; never its id or digest), the browser it was opened from and
+  // the address last seen. A session from before this has no row until it is listed.
+  `CREATE TABLE IF NOT EXISTS session_clients (
+     session_id_hash TEXT PRIMARY KEY,
+     ref TEXT NOT NULL UNIQUE,
+     user_agent TEXT NOT NULL DEFAULT '',
+     ip TEXT NOT NULL DEFAULT ''
+   )`,
 ]
 
 /** Open (creating if needed) the database file under dataDir and bring it to the latest schema. */

@@ -30,6 +30,7 @@ export const AUDIT_EVENT_TYPES = [
   'user_updated',
   'user_deleted',
   'password_reset',
+  'session_ended',
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

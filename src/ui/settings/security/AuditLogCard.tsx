@@ -30,6 +30,7 @@ export const AUDIT_LABELS: Record<string, string> = {
   user_updated: 'User changed',
   user_deleted: 'User deleted',
   password_reset: 'Password reset',
+  session_ended: 'Session ended',
 }
 
 const FAILURES = new Set(['login_failure', 'lockout', 'oidc_failure'])

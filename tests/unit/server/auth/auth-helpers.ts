@@ -1,4 +1,5 @@
 // Real HTTP on 127.0.0.1 against an app with authentication on, plus a tiny cookie reader.
+import WebSocket from 'ws'
 import type { ServerConfig } from '../../../../src/server/config.ts'
 import { buildTestApp } from '../helpers.ts'
 
@@ -132,4 +133,23 @@ export async function login(
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`)
   const values = cookieValues(res)
   return { pulse_session: values.pulse_session!, pulse_csrf: values.pulse_csrf! }
+}
+
+/** Open /ws with session `cookies`; resolves once the first message arrives, with its close code. */
+export function openSessionSocket(
+  server: AuthTestServer,
+  cookies: { pulse_session: string; pulse_csrf: string },
+): Promise<{ closed: Promise<number> }> {
+  const ws = new WebSocket(server.base.replace('http', 'ws') + '/ws', {
+    headers: {
+      cookie: `pulse_session=${cookies.pulse_session}; pulse_csrf=${cookies.pulse_csrf}`,
+      origin: server.base,
+    },
+  })
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    ws.once('message', () => resolve({ closed }))
+    ws.once('error', reject)
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
+  })
 }

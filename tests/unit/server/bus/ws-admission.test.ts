@@ -68,7 +68,13 @@ describe('/ws admission through a web node', () => {
       status: 101,
       first: {
         type: 'admitted',
-        admission: { admitted: true, username, method: 'session', isAdmin: true },
+        admission: {
+          admitted: true,
+          username,
+          method: 'session',
+          isAdmin: true,
+          owner: { localUser: username, sessionIdHash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        },
         deltas: '2',
       },
     })

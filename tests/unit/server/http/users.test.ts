@@ -2,11 +2,11 @@
 // routes and their 400s, roles applied per request, disabling ending sessions and sockets at
 // once, lockout per account, the last admin kept, the upgrade from one account, export/import.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
 import { MIGRATIONS, openDatabase } from '../../../../src/server/store/db.ts'
 import { hashPassword } from '../../../../src/server/auth/secrets.ts'
 import {
   login,
+  openSessionSocket,
   quickSetup,
   startAuthServer,
   type AuthTestServer,
@@ -194,25 +194,9 @@ describe('roles of local users', () => {
 })
 
 describe('disabling and deleting a user', () => {
-  /** Open /ws as `cookies`; resolves once the welcome arrives, with a promise of its close. */
-  function openSocket(cookies: Cookies): Promise<{ closed: Promise<number> }> {
-    const ws = new WebSocket(server.base.replace('http', 'ws') + '/ws', {
-      headers: {
-        cookie: `pulse_session=${cookies.pulse_session}; pulse_csrf=${cookies.pulse_csrf}`,
-        origin: server.base,
-      },
-    })
-    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
-    return new Promise((resolve, reject) => {
-      ws.once('message', () => resolve({ closed }))
-      ws.once('error', reject)
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
-    })
-  }
-
   it('ends the session and closes the open socket at once', async () => {
     const user = await signedIn('dana', 'operator')
-    const socket = await openSocket(user)
+    const socket = await openSessionSocket(server, user)
     const res = await putUser('dana', { disabled: true })
     expect(res.status).toBe(200)
     expect(await socket.closed).toBe(4001)
@@ -230,7 +214,7 @@ describe('disabling and deleting a user', () => {
 
   it('ends a deleted user’s session and socket', async () => {
     const user = await signedIn('dana', 'viewer')
-    const socket = await openSocket(user)
+    const socket = await openSessionSocket(server, user)
     expect((await server.call('DELETE', '/api/users/dana', as(admin.cookies))).status).toBe(200)
     expect(await socket.closed).toBe(4001)
     expect((await server.call('GET', '/api/state', { cookies: user })).status).toBe(401)

@@ -25,6 +25,7 @@ describe.skipIf(natsUnavailable())('PULSE_ROLE=web', () => {
   let webDir: string
   const cleanups: Array<() => Promise<void> | void> = []
   let cookies: Record<string, string>
+  let admin = { username: '', password: '' }
 
   beforeAll(async () => {
     server = await startNatsServer()
@@ -55,6 +56,7 @@ describe.skipIf(natsUnavailable())('PULSE_ROLE=web', () => {
     const setup = await call(node, 'POST', '/api/security/quick-setup', { body: {} })
     expect(setup.status).toBe(200)
     const { username, password } = setup.json as { username: string; password: string }
+    admin = { username, password }
     const login = await call(node, 'POST', '/api/login', { body: { username, password } })
     expect(login.status).toBe(200)
     cookies = { pulse_session: login.cookies.pulse_session!, pulse_csrf: login.cookies.pulse_csrf! }
@@ -130,5 +132,58 @@ describe.skipIf(natsUnavailable())('PULSE_ROLE=web', () => {
     )
     expect(messages.find((m) => m.type === 'settingsUpdate')!.data).toEqual({ theme: 'dark' })
     socket.close()
+  })
+
+  /** Open /ws on the web node with `headers`; resolves after the first load, with its close. */
+  async function openSocket(headers: Record<string, string>) {
+    const socket = new WebSocket(`ws://127.0.0.1:${node.port}/ws`, { headers })
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve))
+    const loaded = new Promise((resolve) =>
+      socket.on('message', (raw) => {
+        if ((JSON.parse(String(raw)) as { type: string }).type === 'initialState') resolve(true)
+      }),
+    )
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
+    await loaded
+    return { closed }
+  }
+
+  it("closes the web node's sockets of a revoked token and of an ended session at once", async () => {
+    const write = { cookies, csrf: cookies.pulse_csrf }
+    const made = await call(node, 'POST', '/api/security/tokens', {
+      ...write,
+      body: { name: 'wall screen', role: 'viewer' },
+    })
+    expect(made.status).toBe(201)
+    const { id, token } = made.json as { id: string; token: string }
+    const tokenSocket = await openSocket({ 'x-api-token': token })
+
+    // A second session of the same admin, with its own dashboard open on the web node.
+    const again = await call(node, 'POST', '/api/login', { body: admin })
+    expect(again.status).toBe(200)
+    const second = {
+      pulse_session: again.cookies.pulse_session!,
+      pulse_csrf: again.cookies.pulse_csrf!,
+    }
+    const sessionSocket = await openSocket({
+      cookie: `pulse_session=${second.pulse_session}`,
+      origin: node.base,
+    })
+
+    // Revoked through the web node (forwarded to the collector): the socket here closes.
+    expect((await call(node, 'DELETE', `/api/security/tokens/${id}`, write)).status).toBe(200)
+    expect(await tokenSocket.closed).toBe(1008)
+    expect(
+      (await call(node, 'GET', '/api/state', { headers: { 'x-api-token': token } })).status,
+    ).toBe(401)
+
+    const listed = await call(node, 'GET', '/api/security/sessions', { cookies: second })
+    const target = (
+      listed.json as { sessions: Array<{ id: string; current: boolean }> }
+    ).sessions.find((s) => s.current)!
+    const ended = await call(node, 'DELETE', `/api/security/sessions/${target.id}`, write)
+    expect(ended.status).toBe(200)
+    expect(await sessionSocket.closed).toBe(4001)
+    expect((await call(node, 'GET', '/api/state', { cookies: second })).status).toBe(401)
   })
 })
