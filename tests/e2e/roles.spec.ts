@@ -1,9 +1,12 @@
-// Issue 29 item 6, "the UI follows the role", in Chromium against the real demo server with
-// authentication on: a viewer sees live data and no Acknowledge button, and the API answers 403 to
-// their acknowledge; an operator acknowledges and silences from Overview but gets 403 saving the
-// alert config. The users are made through the API with the admin's token (the Users card is
-// tested in the browser tests). Loopback only.
+// Issue 29, "several users, three roles, scoped API tokens", in Chromium against the real demo
+// server with authentication on: a viewer sees live data and no Acknowledge button, and the API
+// answers 403 to their acknowledge; an operator acknowledges and silences from Overview but gets
+// 403 saving the alert config; the admin creates a viewer and an operator in Settings → Security →
+// Users and each signs in with that role; a token the admin revokes there is refused at once, and
+// the socket opened with it closes. The first two tests' users are made through the API with the
+// admin's token. Loopback only.
 import { expect, test, type Page } from '@playwright/test'
+import WebSocket from 'ws'
 import { createServerProcess, type ServerProcess } from './server-process.ts'
 
 // The first alerts of the demo may take a minute on a loaded machine.
@@ -13,6 +16,8 @@ test.use({ viewport: { width: 1440, height: 1200 } })
 
 let server: ServerProcess
 let apiToken = ''
+/** The first-run admin's password (quick setup generates it). */
+let adminPassword = ''
 const PASSWORDS = { viewer: 'viewer-password-1', operator: 'operator-password-1' }
 
 async function adminApi(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -43,11 +48,12 @@ test.beforeAll(async () => {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username: 'admin' }),
   })
-  const answer = (await res.json()) as { apiToken?: string }
-  if (res.status !== 200 || !answer.apiToken) {
+  const answer = (await res.json()) as { apiToken?: string; password?: string }
+  if (res.status !== 200 || !answer.apiToken || !answer.password) {
     throw new Error(`quick setup failed: ${res.status} ${JSON.stringify(answer)}`)
   }
   apiToken = answer.apiToken
+  adminPassword = answer.password
   for (const role of ['viewer', 'operator'] as const) {
     await adminApi('POST', '/api/users', { username: role, password: PASSWORDS[role], role })
   }
@@ -61,14 +67,30 @@ test.afterAll(async () => {
 const guestRows = '[role="row"][data-kind="guest"]'
 
 async function signIn(page: Page, role: keyof typeof PASSWORDS) {
+  await signInAs(page, role, PASSWORDS[role], role)
+}
+
+async function signInAs(page: Page, username: string, password: string, role: string) {
   await page.goto(server.url)
-  await page.getByLabel('Username').fill(role)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORDS[role])
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   // Live data over the socket, and the header names the user and the role.
   await expect(page.locator(guestRows).first()).toBeVisible({ timeout: 60_000 })
-  await expect(page.getByTestId('header-username')).toHaveText(role)
+  await expect(page.getByTestId('header-username')).toHaveText(username)
   await expect(page.getByTestId('header-role')).toContainText(role)
+}
+
+/** Settings → Security through the navigation, as the admin finds it. */
+async function openSecurity(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Settings' })
+    .click()
+  await page
+    .getByRole('navigation', { name: 'Settings' })
+    .getByRole('link', { name: 'Security' })
+    .click()
 }
 
 /** The session's CSRF header, read from the pulse_csrf cookie as the app does. */
@@ -144,4 +166,138 @@ test('an operator acknowledges and silences from Overview but may not save thres
   })
   expect(saved.status()).toBe(403)
   expect(((await saved.json()) as { code: string }).code).toBe('ROLE_REQUIRED')
+})
+
+test('the admin adds a viewer and an operator in Settings → Security → Users; each signs in with that role', async ({
+  page,
+  playwright,
+}) => {
+  await signInAs(page, 'admin', adminPassword, 'admin')
+  await openSecurity(page)
+  const card = page.getByRole('region', { name: 'Users', exact: true })
+  // The users so far: the admin and the two the API made.
+  await expect(card.getByLabel('Role of admin', { exact: true })).toHaveValue('admin')
+  await expect(card.getByLabel('Role of viewer', { exact: true })).toHaveValue('viewer')
+
+  const added = [
+    { username: 'vera2', password: 'vera2-password-1', role: 'viewer' },
+    { username: 'otto2', password: 'otto2-password-1', role: 'operator' },
+  ] as const
+  for (const user of added) {
+    await card.getByRole('button', { name: 'Add user', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add user' })
+    await dialog.getByLabel('Username', { exact: true }).fill(user.username)
+    await dialog.getByLabel('Password', { exact: true }).fill(user.password)
+    await dialog.getByLabel('Role', { exact: true }).selectOption(user.role)
+    await dialog.getByRole('button', { name: 'Add user', exact: true }).click()
+    await expect(dialog).toBeHidden()
+    await expect(page.getByText(`User ${user.username} added`, { exact: true })).toBeVisible()
+    await expect(card.getByLabel(`Role of ${user.username}`, { exact: true })).toHaveValue(
+      user.role,
+    )
+  }
+
+  // Stored: listed with their roles after a reload too, each active.
+  await page.reload()
+  for (const user of added) {
+    await expect(card.getByLabel(`Role of ${user.username}`, { exact: true })).toHaveValue(
+      user.role,
+    )
+    await expect(card.locator(`[data-user="${user.username}"]`)).toContainText('Active')
+  }
+
+  // Each signs in with the password the admin gave and is what the admin chose.
+  for (const user of added) {
+    const client = await playwright.request.newContext({ baseURL: server.url })
+    try {
+      const login = await client.post('/api/login', {
+        data: { username: user.username, password: user.password },
+      })
+      expect(login.status(), await login.text()).toBe(200)
+      expect(await login.json()).toMatchObject({ username: user.username, role: user.role })
+      const status = await client.get('/api/security/status')
+      expect(await status.json()).toMatchObject({
+        authenticated: true,
+        authUsername: user.username,
+        role: user.role,
+      })
+    } finally {
+      await client.dispose()
+    }
+  }
+})
+
+test('a token the admin revokes in Settings → Security is refused at once, also on an open socket', async ({
+  page,
+}) => {
+  await signInAs(page, 'admin', adminPassword, 'admin')
+  await openSecurity(page)
+  const card = page.getByRole('region', { name: 'API tokens', exact: true })
+
+  // A viewer token for a script, shown once.
+  await card.getByRole('button', { name: 'New token', exact: true }).click()
+  const dialog = page.getByRole('dialog', { name: 'New API token' })
+  await dialog.getByLabel('Name', { exact: true }).fill('ws-script')
+  await dialog.getByLabel('Role', { exact: true }).selectOption('viewer')
+  await dialog.getByRole('button', { name: 'Create token', exact: true }).click()
+  const shown = dialog.locator('[data-credential="Token \\"ws-script\\" (viewer)"]')
+  await expect(shown).toHaveText(/\S{16,}/)
+  const token = (await shown.textContent())!.trim()
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click()
+  await expect(dialog).toBeHidden()
+  const row = card.locator('[data-token="ws-script"]')
+  await expect(row).toContainText('viewer')
+
+  const state = () => fetch(`${server.url}/api/state`, { headers: { 'X-API-Token': token } })
+  expect((await state()).status).toBe(200)
+
+  // A script's socket with the token: let in, and the live updates keep coming.
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, {
+    headers: { 'X-API-Token': token },
+  })
+  let received = 0
+  let closeCode: number | undefined
+  ws.on('message', () => received++)
+  ws.on('close', (code) => (closeCode = code))
+  ws.on('error', () => {}) // a refusal below fails the test; later errors end in 'close'
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve())
+      ws.once('unexpected-response', (_req, res) =>
+        reject(new Error(`socket refused: HTTP ${res.statusCode}`)),
+      )
+      ws.once('error', reject)
+    })
+    await expect.poll(() => received, { timeout: 60_000 }).toBeGreaterThanOrEqual(2)
+    expect(closeCode).toBeUndefined()
+
+    // Revoke, confirmed in the dialog.
+    await card.getByRole('button', { name: 'Revoke ws-script', exact: true }).click()
+    const confirm = page.getByRole('alertdialog', { name: 'Revoke the token "ws-script"?' })
+    await confirm.getByRole('button', { name: 'Revoke token', exact: true }).click()
+    await expect(confirm).toBeHidden()
+    await expect(page.getByText('Token "ws-script" revoked', { exact: true })).toBeVisible()
+    await expect(row).toHaveCount(0)
+
+    // The open socket closes with "policy violation", and the token no longer gets in.
+    await expect.poll(() => closeCode).toBe(1008)
+    expect((await state()).status).toBe(401)
+    const again = await new Promise<number>((resolve, reject) => {
+      const retry = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, {
+        headers: { 'X-API-Token': token },
+      })
+      retry.once('unexpected-response', (_req, res) => {
+        resolve(res.statusCode ?? 0)
+        retry.terminate()
+      })
+      retry.once('open', () => {
+        resolve(101)
+        retry.close()
+      })
+      retry.once('error', reject)
+    })
+    expect(again).toBe(401)
+  } finally {
+    ws.terminate()
+  }
 })

@@ -1,8 +1,9 @@
 // Single sign-on as a user meets it: the real server with authentication on, a real OpenID
 // provider (oidc-provider, its own login and consent pages) on 127.0.0.1, Chromium. The admin
 // configures the provider in Settings → Security; alice (in pulse-admins) gets in, mallory (in no
-// group) is turned away, and a forged callback is refused. Server rules in detail:
-// tests/unit/server/auth/oidc-*.test.ts.
+// group) is turned away, and a forged callback is refused. Then the admin maps a group to a role
+// there: olga (in pulse-operators) gets operator, nina (in an allowed group no rule maps) the
+// default role viewer. Server rules in detail: tests/unit/server/auth/oidc-*.test.ts.
 import { expect, test, type Page } from '@playwright/test'
 import { CLIENT_ID, CLIENT_SECRET, startIdp, type TestIdp } from '../unit/server/auth/oidc-idp.ts'
 import { createServerProcess, type ServerProcess } from './server-process.ts'
@@ -14,6 +15,10 @@ let admin: { password: string; apiToken: string }
 
 const CALLBACK_PATH = '/api/oidc/callback'
 const ALLOWED_GROUP = 'pulse-admins'
+/** The last test maps this group to operator. */
+const OPERATOR_GROUP = 'pulse-operators'
+/** Allowed in the last test, but no rule maps it. */
+const STAFF_GROUP = 'staff'
 
 test.beforeAll(async () => {
   idp = await startIdp({ browserLogin: true })
@@ -30,6 +35,18 @@ test.beforeAll(async () => {
     email: 'alice@example.com',
     email_verified: true,
     groups: [ALLOWED_GROUP, 'staff'],
+  })
+  idp.users.set('olga', {
+    preferred_username: 'olga',
+    email: 'olga@example.com',
+    email_verified: true,
+    groups: [OPERATOR_GROUP],
+  })
+  idp.users.set('nina', {
+    preferred_username: 'nina',
+    email: 'nina@example.com',
+    email_verified: true,
+    groups: [STAFF_GROUP],
   })
   idp.users.set('mallory', {
     preferred_username: 'mallory',
@@ -231,4 +248,73 @@ test('single sign-on: alice signs in and out; another group and a forged state a
     failures.some((e) => e.username === 'mallory' && e.detail.startsWith('group_restricted')),
   ).toBe(true)
   expect(failures.some((e) => e.detail.startsWith('invalid_state'))).toBe(true)
+})
+
+test('the admin maps a group to operator in Settings → Security; olga gets operator, nina the default viewer', async ({
+  page,
+}) => {
+  await configureByApi()
+  await page.goto(server.url)
+  await signIn(page, 'admin', admin.password)
+  await expect(page.getByTestId('header-username')).toHaveText('admin')
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Settings' })
+    .click()
+  await page
+    .getByRole('navigation', { name: 'Settings' })
+    .getByRole('link', { name: 'Security' })
+    .click()
+
+  // pulse-operators → operator; anyone else let in is a viewer.
+  const sso = page.getByRole('region', { name: 'Single sign-on (OIDC)' })
+  await sso.getByRole('button', { name: 'Add group', exact: true }).click()
+  await sso.getByLabel('Group 1', { exact: true }).fill(OPERATOR_GROUP)
+  await sso.getByLabel('Role of group 1', { exact: true }).selectOption('operator')
+  await sso.getByLabel('Role of a user in no mapped group', { exact: true }).selectOption('viewer')
+  // Who may sign in at all is a separate list: the staff group too.
+  await sso.getByRole('button', { name: 'Show advanced OIDC options' }).click()
+  const allowedGroups = [ALLOWED_GROUP, OPERATOR_GROUP, STAFF_GROUP]
+  await sso.getByLabel('Allowed groups').fill(allowedGroups.join(', '))
+  await sso.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('OIDC settings updated')).toBeVisible()
+
+  // Saved as entered.
+  const saved = (await (
+    await fetch(`${server.url}/api/security/oidc`, { headers: { 'X-API-Token': admin.apiToken } })
+  ).json()) as Record<string, unknown>
+  expect(saved).toMatchObject({
+    roleMapping: [{ group: OPERATOR_GROUP, role: 'operator' }],
+    defaultRole: 'viewer',
+    allowedGroups,
+  })
+
+  await page.getByRole('button', { name: 'Logout' }).click()
+  await expect(page.getByRole('button', SSO_BUTTON)).toBeVisible()
+
+  /** Signed in through the provider as `login`, with `role` in the header and for the server. */
+  const signsInAs = async (login: string, role: string) => {
+    await signInWithSso(page, login)
+    await expect(page.getByTestId('header-username')).toHaveText(login)
+    await expect(page.getByTestId('header-role')).toContainText(role)
+    await expect(page.locator(guestRows).first()).toBeVisible()
+    const status = await page.request.get(`${server.url}/api/security/status`)
+    expect(await status.json()).toMatchObject({
+      authenticated: true,
+      authUsername: login,
+      oidcUsername: login,
+      role,
+    })
+  }
+
+  await signsInAs('olga', 'operator')
+  // Logout ends the provider's session too, so the next sign-in asks who it is.
+  await page.getByRole('button', { name: 'Logout' }).click()
+  await expect(page).toHaveURL((url) => url.origin === idp.issuer)
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click()
+  await expect(page.getByText('Sign-out Success')).toBeVisible()
+  await page.goto(server.url)
+  await expect(page.getByRole('button', SSO_BUTTON)).toBeVisible()
+
+  await signsInAs('nina', 'viewer')
 })
