@@ -73,7 +73,7 @@ export const UNLOCKED = {
 
 /**
  * Stubs the server for the tab: `status()` (STATUS by default), the OIDC config, an empty
- * audit log, an unlocked account and no named API tokens unless `routes` (keyed 'METHOD /path')
+ * audit log, an unlocked account, no named API tokens and no sessions unless `routes` (keyed 'METHOD /path')
  * say otherwise.
  */
 export function securityServer({
@@ -89,6 +89,7 @@ export function securityServer({
       'GET /api/security/lockout': () => Response.json(UNLOCKED),
       'GET /api/users': () => Response.json({ users: [ADMIN_USER] }),
       'GET /api/security/tokens': () => Response.json({ tokens: [] }),
+      'GET /api/security/sessions': () => Response.json({ sessions: [], truncated: false }),
       ...routes,
     },
     extra,

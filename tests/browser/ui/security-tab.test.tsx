@@ -482,7 +482,7 @@ describe('audit log', () => {
     await openSecurityTab()
     await expect.element(page.getByText('No security events yet.')).toBeVisible()
     fail = true
-    await page.getByRole('button', { name: 'Refresh' }).click()
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click()
     await expect
       .element(page.getByText('Failed to load the audit log: Authentication required'))
       .toBeVisible()

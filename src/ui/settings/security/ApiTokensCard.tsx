@@ -1,5 +1,5 @@
-import { KeyRound, Loader2, Plus, Trash2, TriangleAlert } from 'lucide-react'
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { KeyRound, Plus, Trash2, TriangleAlert } from 'lucide-react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import {
   API_TOKEN_NAME_MAX,
   type ApiTokenInfo,
@@ -19,6 +19,7 @@ import { noteAuditedAction } from './audit-refresh.ts'
 import { auditTime } from './AuditLogCard.tsx'
 import { Notice } from './fields.tsx'
 import { createToken, listTokens, revokeToken } from './tokens-api.ts'
+import { LoadStatus, useLoaded } from './use-loaded.tsx'
 
 /** What each role lets a token do, for the role select's hint. */
 const ROLE_HINTS: Record<Role, string> = {
@@ -27,29 +28,15 @@ const ROLE_HINTS: Record<Role, string> = {
   admin: 'everything, settings and security included',
 }
 
-type Load =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'loaded'; tokens: ApiTokenInfo[] }
-
 /**
  * API tokens (issue 29 item 4): the named tokens with role, hint, creation and last use; New
  * token (name and role) shows the value once with Copy; Revoke asks first.
  */
 export function ApiTokensCard() {
-  const [load, setLoad] = useState<Load>({ kind: 'loading' })
+  const { load, reload: fetchTokens } = useLoaded(listTokens)
   const [creating, setCreating] = useState(false)
   const [revoking, setRevoking] = useState<ApiTokenInfo | null>(null)
   const newButton = useRef<HTMLButtonElement>(null)
-
-  const fetchTokens = useCallback(() => {
-    listTokens()
-      .then((tokens) => setLoad({ kind: 'loaded', tokens }))
-      .catch((error: unknown) =>
-        setLoad({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
-      )
-  }, [])
-  useEffect(fetchTokens, [fetchTokens])
 
   const revoke = async (token: ApiTokenInfo) => {
     try {
@@ -84,24 +71,13 @@ export function ApiTokensCard() {
         </button>
       }
     >
-      {load.kind === 'loading' && (
-        <p
-          role="status"
-          className="flex items-center gap-2 text-sm text-gray-600 dark:text-gray-400"
-        >
-          <Loader2 className="size-4 animate-spin" aria-hidden />
-          Loading the API tokens...
-        </p>
-      )}
-      {load.kind === 'error' && (
-        <ErrorPanel>Failed to load the API tokens: {load.message}</ErrorPanel>
-      )}
+      <LoadStatus load={load} what="API tokens" />
       {load.kind === 'loaded' &&
-        (load.tokens.length === 0 ? (
+        (load.value.length === 0 ? (
           <p className="text-sm text-gray-600 dark:text-gray-400">No API tokens.</p>
         ) : (
           <ul aria-label="API tokens" className="divide-y divide-gray-100 dark:divide-gray-800">
-            {load.tokens.map((token) => (
+            {load.value.map((token) => (
               <TokenRow key={token.id} token={token} onRevoke={() => setRevoking(token)} />
             ))}
           </ul>

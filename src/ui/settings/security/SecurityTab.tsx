@@ -31,6 +31,7 @@ import { ExportModal } from './ExportModal.tsx'
 import { Notice } from './fields.tsx'
 import { ImportModal } from './ImportModal.tsx'
 import { LockoutCard } from './LockoutCard.tsx'
+import { SessionsCard } from './SessionsCard.tsx'
 import { UsersCard } from './UsersCard.tsx'
 import { OidcPanel } from './OidcPanel.tsx'
 import { PostureCard } from './PostureCard.tsx'
@@ -270,6 +271,7 @@ export function SecurityTab() {
         <StatusCard status={status} onOpen={setDialog} admin={admin} />
         <PostureCard status={status} />
       </div>
+      {!status.disabled && <SessionsCard admin={admin} />}
       {admin ? (
         <>
           {passwordLogin(status) && <UsersCard />}

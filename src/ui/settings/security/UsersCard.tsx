@@ -1,5 +1,5 @@
-import { KeyRound, Loader2, Plus, Trash2, UserRound, Users } from 'lucide-react'
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { KeyRound, Plus, Trash2, UserRound, Users } from 'lucide-react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { ROLES, type Role } from '../../../shared/model/roles.ts'
 import { USERNAME_MAX_LENGTH, type UserView } from '../../../shared/model/users.ts'
 import { MIN_PASSWORD_LENGTH } from '../../auth/quick-setup-form.ts'
@@ -12,10 +12,8 @@ import { ModalActions } from '../../components/ModalActions.tsx'
 import { INPUT, TextField } from '../../components/TextField.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { noteAuditedAction } from './audit-refresh.ts'
+import { LoadStatus, useLoaded } from './use-loaded.tsx'
 import { addUser, changeUser, deleteUser, listUsers } from './users-api.ts'
-
-type Load =
-  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'loaded'; users: UserView[] }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -24,18 +22,11 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * Disable/Enable, Reset password (a dialog) and Delete (asks first). Every change is audited.
  */
 export function UsersCard() {
-  const [load, setLoad] = useState<Load>({ kind: 'loading' })
+  const { load, reload: fetchUsers } = useLoaded(listUsers)
   const [adding, setAdding] = useState(false)
   const [resetting, setResetting] = useState<UserView | null>(null)
   const [deleting, setDeleting] = useState<UserView | null>(null)
   const addButton = useRef<HTMLButtonElement>(null)
-
-  const fetchUsers = useCallback(() => {
-    listUsers()
-      .then((users) => setLoad({ kind: 'loaded', users }))
-      .catch((error: unknown) => setLoad({ kind: 'error', message: message(error) }))
-  }, [])
-  useEffect(fetchUsers, [fetchUsers])
 
   /** One change from a row; a refusal (the last admin, say) is a toast with the server's text. */
   const change = async (user: UserView, changes: { role?: Role; disabled?: boolean }) => {
@@ -87,19 +78,10 @@ export function UsersCard() {
         </button>
       }
     >
-      {load.kind === 'loading' && (
-        <p
-          role="status"
-          className="flex items-center gap-2 text-sm text-gray-600 dark:text-gray-400"
-        >
-          <Loader2 className="size-4 animate-spin" aria-hidden />
-          Loading the users...
-        </p>
-      )}
-      {load.kind === 'error' && <ErrorPanel>Failed to load the users: {load.message}</ErrorPanel>}
+      <LoadStatus load={load} what="users" />
       {load.kind === 'loaded' && (
         <ul aria-label="Users" className="divide-y divide-gray-100 dark:divide-gray-800">
-          {load.users.map((user) => (
+          {load.value.map((user) => (
             <UserRow
               key={user.username}
               user={user}
