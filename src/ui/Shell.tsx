@@ -17,6 +17,7 @@ import { useStartupUpdateCheck } from './updates/useUpdates.ts'
 import { PaletteLayer } from './palette/PaletteLayer.tsx'
 import { useWallView } from './wall/wall-view.ts'
 import { useWallWatch } from './wall/useWallWatch.ts'
+import { useSessionEndWatch } from './auth/useSessionEndWatch.ts'
 import { WallStatus } from './wall/WallStatus.tsx'
 
 /**
@@ -35,6 +36,7 @@ export function Shell({ children }: { children: ReactNode }) {
   }, [tab])
   const wallView = useWallView()
   useWallWatch(wallView)
+  useSessionEndWatch()
   if (wallView) {
     return (
       <div className="wall-view flex h-full min-h-0 flex-col" data-wall-view>

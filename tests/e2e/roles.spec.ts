@@ -301,3 +301,45 @@ test('a token the admin revokes in Settings → Security is refused at once, als
     ws.terminate()
   }
 })
+
+test('a user ends their session on another browser in Settings → Security → Sessions; that browser goes to sign-in', async ({
+  browser,
+}) => {
+  // Two browsers of a viewer signed in nowhere else: a laptop, and a wall screen left open.
+  await adminApi('POST', '/api/users', {
+    username: 'wanda',
+    password: 'wanda-password-1',
+    role: 'viewer',
+  })
+  const laptop = await browser.newContext({ viewport: { width: 1440, height: 1200 } })
+  const wall = await browser.newContext({ viewport: { width: 1440, height: 1200 } })
+  try {
+    const here = await laptop.newPage()
+    const there = await wall.newPage()
+    await signInAs(there, 'wanda', 'wanda-password-1', 'viewer')
+    await signInAs(here, 'wanda', 'wanda-password-1', 'viewer')
+    await openSecurity(here)
+    const card = here.getByRole('region', { name: 'Sessions', exact: true })
+    const mine = card.locator('[data-current]')
+    await expect(mine).toContainText('This session')
+    await expect(mine).toContainText('Chrome on Linux')
+    const other = card.locator('[data-session]:not([data-current])')
+    await expect(other).toHaveCount(1)
+    // The wall holds its live connection.
+    await expect(other).toContainText('Connected now')
+    await other.getByRole('button', { name: /^End session on/ }).click()
+    const confirm = here.getByRole('alertdialog', { name: /^End wanda's session on/ })
+    await confirm.getByRole('button', { name: 'End session', exact: true }).click()
+    await expect(other).toHaveCount(0)
+    // The other browser is signed out at once: its socket closes, and it lands on sign-in.
+    await expect(there.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible({
+      timeout: 60_000,
+    })
+    // This one carries on.
+    await here.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Main' }).click()
+    await expect(here.locator(guestRows).first()).toBeVisible()
+  } finally {
+    await laptop.close()
+    await wall.close()
+  }
+})

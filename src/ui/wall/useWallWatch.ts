@@ -2,8 +2,7 @@
 // ever (capped backoff, spec 000 §9); on top of that, while the wall view is on:
 // - after a reconnect, a server that now serves another build (an upgrade) reloads the page;
 // - a server version that changes under a connected page reloads it too;
-// - when the socket keeps being refused and the server says the session is gone, the page
-//   reloads onto the sign-in screen instead of showing "Connection lost" for ever;
+// (a socket refused because the session ended takes any page to sign-in: useSessionEndWatch);
 // - once an hour it asks the server about the session: an HTTP request slides the session's
 //   expiry (the socket's upgrade does not), so a signed-in wall stays signed in, and a session
 //   that ended anyway (revoked, password changed) takes the wall to the sign-in screen.
@@ -12,15 +11,12 @@ import { useConnection } from '../hooks/useConnection.ts'
 import { pageNavigation } from '../lib/navigation.ts'
 import { servesNewBuild, sessionLost } from './build-check.ts'
 
-/** Failed attempts in a row before the session is asked about (one per attempt after that). */
-export const SESSION_CHECK_AFTER = 2
-
 /** How often a wall asks about its session (sessions slide by 7 days, refreshed hourly). */
 export const WALL_SESSION_CHECK_MS = 3_600_000
 
 /** Reloads the wall when the server changed or the session ended; `active`: the wall view is on. */
 export function useWallWatch(active: boolean): void {
-  const { status, attempt, serverVersion } = useConnection()
+  const { status, serverVersion } = useConnection()
   const connectedBefore = useRef(false)
   const firstVersion = useRef('')
 
@@ -57,16 +53,4 @@ export function useWallWatch(active: boolean): void {
       clearInterval(timer)
     }
   }, [active])
-
-  const down = status !== 'connected'
-  useEffect(() => {
-    if (!active || !down || attempt < SESSION_CHECK_AFTER) return
-    let live = true
-    void sessionLost().then((lost) => {
-      if (live && lost) pageNavigation.reload()
-    })
-    return () => {
-      live = false
-    }
-  }, [active, down, attempt])
 }

@@ -7,7 +7,8 @@ import { page, userEvent } from 'vitest/browser'
 import { pageNavigation } from '../../../src/ui/lib/navigation.ts'
 import { closeKeyboardDialogs } from '../../../src/ui/palette/palette-state.ts'
 import { moduleScriptOf } from '../../../src/ui/wall/build-check.ts'
-import { SESSION_CHECK_AFTER, WALL_SESSION_CHECK_MS } from '../../../src/ui/wall/useWallWatch.ts'
+import { SESSION_CHECK_AFTER } from '../../../src/ui/auth/useSessionEndWatch.ts'
+import { WALL_SESSION_CHECK_MS } from '../../../src/ui/wall/useWallWatch.ts'
 import { useDashboardHarness, worker } from './dashboard-harness.ts'
 import type { FakeWorker } from './fake-worker.ts'
 import { AUTH_DISABLED_STATUS, renderApp, stubServer, unmountAll } from './render.tsx'
@@ -44,6 +45,15 @@ function loadedBuild(src: string) {
     'afterbegin',
     `<script data-test-build type="module" crossorigin src="${src}"></script>`,
   )
+}
+
+/** Wait until the page has read the answer of its last security status request. */
+async function statusRead(fetchMock: ReturnType<typeof stubServer>) {
+  const index = fetchMock.mock.calls.findLastIndex(([url]) =>
+    String(url).endsWith('/api/security/status'),
+  )
+  const answer = (await fetchMock.mock.results[index]!.value) as Response
+  await expect.poll(() => answer.bodyUsed).toBe(true)
 }
 
 /** A server whose index.html names `script`, and whose security status `security()` says. */
@@ -194,24 +204,33 @@ describe('a wall for days', () => {
     await expect.poll(() => reload.mock.calls.length).toBe(1)
   })
 
-  test('reloads onto the sign-in page when refused and the session is gone', async () => {
-    let security: unknown = AUTH_DISABLED_STATUS
-    serve(
-      () => '',
-      () => security,
-    )
-    const api = worker()
-    renderApp(api, '/?kiosk=1')
-    await expect.element(page.getByText('web-01')).toBeVisible()
-    // Refused while the session still holds (another cause): no reload.
-    security = { disabled: false, requiresAuth: true, authenticated: true }
-    api.setConnection({ status: 'disconnected', attempt: SESSION_CHECK_AFTER })
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(reload).not.toHaveBeenCalled()
-    security = { disabled: false, requiresAuth: true, authenticated: false }
-    api.setConnection({ status: 'reconnecting', attempt: SESSION_CHECK_AFTER + 1 })
-    await expect.poll(() => reload.mock.calls.length).toBe(1)
-  })
+  // Not the wall's alone: a session ended from another browser takes any page to sign-in.
+  test.each(['/?kiosk=1', '/'])(
+    '%s reloads onto the sign-in page when refused and the session is gone',
+    async (path) => {
+      let security: unknown = AUTH_DISABLED_STATUS
+      const fetchMock = serve(
+        () => '',
+        () => security,
+      )
+      const statusChecks = () =>
+        fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/api/security/status'))
+      const api = worker()
+      renderApp(api, path)
+      await expect.element(page.getByText('web-01')).toBeVisible()
+      // Refused while the session still holds (another cause): asked, answered, no reload.
+      security = { disabled: false, requiresAuth: true, authenticated: true }
+      const before = statusChecks().length
+      api.setConnection({ status: 'disconnected', attempt: SESSION_CHECK_AFTER })
+      await expect.poll(() => statusChecks().length).toBe(before + 1)
+      await statusRead(fetchMock)
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      expect(reload).not.toHaveBeenCalled()
+      security = { disabled: false, requiresAuth: true, authenticated: false }
+      api.setConnection({ status: 'reconnecting', attempt: SESSION_CHECK_AFTER + 1 })
+      await expect.poll(() => reload.mock.calls.length).toBe(1)
+    },
+  )
 })
 
 describe('a wall stays signed in', () => {
@@ -231,7 +250,8 @@ describe('a wall stays signed in', () => {
       const before = checks()
       vi.advanceTimersByTime(WALL_SESSION_CHECK_MS)
       await expect.poll(checks).toBe(before + 1)
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await statusRead(fetchMock)
+      await new Promise((resolve) => setTimeout(resolve, 0))
       expect(reload).not.toHaveBeenCalled()
       security = { disabled: false, requiresAuth: true, authenticated: false }
       vi.advanceTimersByTime(WALL_SESSION_CHECK_MS)
