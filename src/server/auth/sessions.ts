@@ -74,6 +74,8 @@ export interface SessionService {
   revokeAll(): number
   /** Revoke the password sessions of one user; returns how many were live. */
   revokeUser(username: string): number
+  /** End every single sign-on session but `keep` (the caller's own); returns how many. */
+  revokeSingleSignOn(keep: string | undefined, reason: string): number
   /** End every session of `username` but `keep` (the caller's own); returns how many. */
   revokeOthers(username: string, keep: string): number
 }
@@ -190,6 +192,11 @@ export function createSessionService(options: SessionOptions): SessionService {
     revokeUser(username) {
       const revoked = repo.revokeUser(username, now())
       for (const idHash of revoked) closeSockets(idHash, 'Session ended')
+      return revoked.length
+    },
+    revokeSingleSignOn(keep, reason) {
+      const revoked = repo.revokeMethod('oidc', keep ?? '', now())
+      for (const idHash of revoked) closeSockets(idHash, reason)
       return revoked.length
     },
     revokeOthers(username, keep) {

@@ -50,12 +50,24 @@ export function registerOidcRoutes(app: FastifyInstance, deps: OidcRouteDeps): v
   app.put('/api/security/oidc', async (request, reply) => {
     const caller = requireAdmin(request)
     reply.header('Cache-Control', 'no-store')
+    const before = oidc.config.settings()
     const saved = oidc.config.update(request.body)
+    // A single sign-on session carries the role decided when it was opened: a changed mapping
+    // ends them (the caller's own aside), so each user signs in again under the new mapping.
+    const roles = (s: typeof saved) => JSON.stringify([s.roleMapping, s.defaultRole])
+    const ended =
+      roles(before) === roles(saved)
+        ? 0
+        : auth.sessions.revokeSingleSignOn(caller.sessionIdHash, 'Single sign-on roles changed')
     auth.audit.record({
       type: 'oidc_config_changed',
       username: caller.username,
       ip: request.ip,
-      detail: `single sign-on ${saved.enabled ? 'enabled' : 'disabled'}`,
+      detail: `single sign-on ${saved.enabled ? 'enabled' : 'disabled'}${
+        roles(before) === roles(saved)
+          ? ''
+          : `; roles changed, ${ended} single sign-on session(s) ended`
+      }`,
     })
     return oidc.config.view(defaultRedirectUrl(request))
   })

@@ -48,6 +48,8 @@ export interface SessionRepo {
    * (null); at most `limit`. Sessions from before the list get their reference here.
    */
   listLive(username: string | null, now: number, limit: number): ListedSession[]
+  /** Revoke every live session opened by `method` but `keep`; returns their digests. */
+  revokeMethod(method: SessionMethod, keep: string, now: number): string[]
   /** Revoke every live session of `username` (ignoring case) but `keep`; returns their digests. */
   revokeOthers(username: string, keep: string, now: number): string[]
   /** The live session with public reference `ref`, or null. */
@@ -106,6 +108,11 @@ export function createSessionRepo(db: Db): SessionRepo {
   const revokeOthers = db.prepare(
     `UPDATE sessions SET revoked_at = ?
      WHERE username = ? COLLATE NOCASE AND id_hash <> ? AND revoked_at IS NULL
+     RETURNING id_hash`,
+  )
+  const revokeMethod = db.prepare(
+    `UPDATE sessions SET revoked_at = ?
+     WHERE method = ? AND id_hash <> ? AND revoked_at IS NULL
      RETURNING id_hash`,
   )
   const byRef = db.prepare(`${LISTED} AND c.ref = ?`)
@@ -190,6 +197,10 @@ export function createSessionRepo(db: Db): SessionRepo {
         ) as ListedRow[]
         return rows.map(listed)
       })()
+    },
+    revokeMethod(method, keep, now) {
+      const rows = revokeMethod.all(now, method, keep) as { id_hash: string }[]
+      return rows.map((row) => row.id_hash)
     },
     revokeOthers(username, keep, now) {
       const rows = revokeOthers.all(now, username, keep) as { id_hash: string }[]

@@ -121,6 +121,41 @@ describe('PUT /api/security/oidc role fields', () => {
     expect(again.json.defaultRole).toBe('none')
   })
 
+  it('ends the single sign-on sessions when the roles change, not otherwise', async () => {
+    const sessions = server.ctx.app.auth.sessions
+    const open = (name: string) => {
+      const issued = sessions.create(name, 'oidc', 'operator')
+      return { pulse_session: issued.id, pulse_csrf: issued.csrf }
+    }
+    const state = async (cookies: Record<string, string>) =>
+      (await server.call('GET', '/api/state', { cookies })).status
+    const olga = open('olga')
+    // Another field changed: the sessions carry on.
+    expect((await put({ scopes: ['openid', 'profile', 'email', 'groups'] })).status).toBe(200)
+    expect(await state(olga)).toBe(200)
+    // The mapping changed: they end.
+    const res = await put({ roleMapping: [{ group: 'ops', role: 'viewer' }] })
+    expect(res.status).toBe(200)
+    expect(await state(olga)).toBe(401)
+    const audit = await server.call('GET', '/api/security/audit', { token })
+    expect(audit.json.events[0]).toMatchObject({
+      type: 'oidc_config_changed',
+      detail: expect.stringMatching(/roles changed, 1 single sign-on session\(s\) ended$/),
+    })
+    // The default role too, changed by an admin signed in by single sign-on: theirs stays.
+    const nina = open('nina')
+    const issued = sessions.create('sso-admin', 'oidc', 'admin')
+    const self = { pulse_session: issued.id, pulse_csrf: issued.csrf }
+    const changed = await server.call('PUT', '/api/security/oidc', {
+      cookies: self,
+      csrf: self.pulse_csrf,
+      body: { defaultRole: 'viewer' },
+    })
+    expect(changed.status, changed.text).toBe(200)
+    expect(await state(nina)).toBe(401)
+    expect(await state(self)).toBe(200)
+  })
+
   it('answers 400 naming the field', async () => {
     const cases: Array<[unknown, string]> = [
       [
@@ -262,13 +297,14 @@ describe('single sign-on roles with a real provider', () => {
     expect(await roleOf(await fx.loginAs('carol'))).toBe('viewer')
   })
 
-  it('reads the mapping again at each sign-in; a session keeps the role it got', async () => {
+  it('reads the mapping again at each sign-in; a changed mapping ends the sessions it gave', async () => {
     await fx.configure({ roleMapping: [{ group: 'staff', role: 'viewer' }] })
     const first = await fx.loginAs('bob')
     expect(await roleOf(first)).toBe('viewer')
     await fx.configure({ roleMapping: [{ group: 'staff', role: 'operator' }] })
+    // The session opened under the old mapping is over; signing in again applies the new one.
+    expect((await fx.server.call('GET', '/api/state', sessionOf(first))).status).toBe(401)
     expect(await roleOf(await fx.loginAs('bob'))).toBe('operator')
-    expect(await roleOf(first)).toBe('viewer')
   })
 
   it('refuses a user in no mapped group when the default is none, and audits it', async () => {
