@@ -328,7 +328,7 @@ test('a user ends their session on another browser in Settings → Security → 
     // The wall holds its live connection.
     await expect(other).toContainText('Connected now')
     await other.getByRole('button', { name: /^End session on/ }).click()
-    const confirm = here.getByRole('alertdialog', { name: /^End wanda's session on/ })
+    const confirm = here.getByRole('alertdialog', { name: /^End the session on/ })
     await confirm.getByRole('button', { name: 'End session', exact: true }).click()
     await expect(other).toHaveCount(0)
     // The other browser is signed out at once: its socket closes, and it lands on sign-in.

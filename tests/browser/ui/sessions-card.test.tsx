@@ -88,7 +88,7 @@ describe('Sessions card', () => {
     const end = card().getByRole('button', { name: 'End session on Safari on iPhone' })
     await end.click()
     const confirm = page.getByRole('alertdialog', {
-      name: "End admin's session on Safari on iPhone?",
+      name: 'End the session on Safari on iPhone?',
     })
     await expect.element(confirm).toHaveTextContent(/at 198\.51\.100\.7 is signed out at once/)
     await confirm.getByRole('button', { name: 'Cancel' }).click()
@@ -127,7 +127,10 @@ describe('Sessions card', () => {
       .element(card().getByRole('button', { name: 'Everyone' }))
       .toHaveAttribute('aria-pressed', 'true')
     await card().getByRole('button', { name: "End vera's session on Edge on Windows" }).click()
-    await page.getByRole('alertdialog').getByRole('button', { name: 'End session' }).click()
+    await page
+      .getByRole('alertdialog', { name: "End vera's session on Edge on Windows?" })
+      .getByRole('button', { name: 'End session' })
+      .click()
     await expect.poll(() => row(VERA.id)).toBeNull()
     expect(callsTo(fetchMock, 'DELETE', `/api/security/sessions/${VERA.id}`)).toHaveLength(1)
   })

@@ -129,7 +129,7 @@ export function SessionsCard({ admin }: { admin: boolean }) {
         <ConfirmDialog
           title={
             ending.kind === 'one'
-              ? `End ${ending.session.username}'s session on ${deviceName(ending.session)}?`
+              ? `End ${everyone ? `${ending.session.username}'s` : 'the'} session on ${deviceName(ending.session)}?`
               : `Sign out ${ending.count} other session${ending.count === 1 ? '' : 's'}?`
           }
           describedBy="end-session-text"
