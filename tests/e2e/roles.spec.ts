@@ -335,6 +335,7 @@ test('a user ends their session on another browser in Settings → Security → 
     await expect(there.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible({
       timeout: 60_000,
     })
+    await expect(there.getByTestId('session-ended')).toContainText('Your session has ended')
     // This one carries on.
     await here.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Main' }).click()
     await expect(here.locator(guestRows).first()).toBeVisible()

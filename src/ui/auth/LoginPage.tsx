@@ -7,6 +7,7 @@ import { TextField } from '../components/TextField.tsx'
 import { AuthCard, ErrorPanel } from './AuthCard.tsx'
 import { hasPasswordLogin, securityStatusState } from './security-status.ts'
 import { clearSsoError, ssoState, startSso } from './sso.ts'
+import { takeSessionEnded } from './useSessionEndWatch.ts'
 
 function LockoutPanel({ message }: { message: string }) {
   return (
@@ -33,6 +34,8 @@ export function LoginPage() {
   const [locked, setLocked] = useState(false)
   const [busy, setBusy] = useState(false)
   const [ssoBusy, setSsoBusy] = useState(false)
+  // Shown once after the page reloaded because the session was ended elsewhere.
+  const [ended] = useState(takeSessionEnded)
   const sso = useSnapshot(ssoState)
   const { status } = useSnapshot(securityStatusState)
   // Single sign-on as the only way in: no password form that could never succeed.
@@ -84,6 +87,16 @@ export function LoginPage() {
   const shown = error || sso.error
   return (
     <AuthCard title="Sign in to Pulse" subtitle="Enter your credentials to continue">
+      {ended && (
+        <p
+          role="status"
+          data-testid="session-ended"
+          className="mb-4 rounded-md border border-blue-200 bg-blue-50 px-3 py-2 text-sm text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100"
+        >
+          Your session has ended: it was signed out elsewhere or by an administrator, or it expired.
+          Sign in again to continue.
+        </p>
+      )}
       {passwordForm ? (
         <form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)}>
           <TextField

@@ -9,6 +9,7 @@
 import { useEffect, useRef } from 'react'
 import { useConnection } from '../hooks/useConnection.ts'
 import { pageNavigation } from '../lib/navigation.ts'
+import { reloadForEndedSession } from '../auth/useSessionEndWatch.ts'
 import { servesNewBuild, sessionLost } from './build-check.ts'
 
 /** How often a wall asks about its session (sessions slide by 7 days, refreshed hourly). */
@@ -45,7 +46,7 @@ export function useWallWatch(active: boolean): void {
     let live = true
     const timer = setInterval(() => {
       void sessionLost().then((lost) => {
-        if (live && lost) pageNavigation.reload()
+        if (live && lost) reloadForEndedSession()
       })
     }, WALL_SESSION_CHECK_MS)
     return () => {

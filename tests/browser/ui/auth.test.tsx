@@ -4,6 +4,7 @@
 import { describe, expect, test, vi } from 'vitest'
 import { page } from 'vitest/browser'
 import { JUST_LOGGED_OUT_KEY } from '../../../src/ui/auth/auth-store.ts'
+import { SESSION_ENDED_KEY } from '../../../src/ui/auth/useSessionEndWatch.ts'
 import { PREFS_KEY } from '../../../src/ui/prefs.ts'
 import {
   AUTH_BANNER_DISMISSED_KEY,
@@ -99,6 +100,20 @@ describe('auth flow on start (spec 001 §4)', () => {
       .toHaveAttribute('autocomplete', 'username')
     expect(callsTo(fetchMock, 'GET', '/api/state')).toHaveLength(1)
     expect(api.connect).not.toHaveBeenCalled()
+  })
+
+  test('after a reload for an ended session the login screen says so, once', async () => {
+    sessionStorage.setItem(SESSION_ENDED_KEY, '1')
+    authServer(() => CONFIGURED)
+    renderApp(worker())
+    await loginShown()
+    await expect.element(page.getByTestId('session-ended')).toHaveTextContent(/session has ended/)
+    expect(sessionStorage.getItem(SESSION_ENDED_KEY)).toBeNull()
+    unmountAll()
+    authServer(() => CONFIGURED)
+    renderApp(worker())
+    await loginShown()
+    expect(page.getByTestId('session-ended').query()).toBeNull()
   })
 
   test('a 429 on the status check assumes auth is configured and probes /api/state', async () => {

@@ -7,7 +7,7 @@ import { page, userEvent } from 'vitest/browser'
 import { pageNavigation } from '../../../src/ui/lib/navigation.ts'
 import { closeKeyboardDialogs } from '../../../src/ui/palette/palette-state.ts'
 import { moduleScriptOf } from '../../../src/ui/wall/build-check.ts'
-import { SESSION_CHECK_AFTER } from '../../../src/ui/auth/useSessionEndWatch.ts'
+import { SESSION_CHECK_AFTER, SESSION_ENDED_KEY } from '../../../src/ui/auth/useSessionEndWatch.ts'
 import { WALL_SESSION_CHECK_MS } from '../../../src/ui/wall/useWallWatch.ts'
 import { useDashboardHarness, worker } from './dashboard-harness.ts'
 import type { FakeWorker } from './fake-worker.ts'
@@ -21,6 +21,7 @@ beforeEach(() => {
   vi.spyOn(pageNavigation, 'reload').mockImplementation(reload)
 })
 afterEach(() => {
+  sessionStorage.removeItem(SESSION_ENDED_KEY)
   closeKeyboardDialogs()
   document.querySelectorAll('script[data-test-build]').forEach((script) => script.remove())
 })
@@ -229,6 +230,8 @@ describe('a wall for days', () => {
       security = { disabled: false, requiresAuth: true, authenticated: false }
       api.setConnection({ status: 'reconnecting', attempt: SESSION_CHECK_AFTER + 1 })
       await expect.poll(() => reload.mock.calls.length).toBe(1)
+      // The sign-in screen after the reload will say why.
+      expect(sessionStorage.getItem(SESSION_ENDED_KEY)).toBe('1')
     },
   )
 })
