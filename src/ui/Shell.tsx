@@ -18,6 +18,8 @@ import { PaletteLayer } from './palette/PaletteLayer.tsx'
 import { useWallView } from './wall/wall-view.ts'
 import { useWallWatch } from './wall/useWallWatch.ts'
 import { useSessionEndWatch } from './auth/useSessionEndWatch.ts'
+import { NewBuildBanner } from './shell/NewBuildBanner.tsx'
+import { useServerChange } from './shell/useServerChange.ts'
 import { WallStatus } from './wall/WallStatus.tsx'
 
 /**
@@ -35,7 +37,8 @@ export function Shell({ children }: { children: ReactNode }) {
     clearNodeSelection()
   }, [tab])
   const wallView = useWallView()
-  useWallWatch(wallView)
+  const serverChanged = useServerChange()
+  useWallWatch(wallView, serverChanged)
   useSessionEndWatch()
   if (wallView) {
     return (
@@ -56,6 +59,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <AuthDisabledBanner active={authDisabled && demo === false} />
       <SecurityBanner />
       <UpdateBanner />
+      <NewBuildBanner active={serverChanged} />
       <TabBar />
       {/* relative: absolutely placed pieces (sr-only labels) scroll and clip with <main>; without
           it they stretch the document and the window itself scrolls, sliding the app away. */}

@@ -1,7 +1,8 @@
 // The wall view (issue 28 item 7): `?kiosk=1` shows the live page alone in larger type, exits by
 // its button, survives palette jumps between live pages, and reloads itself when the server
-// serves a new build or the session is gone. A fake worker drives the connection; the real
-// reconnect runs end to end in tests/e2e/wall-view.spec.ts.
+// serves a new build or the session is gone; any other page offers Reload for a new build and
+// goes to sign-in for an ended session. A fake worker drives the connection (the real socket's
+// close on an ended session: tests/e2e/roles.spec.ts).
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { page, userEvent } from 'vitest/browser'
 import { pageNavigation } from '../../../src/ui/lib/navigation.ts'
@@ -11,7 +12,7 @@ import { SESSION_CHECK_AFTER, SESSION_ENDED_KEY } from '../../../src/ui/auth/use
 import { WALL_SESSION_CHECK_MS } from '../../../src/ui/wall/useWallWatch.ts'
 import { useDashboardHarness, worker } from './dashboard-harness.ts'
 import type { FakeWorker } from './fake-worker.ts'
-import { AUTH_DISABLED_STATUS, renderApp, stubServer, unmountAll } from './render.tsx'
+import { AUTH_DISABLED_STATUS, renderApp, stubServer } from './render.tsx'
 
 useDashboardHarness()
 
@@ -30,6 +31,7 @@ const header = () => page.getByRole('button', { name: /^Go to/ })
 const tabs = () => page.getByRole('navigation', { name: 'Main' })
 const exit = () => page.getByRole('button', { name: 'Exit wall view' })
 const wall = () => document.querySelector<HTMLElement>('[data-wall-view]')
+const newBuild = () => page.getByRole('region', { name: 'New version on the server' })
 
 /** The socket drops (the page shows it), then comes back. */
 async function reconnect(api: FakeWorker) {
@@ -167,32 +169,50 @@ describe('a wall for days', () => {
     expect(indexFetches()).toBe(2)
   })
 
-  test('does not reload outside the wall view, nor on the wall when the server does not answer', async () => {
+  test('outside the wall view a new build offers Reload instead of reloading', async () => {
     loadedBuild('/assets/index-old.js')
-    let down = false
-    const fetchMock = stubServer({
-      route: (url) => {
-        if (new URL(url, window.location.href).pathname !== '/') return undefined
-        if (down) return Promise.reject(new TypeError('Failed to fetch'))
-        return new Response('<script type="module" src="/assets/index-new.js"></script>')
-      },
-    })
-    const indexFetches = () => fetchMock.mock.calls.filter(([url]) => url === '/').length
+    serve(() => '/assets/index-new.js')
     const api = worker()
     renderApp(api, '/')
     await expect.element(page.getByText('web-01')).toBeVisible()
+    expect(newBuild().query()).toBeNull()
     await reconnect(api)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(indexFetches()).toBe(0)
-    unmountAll()
-    down = true
-    const wallApi = worker()
-    renderApp(wallApi, '/?kiosk=1')
-    await expect.element(page.getByText('web-01')).toBeVisible()
-    await reconnect(wallApi)
-    await expect.poll(indexFetches).toBe(1)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await expect.element(newBuild()).toHaveTextContent(/Pulse was updated on the server/)
     expect(reload).not.toHaveBeenCalled()
+    await newBuild().getByRole('button', { name: 'Reload' }).click()
+    expect(reload).toHaveBeenCalledTimes(1)
+  })
+
+  test('outside the wall view a changed server version offers Reload too', async () => {
+    const api = worker()
+    renderApp(api, '/')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    api.setConnection({ serverVersion: '0.1.0' })
+    api.setConnection({ serverVersion: '0.2.0' })
+    await expect.element(newBuild()).toBeVisible()
+    expect(reload).not.toHaveBeenCalled()
+  })
+
+  test('does not reload the wall when the server does not answer', async () => {
+    loadedBuild('/assets/index-old.js')
+    const fetchMock = stubServer({
+      route: (url) =>
+        new URL(url, window.location.href).pathname === '/'
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : undefined,
+    })
+    const indexFetch = () =>
+      fetchMock.mock.results[fetchMock.mock.calls.findIndex(([url]) => url === '/')]
+    const api = worker()
+    renderApp(api, '/?kiosk=1')
+    await expect.element(page.getByText('web-01')).toBeVisible()
+    await reconnect(api)
+    await expect.poll(() => indexFetch()).toBeDefined()
+    // The page saw the failure; one turn later it has decided.
+    await expect(indexFetch()!.value).rejects.toThrow('Failed to fetch')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(reload).not.toHaveBeenCalled()
+    expect(newBuild().query()).toBeNull()
   })
 
   test('reloads when the version the server reports changes', async () => {
