@@ -1,9 +1,11 @@
-// Composition root: wires store, poller, live state, hub and routes. Tests build it on a
-// temporary data directory; main.ts builds it from the environment.
-import type { Alert } from '../shared/model/alerts.ts'
-import type { State } from '../shared/model/state.ts'
+// Composition root: wires store, poller, live state, hub and routes. The alerting area (alerts,
+// silences, notes, notifications) is wired in app-alerting.ts, discovery, updates and the system
+// settings in app-settings.ts. Tests build it on a temporary data directory; main.ts builds it
+// from the environment.
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastifyWebsocket from '@fastify/websocket'
+import { createAppAlerting, registerAlertingRoutes } from './app-alerting.ts'
+import { createAppSettings } from './app-settings.ts'
 import type { AuthService } from './auth/auth-service.ts'
 import { installAuth } from './auth/install.ts'
 import { createOidc } from './auth/oidc.ts'
@@ -12,16 +14,9 @@ import { createAppPoller } from './live/app-poller.ts'
 import { endpointStatusFrom } from './nodes/poller-status.ts'
 import { installStandbyGuard } from './http/standby.ts'
 import { createHub, type Hub } from './hub/hub.ts'
-import { createAlertService, type AlertService } from './alerts/service.ts'
-import { registerAlertRoutes } from './http/alerts.ts'
-import { registerSilenceRoutes } from './http/silences.ts'
-import { createSilenceService, type SilenceService } from './alerts/silence-service.ts'
-import { createSilencesRepo } from './store/silences-repo.ts'
-import { createRuleChannels } from './alerts/rule-channels.ts'
-import { createNotesService } from './alerts/notes-service.ts'
-import { registerDeliveryRoutes } from './http/notify-deliveries.ts'
+import type { AlertService } from './alerts/service.ts'
+import type { SilenceService } from './alerts/silence-service.ts'
 import type { NotifyService } from './notify/service.ts'
-import { createAppNotify } from './notify/app-notify.ts'
 import type { Channel, ResolvedDestination } from './notify/types.ts'
 import type { DestinationKind } from '../shared/model/notifications.ts'
 import { registerAuthRoutes } from './http/auth.ts'
@@ -36,22 +31,13 @@ import { createOutboxCounts } from './store/outbox-counts.ts'
 import { registerHistoryRoutes } from './http/history.ts'
 import type { HistoryParts } from './history/history-parts.ts'
 import { registerMetadataRoutes } from './http/metadata.ts'
-import { registerDiscoveryRoutes } from './http/discovery.ts'
 import { registerDiagnosticsRoutes } from './http/diagnostics.ts'
 import { registerNodeRoutes } from './http/nodes.ts'
-import { registerWebhookRoutes, testStoredWebhook } from './http/notify-webhooks.ts'
-import { registerEmailRoutes } from './http/notify-email.ts'
 import { registerSetupScriptRoutes } from './http/setup-script.ts'
 import { registerAutoRegisterRoute } from './http/auto-register.ts'
 import { createRegistrationCodes } from './setup/registration-codes.ts'
-import { registerSystemSettingsRoutes } from './http/system-settings.ts'
-import { registerSettingsCompatRoutes } from './http/settings-compat.ts'
-import { registerThemeRoutes } from './http/theme.ts'
-import { registerUpdateRoutes } from './http/updates.ts'
-import { createUpdates } from './updates/index.ts'
 import { readUpdateSettings } from './updates/update-settings.ts'
 import type { Updater } from './updates/updater.ts'
-import { createDiscoveryService } from './discovery/discovery-service.ts'
 import { createSystemSettingsRepo } from './store/system-settings-repo.ts'
 import { createWebPolicy } from './system/web-policy.ts'
 import { registerOidcRoutes } from './http/oidc.ts'
@@ -65,8 +51,6 @@ import { createLiveState, type LiveState } from './live/live-state.ts'
 import { createBackupHealthDerive } from './backup-health/wiring.ts'
 import { createNodeService, type NodeService } from './nodes/node-service.ts'
 import { openDatabase, type Db } from './store/db.ts'
-import { createAlertHistoryRepo } from './store/alert-history.ts'
-import { createAlertsRepo } from './store/alerts-repo.ts'
 import { createGuestMetadata } from './metadata/guest-metadata.ts'
 import { createStorageHealth } from './store/storage-health.ts'
 import type { MetadataRetention } from './metadata/metadata-retention.ts'
@@ -157,71 +141,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // The live state reports the hub's client count, and the hub subscribes to the live state.
   const hubRef: { current?: Hub } = {}
-  // The alert service decorates every published state and republishes after a mutation.
+  // The alerting services decorate every published state and republish after a mutation.
   const liveRef: { current?: LiveState } = {}
-  const alertHistory = createAlertHistoryRepo(db)
-  const alerts = createAlertService({
-    repo: createAlertsRepo(db),
-    history: alertHistory,
+  const alerting = createAppAlerting({
+    db,
+    box,
     now,
+    log: http.log,
+    config,
+    notify: options.notify,
     broadcast: (type, data) => hubRef.current?.broadcast(type, data),
-    republish: () => {
-      liveRef.current?.republish().catch((err: unknown) => {
-        http.log.error({ err }, 'republishing the alerts failed')
-      })
-    },
-    log: http.log,
+    live: () => liveRef.current,
   })
-  // Silences (issue 28): marked on the published alerts, consulted by the dispatcher; when one
-  // stops covering a firing alert, the dispatcher tells the destinations that never heard of it.
-  const notifyRef: { current?: NotifyService } = {}
-  // The state the alert engine is evaluating (set before it is published): the rule deciding an
-  // alert's guest is read from it, so a guest on its first poll has its rule too.
-  const decorated: { current: State | null } = { current: null }
-  const silences = createSilenceService({
-    repo: createSilencesRepo(db),
-    now,
-    alerts: () => alerts.active(),
-    onChange: () => {
-      liveRef.current?.republish().catch((err: unknown) => {
-        http.log.error({ err }, 'republishing the silenced alerts failed')
-      })
-    },
-    onUncovered: (ended) => notifyRef.current?.dispatcher.afterSilence(ended),
-    log: http.log,
-  })
-  // Notes on alerts (issue 28): kept on the history rows, marked on the published alerts.
-  const notes = createNotesService({
-    repo: alertHistory,
-    active: () => alerts.active(),
-    now,
-    onChange: () => {
-      liveRef.current?.republish().catch((err: unknown) => {
-        http.log.error({ err }, 'republishing the noted alerts failed')
-      })
-    },
-  })
-  const { notify, emailRepo, webhookRepo, emailChannel, webhookChannel, webhookSafety } =
-    createAppNotify({
-      db,
-      box,
-      alerts: {
-        onTransition: (listener) => alerts.onTransition(listener),
-        active: () => alerts.active(),
-        config: () => alerts.config(),
-        silenced: (alert) => silences.covering(alert),
-        channelsOff: createRuleChannels({
-          config: () => alerts.config(),
-          state: () => decorated.current,
-        }),
-      },
-      now,
-      log: http.log,
-      publicUrl: config.publicUrl,
-      webhookAllowLoopback: config.webhookAllowLoopback,
-      ...(options.notify ? { override: options.notify } : {}),
-    })
-  notifyRef.current = notify
+  const { alerts, silences, notes, notify, webhookChannel } = alerting
   // Metrics history (issue 25): our recent minutes fed from every poll, RRD read through the
   // poller's clients, forecasts on the state.
   const systemSettings = createSystemSettingsRepo(db)
@@ -239,10 +171,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     clientCount: () => hubRef.current?.clientCount() ?? 0,
     derive: createBackupHealthDerive(http.log).derive,
     decorate: (next, at, poll) => {
-      silences.seen(next)
-      decorated.current = next
-      alerts.decorate(next, at, poll)
-      next.activeAlerts = notes.mark(silences.mark(next.activeAlerts as Alert[], next))
+      alerting.decorate(next, at, poll)
       historySource.decorate(next)
     },
   })
@@ -337,30 +266,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   })
   registerNodeRoutes(http, nodes)
-  registerAlertRoutes(http, {
-    alerts,
+  registerAlertingRoutes(http, alerting, {
     audit: auth.audit,
     now,
-    marked: (active) => notes.mark(silences.mark(active, live.current().state)),
-    notes,
+    state: () => live.current().state,
   })
-  registerSilenceRoutes(http, { silences, audit: auth.audit, now })
-  registerWebhookRoutes(http, {
-    repo: webhookRepo,
-    channel: webhookChannel,
-    audit: auth.audit,
-    safety: webhookSafety,
-    now,
-  })
-  registerEmailRoutes(http, {
-    repo: emailRepo,
-    channel: emailChannel,
-    audit: auth.audit,
-    now,
-    testOther: (request, body) =>
-      testStoredWebhook(request, body, { repo: webhookRepo, channel: webhookChannel, now }),
-  })
-  registerDeliveryRoutes(http, { log: notify.log, destinations: notify.destinations })
   // Scripts served carry a registration code; auto-register spends it.
   const registrationCodes = createRegistrationCodes(now)
   registerSetupScriptRoutes(http, { now, codes: registrationCodes })
@@ -370,38 +280,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     rateLimits,
     broadcast: (type, data) => hub.broadcast(type, data),
   })
-  const discovery = createDiscoveryService({
-    settings: systemSettings,
-    now,
-    broadcast: (type, data) => hub.broadcast(type, data),
-    log: http.log,
-  })
-  registerDiscoveryRoutes(http, discovery)
-  const themeDeps = {
-    settings: systemSettings,
-    now,
-    broadcast: (type: string, data: unknown) => hub.broadcast(type, data),
-  }
-  const { updater, autoUpdater } = createUpdates({
+  // Discovery, updates, the theme and the system settings.
+  const { updater, autoUpdater } = createAppSettings(http, {
     config,
     settings: systemSettings,
     now,
     broadcast: (type, data) => hub.broadcast(type, data),
-    log: http.log,
-  })
-  const systemSettingsDeps = {
-    discovery,
     webPolicy,
     history: history.retention,
-    ...themeDeps,
-    onUpdateSettings: () => autoUpdater.rearm(),
-  }
-  registerSystemSettingsRoutes(http, systemSettingsDeps)
-  registerSettingsCompatRoutes(http, { ...systemSettingsDeps, config })
-  registerThemeRoutes(http, themeDeps)
-  registerUpdateRoutes(http, {
-    updater,
-    savedChannel: () => readUpdateSettings(systemSettings).updateChannel,
   })
   // Bounded guest metadata; a sweep with the polls prunes that of guests gone for good.
   const metadata = createGuestMetadata({ db, live, now, log: http.log })
