@@ -124,19 +124,24 @@ describe('command palette', () => {
   test('an older answer never replaces a newer one', async () => {
     const { api } = open()
     const pending: Array<() => void> = []
+    const held: Array<Promise<PaletteResult>> = []
     const real = api.paletteAnswer
-    api.paletteAnswer = (request) =>
-      request.query === 'w'
-        ? new Promise<PaletteResult>((resolve) =>
-            pending.push(() => resolve(real(request) as PaletteResult)),
-          )
-        : real(request)
+    api.paletteAnswer = (request) => {
+      if (request.query !== 'w') return real(request)
+      const answer = new Promise<PaletteResult>((resolve) =>
+        pending.push(() => resolve(real(request) as PaletteResult)),
+      )
+      held.push(answer)
+      return answer
+    }
     await ctrlK()
     await userEvent.keyboard('w')
     await userEvent.keyboard('eb-02')
     await expect.element(options().first()).toHaveTextContent('web-02')
     pending.forEach((resolve) => resolve())
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The older answers have arrived; one turn later the palette has handled them.
+    await Promise.all(held)
+    await new Promise((resolve) => setTimeout(resolve, 0))
     await expect.element(options().first()).toHaveTextContent('web-02')
     expect(api.paletteRequests.map((request) => request.query)).toContain('web-02')
   })
