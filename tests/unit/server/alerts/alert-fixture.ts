@@ -1,7 +1,7 @@
 // Polls and apps for the alert service tests: guests with chosen cpu values (fractions), so the
 // engine's plain guest cpu alert fires (cpu >= 80 % with the default thresholds) or clears.
 import path from 'node:path'
-import { buildApp, type App } from '../../../../src/server/app.ts'
+import { buildApp, type App, type BuildOptions } from '../../../../src/server/app.ts'
 import type { CollectedState } from '../../../../src/server/collect/poller.ts'
 import { readConfig } from '../../../../src/server/config.ts'
 import type { Guest } from '../../../../src/shared/model/state.ts'
@@ -41,8 +41,15 @@ export function createClock(start = T0) {
   return clock
 }
 
-/** An app on `dataDir` (auth disabled), for restarts on the same SQLite file. */
-export async function buildAppOn(dataDir: string, now: () => number): Promise<App> {
+/**
+ * An app on `dataDir` (auth disabled), for restarts on the same SQLite file; `options.notify`
+ * gives it test destinations and channels (support/alert-apps.ts).
+ */
+export async function buildAppOn(
+  dataDir: string,
+  now: () => number,
+  options: Pick<BuildOptions, 'notify'> = {},
+): Promise<App> {
   const config = {
     ...readConfig(
       { PULSE_DATA_DIR: dataDir, PULSE_STATIC_DIR: path.join(dataDir, 'no-dist') },
@@ -51,7 +58,7 @@ export async function buildAppOn(dataDir: string, now: () => number): Promise<Ap
     ),
     authDisabled: true,
   }
-  return buildApp({ config, now, exportKdfCost: TEST_KDF_COST })
+  return buildApp({ ...options, config, now, exportKdfCost: TEST_KDF_COST })
 }
 
 /** Apply a poll at its own time; delays are set to 0 by `fastConfig`. */

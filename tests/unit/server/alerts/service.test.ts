@@ -7,23 +7,18 @@ import WebSocket from 'ws'
 import type { App } from '../../../../src/server/app.ts'
 import type { Transition } from '../../../../src/server/alerts/engine-types.ts'
 import type { Alert } from '../../../../src/shared/model/alerts.ts'
-import { makeTempDir } from '../temp-dir.ts'
-import { buildAppOn, cpuPoll, createClock, poll, useNoDelays } from './alert-fixture.ts'
+import { startAlertApp, type AlertAppEnv } from '../support/alert-apps.ts'
+import { cpuPoll, createClock, poll } from './alert-fixture.ts'
 
+let env: AlertAppEnv
 let app: App
-let dataDir: string
-let cleanup: () => void
 const clock = createClock()
 
 beforeEach(async () => {
-  ;({ dir: dataDir, cleanup } = makeTempDir())
-  app = await buildAppOn(dataDir, clock.now)
-  await useNoDelays(app)
+  env = await startAlertApp(clock)
+  app = env.app
 })
-afterEach(async () => {
-  await app.close()
-  cleanup()
-})
+afterEach(() => env.close())
 
 const active = async (target = app) =>
   (await target.http.inject({ method: 'GET', url: '/api/alerts/active' })).json() as Alert[]
@@ -39,9 +34,8 @@ describe('persistence', () => {
     })
     const before = await active()
     const config = app.alerts.config()
-    await app.close()
 
-    app = await buildAppOn(dataDir, clock.now)
+    app = await env.restart()
     expect(app.alerts.config()).toEqual(config)
     // Before any poll: the restored alerts, acknowledgment included.
     expect(await active()).toEqual(before)

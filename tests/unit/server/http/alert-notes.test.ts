@@ -6,23 +6,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Alert, HistoryAlert } from '../../../../src/shared/model/alerts.ts'
 import { ALERT_NOTES_MAX } from '../../../../src/shared/model/alerts.ts'
 import type { App } from '../../../../src/server/app.ts'
-import { makeTempDir } from '../temp-dir.ts'
-import { buildAppOn, cpuPoll, createClock, poll, useNoDelays } from '../alerts/alert-fixture.ts'
+import { cpuPoll, createClock, poll } from '../alerts/alert-fixture.ts'
+import { startAlertApp, type AlertAppEnv } from '../support/alert-apps.ts'
 
+let env: AlertAppEnv
 let app: App
-let cleanup: () => void
-let dataDir: string
 const clock = createClock()
 
 beforeEach(async () => {
-  ;({ dir: dataDir, cleanup } = makeTempDir())
-  app = await buildAppOn(dataDir, clock.now)
-  await useNoDelays(app)
+  env = await startAlertApp(clock)
+  app = env.app
 })
-afterEach(async () => {
-  await app.close()
-  cleanup()
-})
+afterEach(() => env.close())
 
 const get = (url: string) => app.http.inject({ method: 'GET', url })
 const note = (id: string, payload?: unknown) =>
@@ -73,8 +68,7 @@ describe('alert notes', () => {
   it('keeps them across a restart, with the occurrence after it ends, and not on the next one', async () => {
     const alert = await raise()
     await note(alert.id, { text: 'disk replaced' })
-    await app.close()
-    app = await buildAppOn(dataDir, clock.now)
+    app = await env.restart()
     await poll(app, clock, cpuPoll({ 101: 0.95 }, 2))
     expect((await active())[0]!.notes?.[0]?.text).toBe('disk replaced')
     // Resolved: in History with its note; it fires again: the new occurrence has none.

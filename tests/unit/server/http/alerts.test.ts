@@ -3,23 +3,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Alert, BulkAlertResult, HistoryAlert } from '../../../../src/shared/model/alerts.ts'
 import type { App } from '../../../../src/server/app.ts'
-import { makeTempDir } from '../temp-dir.ts'
-import { buildAppOn, cpuPoll, createClock, poll, useNoDelays } from '../alerts/alert-fixture.ts'
+import { cpuPoll, createClock, poll } from '../alerts/alert-fixture.ts'
+import { startAlertApp, type AlertAppEnv } from '../support/alert-apps.ts'
 
+let env: AlertAppEnv
 let app: App
-let cleanup: () => void
-let dataDir: string
 const clock = createClock()
 
 beforeEach(async () => {
-  ;({ dir: dataDir, cleanup } = makeTempDir())
-  app = await buildAppOn(dataDir, clock.now)
-  await useNoDelays(app)
+  env = await startAlertApp(clock)
+  app = env.app
 })
-afterEach(async () => {
-  await app.close()
-  cleanup()
-})
+afterEach(() => env.close())
 
 const get = (url: string) => app.http.inject({ method: 'GET', url })
 const post = (url: string, payload?: unknown) =>

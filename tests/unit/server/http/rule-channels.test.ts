@@ -2,48 +2,23 @@
 // rule raises an alert at its own CPU threshold for the guests its filter matches, and with its
 // webhook switch off that alert is logged as not sent ('rule') while another guest's alert is
 // delivered to the loopback receiver. The clock is the test's.
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildApp, type App } from '../../../../src/server/app.ts'
-import { readConfig } from '../../../../src/server/config.ts'
+import type { App } from '../../../../src/server/app.ts'
 import type { Alert, AlertConfig } from '../../../../src/shared/model/alerts.ts'
 import type { DeliveryRecord } from '../../../../src/shared/model/notifications.ts'
-import { cpuPoll, createClock, poll, useNoDelays } from '../alerts/alert-fixture.ts'
-import { TEST_KDF_COST } from '../helpers.ts'
-import { createReceiver, testChannel, webhookTo } from '../notify/notify-fixture.ts'
-import { makeTempDir } from '../temp-dir.ts'
+import { cpuPoll, poll } from '../alerts/alert-fixture.ts'
+import { startNotifyApp, type NotifyAppEnv } from '../support/alert-apps.ts'
 
-let temp: ReturnType<typeof makeTempDir>
+let env: NotifyAppEnv
 let app: App
-let receiver: ReturnType<typeof createReceiver>
-let clock: ReturnType<typeof createClock>
+let receiver: NotifyAppEnv['receiver']
+let clock: NotifyAppEnv['clock']
 
 beforeEach(async () => {
-  temp = makeTempDir()
-  receiver = createReceiver()
-  const url = await receiver.listen()
-  clock = createClock()
-  const config = readConfig(
-    { PULSE_DATA_DIR: temp.dir, PULSE_STATIC_DIR: path.join(temp.dir, 'no-dist') },
-    process.cwd(),
-    '0.0.0-test',
-  )
-  app = await buildApp({
-    config: { ...config, authDisabled: true },
-    now: clock.now,
-    exportKdfCost: TEST_KDF_COST,
-    notify: {
-      destinations: () => [webhookTo('a', url)],
-      channels: { webhook: testChannel, email: testChannel },
-    },
-  })
-  await useNoDelays(app, { groupNotifications: false })
+  env = await startNotifyApp()
+  ;({ app, receiver, clock } = env)
 })
-afterEach(async () => {
-  await app.close()
-  await receiver.close()
-  temp.cleanup()
-})
+afterEach(() => env.close())
 
 async function addRule(webhook: boolean) {
   const config = (await app.http.inject({ url: '/api/alerts/config' })).json() as AlertConfig

@@ -2,56 +2,26 @@
 // a node silence shown as silenced and not sent while a fresh alert of another node is, the silence
 // ended early and the still-firing alert notified once, a restart on the same SQLite file, the
 // audit log. A loopback receiver stands in for the webhook; the clock is the test's.
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildApp, type App } from '../../../../src/server/app.ts'
+import type { App } from '../../../../src/server/app.ts'
 import type { CollectedState } from '../../../../src/server/collect/poller.ts'
-import { readConfig } from '../../../../src/server/config.ts'
 import type { Alert } from '../../../../src/shared/model/alerts.ts'
 import type { DeliveryRecord } from '../../../../src/shared/model/notifications.ts'
 import type { SilenceView } from '../../../../src/shared/model/silences.ts'
-import { cpuPoll, createClock, poll, useNoDelays } from '../alerts/alert-fixture.ts'
-import { TEST_KDF_COST } from '../helpers.ts'
-import { createReceiver, testChannel, webhookTo } from '../notify/notify-fixture.ts'
-import { makeTempDir } from '../temp-dir.ts'
+import { cpuPoll, poll } from '../alerts/alert-fixture.ts'
+import { startNotifyApp, type NotifyAppEnv } from '../support/alert-apps.ts'
 
 const HOUR = 3_600_000
-let temp: ReturnType<typeof makeTempDir>
+let env: NotifyAppEnv
 let app: App
-let receiver: ReturnType<typeof createReceiver>
-let clock: ReturnType<typeof createClock>
-let url: string
-
-async function start(): Promise<App> {
-  const config = readConfig(
-    { PULSE_DATA_DIR: temp.dir, PULSE_STATIC_DIR: path.join(temp.dir, 'no-dist') },
-    process.cwd(),
-    '0.0.0-test',
-  )
-  return buildApp({
-    config: { ...config, authDisabled: true },
-    now: clock.now,
-    exportKdfCost: TEST_KDF_COST,
-    notify: {
-      destinations: () => [webhookTo('a', url)],
-      channels: { webhook: testChannel, email: testChannel },
-    },
-  })
-}
+let receiver: NotifyAppEnv['receiver']
+let clock: NotifyAppEnv['clock']
 
 beforeEach(async () => {
-  temp = makeTempDir()
-  receiver = createReceiver()
-  url = await receiver.listen()
-  clock = createClock()
-  app = await start()
-  await useNoDelays(app, { groupNotifications: false })
+  env = await startNotifyApp()
+  ;({ app, receiver, clock } = env)
 })
-afterEach(async () => {
-  await app.close()
-  await receiver.close()
-  temp.cleanup()
-})
+afterEach(() => env.close())
 
 /** A poll with hot VMs on pve1 (vmids of `pve1`) and on pve2 (of `pve2`). */
 function twoNodes(pve1: number[], pve2: number[], tick: number): CollectedState {
@@ -208,8 +178,7 @@ describe('silence routes', () => {
     const other = (await post({ target: { kind: 'tag', tag: 'web' }, durationMinutes: 60 })).json()
       .id as string
     await app.http.inject({ method: 'DELETE', url: `/api/alerts/silences/${other}` })
-    await app.close()
-    app = await start()
+    app = await env.restart()
     const list = (await app.http.inject({ url: '/api/alerts/silences' })).json() as SilenceView[]
     expect(list.map((s) => [s.id, s.state])).toEqual([
       [other, 'ended'],

@@ -3,49 +3,23 @@
 // backup summaries (`guestBackups`) are built by the summary builder, which another part wires into
 // the live state; here the hand-made state is handed to the alert service's `decorate`, the same
 // call the live state makes on every poll.
-import path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { buildApp, type App } from '../../../../src/server/app.ts'
-import { readConfig } from '../../../../src/server/config.ts'
+import type { App } from '../../../../src/server/app.ts'
 import { createEmptyState, type State } from '../../../../src/shared/model/state.ts'
-import { createClock, useNoDelays } from '../alerts/alert-fixture.ts'
 import { makeGuest, makeNode } from '../alerts/engine-fixture.ts'
 import { summary } from '../alerts/backup-fixture.ts'
-import { TEST_KDF_COST } from '../helpers.ts'
-import { makeTempDir } from '../temp-dir.ts'
-import { createReceiver, testChannel, webhookTo } from './notify-fixture.ts'
+import { startNotifyApp, type NotifyAppEnv } from '../support/alert-apps.ts'
 
-let temp: ReturnType<typeof makeTempDir>
+let env: NotifyAppEnv
 let app: App
-let receiver: ReturnType<typeof createReceiver>
-let clock: ReturnType<typeof createClock>
+let receiver: NotifyAppEnv['receiver']
+let clock: NotifyAppEnv['clock']
 
 beforeEach(async () => {
-  temp = makeTempDir()
-  receiver = createReceiver()
-  const url = await receiver.listen()
-  clock = createClock()
-  const config = readConfig(
-    { PULSE_DATA_DIR: temp.dir, PULSE_STATIC_DIR: path.join(temp.dir, 'no-dist') },
-    process.cwd(),
-    '0.0.0-test',
-  )
-  app = await buildApp({
-    config: { ...config, authDisabled: true },
-    now: clock.now,
-    exportKdfCost: TEST_KDF_COST,
-    notify: {
-      destinations: () => [webhookTo('a', url)],
-      channels: { webhook: testChannel, email: testChannel },
-    },
-  })
-  await useNoDelays(app, { groupNotifications: false })
+  env = await startNotifyApp()
+  ;({ app, receiver, clock } = env)
 })
-afterEach(async () => {
-  await app.close()
-  await receiver.close()
-  temp.cleanup()
-})
+afterEach(() => env.close())
 
 it('delivers a failed backup job alert to the webhook', async () => {
   const guest = makeGuest(101, { name: 'web01' })

@@ -2,47 +2,22 @@
 // channel is another part's): alert transitions reach the outbox before anything is sent, the
 // sender delivers them, and the delivery log routes answer over HTTP. Escalations are planned
 // once per level.
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildApp, type App } from '../../../../src/server/app.ts'
-import { readConfig } from '../../../../src/server/config.ts'
+import type { App } from '../../../../src/server/app.ts'
 import type { DeliveryRecord } from '../../../../src/shared/model/notifications.ts'
-import { cpuPoll, createClock, poll, useNoDelays } from '../alerts/alert-fixture.ts'
-import { TEST_KDF_COST } from '../helpers.ts'
-import { makeTempDir } from '../temp-dir.ts'
-import { createReceiver, testChannel, webhookTo } from './notify-fixture.ts'
+import { cpuPoll, poll } from '../alerts/alert-fixture.ts'
+import { startNotifyApp, type NotifyAppEnv } from '../support/alert-apps.ts'
 
-let temp: ReturnType<typeof makeTempDir>
+let env: NotifyAppEnv
 let app: App
-let receiver: ReturnType<typeof createReceiver>
-let clock: ReturnType<typeof createClock>
+let receiver: NotifyAppEnv['receiver']
+let clock: NotifyAppEnv['clock']
 
 beforeEach(async () => {
-  temp = makeTempDir()
-  receiver = createReceiver()
-  const url = await receiver.listen()
-  clock = createClock()
-  const config = readConfig(
-    { PULSE_DATA_DIR: temp.dir, PULSE_STATIC_DIR: path.join(temp.dir, 'no-dist') },
-    process.cwd(),
-    '0.0.0-test',
-  )
-  app = await buildApp({
-    config: { ...config, authDisabled: true },
-    now: clock.now,
-    exportKdfCost: TEST_KDF_COST,
-    notify: {
-      destinations: () => [webhookTo('a', url)],
-      channels: { webhook: testChannel, email: testChannel },
-    },
-  })
-  await useNoDelays(app, { groupNotifications: false })
+  env = await startNotifyApp()
+  ;({ app, receiver, clock } = env)
 })
-afterEach(async () => {
-  await app.close()
-  await receiver.close()
-  temp.cleanup()
-})
+afterEach(() => env.close())
 
 async function deliveries(query = ''): Promise<{ rows: DeliveryRecord[]; total: string }> {
   const res = await app.http.inject({ url: `/api/notifications/deliveries${query}` })
