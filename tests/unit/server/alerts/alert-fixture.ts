@@ -61,10 +61,16 @@ export async function buildAppOn(
   return buildApp({ ...options, config, now, exportKdfCost: TEST_KDF_COST })
 }
 
-/** Apply a poll at its own time; delays are set to 0 by `fastConfig`. */
+/**
+ * Apply a poll at its own time and wait until the alert service has evaluated it (it works in
+ * slices of the event loop, so on a loaded machine the evaluation may end turns after the poll);
+ * delays are set to 0 by `useNoDelays`.
+ */
 export async function poll(app: App, clock: { t: number }, collected: CollectedState) {
   clock.t = collected.lastUpdate
-  return app.live.applyCollected(collected)
+  const result = await app.live.applyCollected(collected)
+  await app.alerts.settled()
+  return result
 }
 
 /** PUT the current config with every alert delay at 0, so an alert fires on its first poll. */

@@ -39,6 +39,8 @@ it('delivers a failed backup job alert to the webhook', async () => {
     ],
   }
   app.alerts.decorate(state, clock.t, true)
+  // Evaluated in slices of the event loop: wait until this state is.
+  await app.alerts.settled()
   const active = (await app.http.inject({ url: '/api/alerts/active' })).json() as { id: string }[]
   expect(active.map((a) => a.id)).toContain('backup-failed-lab-pve1-101')
   await app.notify.outbox.drain()
