@@ -245,9 +245,9 @@ export const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL,
      ended_at INTEGER
    )`,
-  // Notes on an occurrence (issue 28 item 4, store/alert-notes-repo.ts): one row per history row that
-  // has notes, deleted with it, so they stay in History and go with it. `notes_text` (lower case)
-  // is kept in the history row's `search` too, so History's search finds them.
+  // Notes on an occurrence (issue 28 item 4, store/alert-notes-repo.ts): one row per history row
+  // that has notes, deleted with it, so they stay in History and go with it. `notes_text` (lower
+  // case) is kept in the history row's `search` too, so History's search finds them.
   `CREATE TABLE IF NOT EXISTS alert_notes (
      history_id INTEGER PRIMARY KEY REFERENCES alert_history (history_id) ON DELETE CASCADE,
      notes TEXT NOT NULL,
