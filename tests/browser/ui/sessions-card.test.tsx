@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest'
 import { page } from 'vitest/browser'
 import type { SessionView } from '../../../src/shared/model/sessions.ts'
 import { setDark } from '../../../src/ui/state.ts'
-import { callsTo, useAuthHarness } from './auth-harness.ts'
+import { callsTo, useAuthHarness, worker } from './auth-harness.ts'
+import { renderApp } from './render.tsx'
 import { openSecurityTab, securityServer, STATUS, toast } from './security-harness.ts'
 
 useAuthHarness()
@@ -80,6 +81,16 @@ describe('Sessions card', () => {
     await expect
       .element(card().getByRole('button', { name: 'End session on Safari on iPhone' }))
       .toBeVisible()
+  })
+
+  test("this session is connected now while this page's socket is, even if listed before it opened", async () => {
+    sessionServer([{ ...HERE, liveConnections: 0 }, PHONE])
+    const api = worker()
+    renderApp(api, '/settings/security')
+    await expect.element(card().getByText('Safari on iPhone')).toBeVisible()
+    expect(row(HERE.id)?.textContent).toMatch(/Connected now/)
+    api.setConnection({ status: 'disconnected', attempt: 1 })
+    await expect.poll(() => row(HERE.id)?.textContent).toMatch(/Last seen/)
   })
 
   test('asks before ending one; Cancel keeps it, End ends it and the list follows', async () => {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { SessionView } from '../../../shared/model/sessions.ts'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
+import { useConnection } from '../../hooks/useConnection.ts'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { noteAuditedAction } from './audit-refresh.ts'
@@ -170,7 +171,9 @@ function SessionRow({
   showUser: boolean
   onEnd: () => void
 }) {
-  const connected = session.liveConnections > 0
+  // This page's own connection counts at once (the list may have been read before it opened).
+  const here = useConnection().status === 'connected'
+  const connected = session.liveConnections > 0 || (session.current && here)
   return (
     <li
       data-session={session.id}
