@@ -8,6 +8,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import WebSocket from 'ws'
 import { createServerProcess, type ServerProcess } from './server-process.ts'
+import { openSettingsTab } from './support/navigate.ts'
 
 // The first alerts of the demo may take a minute on a loaded machine.
 test.describe.configure({ mode: 'serial', timeout: 180_000 })
@@ -79,18 +80,6 @@ async function signInAs(page: Page, username: string, password: string, role: st
   await expect(page.locator(guestRows).first()).toBeVisible({ timeout: 60_000 })
   await expect(page.getByTestId('header-username')).toHaveText(username)
   await expect(page.getByTestId('header-role')).toContainText(role)
-}
-
-/** Settings → Security through the navigation, as the admin finds it. */
-async function openSecurity(page: Page) {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Settings' })
-    .click()
-  await page
-    .getByRole('navigation', { name: 'Settings' })
-    .getByRole('link', { name: 'Security' })
-    .click()
 }
 
 /** The session's CSRF header, read from the pulse_csrf cookie as the app does. */
@@ -173,7 +162,7 @@ test('the admin adds a viewer and an operator in Settings → Security → Users
   playwright,
 }) => {
   await signInAs(page, 'admin', adminPassword, 'admin')
-  await openSecurity(page)
+  await openSettingsTab(page, 'Security')
   const card = page.getByRole('region', { name: 'Users', exact: true })
   // The users so far: the admin and the two the API made.
   await expect(card.getByLabel('Role of admin', { exact: true })).toHaveValue('admin')
@@ -231,7 +220,7 @@ test('a token the admin revokes in Settings → Security is refused at once, als
   page,
 }) => {
   await signInAs(page, 'admin', adminPassword, 'admin')
-  await openSecurity(page)
+  await openSettingsTab(page, 'Security')
   const card = page.getByRole('region', { name: 'API tokens', exact: true })
 
   // A viewer token for a script, shown once.
@@ -318,7 +307,7 @@ test('a user ends their session on another browser in Settings → Security → 
     const there = await wall.newPage()
     await signInAs(there, 'wanda', 'wanda-password-1', 'viewer')
     await signInAs(here, 'wanda', 'wanda-password-1', 'viewer')
-    await openSecurity(here)
+    await openSettingsTab(here, 'Security')
     const card = here.getByRole('region', { name: 'Sessions', exact: true })
     const mine = card.locator('[data-current]')
     await expect(mine).toContainText('This session')

@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import fs from 'node:fs'
 import { createServerProcess, type ServerProcess } from './server-process.ts'
+import { openSettingsTab } from './support/navigate.ts'
 
 let server: ServerProcess
 
@@ -70,14 +71,7 @@ test('security tab: posture, API token, password, export and import, audit log',
   await expect(page.locator(guestRows).first()).toBeVisible()
 
   // Settings → Security.
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Settings' })
-    .click()
-  await page
-    .getByRole('navigation', { name: 'Settings' })
-    .getByRole('link', { name: 'Security' })
-    .click()
+  await openSettingsTab(page, 'Security')
   await expect(page).toHaveURL(/\/settings\/security$/)
 
   // The posture card scores what the server reports: one point each for a sign-in method, an API

@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { CLIENT_ID, CLIENT_SECRET, startIdp, type TestIdp } from '../unit/server/auth/oidc-idp.ts'
 import { createServerProcess, type ServerProcess } from './server-process.ts'
+import { openSettingsTab } from './support/navigate.ts'
 
 let server: ServerProcess
 let idp: TestIdp
@@ -119,14 +120,7 @@ test('the admin turns single sign-on on in Settings → Security; the login scre
   await signIn(page, 'admin', admin.password)
   await expect(page.locator(guestRows).first()).toBeVisible()
 
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Settings' })
-    .click()
-  await page
-    .getByRole('navigation', { name: 'Settings' })
-    .getByRole('link', { name: 'Security' })
-    .click()
+  await openSettingsTab(page, 'Security')
   const settings = OIDC_SETTINGS()
   const sso = page.getByRole('region', { name: 'Single sign-on (OIDC)' })
   const enable = sso.getByRole('switch', { name: 'Enable single sign-on' })
@@ -257,14 +251,7 @@ test('the admin maps a group to operator in Settings → Security; olga gets ope
   await page.goto(server.url)
   await signIn(page, 'admin', admin.password)
   await expect(page.getByTestId('header-username')).toHaveText('admin')
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Settings' })
-    .click()
-  await page
-    .getByRole('navigation', { name: 'Settings' })
-    .getByRole('link', { name: 'Security' })
-    .click()
+  await openSettingsTab(page, 'Security')
 
   // pulse-operators → operator; anyone else let in is a viewer.
   const sso = page.getByRole('region', { name: 'Single sign-on (OIDC)' })
