@@ -1,23 +1,22 @@
 import { KeyRound, Plus, Trash2, TriangleAlert } from 'lucide-react'
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
 import {
   API_TOKEN_NAME_MAX,
   type ApiTokenInfo,
   type CreatedApiToken,
 } from '../../../shared/model/api-tokens.ts'
-import { ROLES, type Role } from '../../../shared/model/roles.ts'
-import { ErrorPanel } from '../../auth/AuthCard.tsx'
+import type { Role } from '../../../shared/model/roles.ts'
 import { CopyRow } from '../../auth/CredentialsPanel.tsx'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
 import { Modal } from '../../components/Modal.tsx'
-import { ModalActions } from '../../components/ModalActions.tsx'
-import { INPUT, TextField } from '../../components/TextField.tsx'
+import { TextField } from '../../components/TextField.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { noteAuditedAction } from './audit-refresh.ts'
 import { auditTime } from './AuditLogCard.tsx'
 import { Notice } from './fields.tsx'
+import { FormModal, RoleSelect } from './FormModal.tsx'
 import { createToken, listTokens, revokeToken } from './tokens-api.ts'
 import { LoadStatus, useLoaded } from './use-loaded.tsx'
 
@@ -156,7 +155,6 @@ function TokenRow({ token, onRevoke }: { token: ApiTokenInfo; onRevoke: () => vo
 
 /** Name and role, then the new token once with Copy and Done. */
 function NewTokenModal({ onCreated, onClose }: { onCreated: () => void; onClose: () => void }) {
-  const formId = useId()
   const [name, setName] = useState('')
   const [role, setRole] = useState<Role>('viewer')
   const [busy, setBusy] = useState(false)
@@ -211,62 +209,31 @@ function NewTokenModal({ onCreated, onClose }: { onCreated: () => void; onClose:
   }
 
   return (
-    <Modal
+    <FormModal
       key="form"
       title="New API token"
       onClose={onClose}
-      dismissible={!busy}
-      footer={
-        <ModalActions
-          onCancel={onClose}
-          busy={busy}
-          formId={formId}
-          submitLabel="Create token"
-          busyLabel="Creating..."
-          icon={<Plus className="size-4" aria-hidden />}
-        />
-      }
+      onSubmit={submit}
+      busy={busy}
+      error={error}
+      submitLabel="Create token"
+      busyLabel="Creating..."
+      icon={<Plus className="size-4" aria-hidden />}
     >
-      <form id={formId} className="flex flex-col gap-4" onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          id="new-token-name"
-          data-autofocus
-          autoComplete="off"
-          maxLength={API_TOKEN_NAME_MAX}
-          hint="Who uses it, e.g. grafana or backup-script."
-          value={name}
-          onChange={(event) => {
-            setName(event.target.value)
-            setError('')
-          }}
-        />
-        <div className="flex min-w-0 flex-col gap-1">
-          <label
-            htmlFor="new-token-role"
-            className="text-sm font-medium text-gray-700 dark:text-gray-300"
-          >
-            Role
-          </label>
-          <select
-            id="new-token-role"
-            className={INPUT}
-            value={role}
-            aria-describedby="new-token-role-hint"
-            onChange={(event) => setRole(event.target.value as Role)}
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-          <p id="new-token-role-hint" className="text-xs text-gray-600 dark:text-gray-400">
-            {ROLE_HINTS[role]}
-          </p>
-        </div>
-        {error && <ErrorPanel>{error}</ErrorPanel>}
-      </form>
-    </Modal>
+      <TextField
+        label="Name"
+        id="new-token-name"
+        data-autofocus
+        autoComplete="off"
+        maxLength={API_TOKEN_NAME_MAX}
+        hint="Who uses it, e.g. grafana or backup-script."
+        value={name}
+        onChange={(event) => {
+          setName(event.target.value)
+          setError('')
+        }}
+      />
+      <RoleSelect id="new-token-role" value={role} onChange={setRole} hint={ROLE_HINTS[role]} />
+    </FormModal>
   )
 }

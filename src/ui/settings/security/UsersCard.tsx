@@ -3,15 +3,13 @@ import { useId, useRef, useState, type FormEvent } from 'react'
 import { ROLES, type Role } from '../../../shared/model/roles.ts'
 import { USERNAME_MAX_LENGTH, type UserView } from '../../../shared/model/users.ts'
 import { MIN_PASSWORD_LENGTH } from '../../auth/quick-setup-form.ts'
-import { ErrorPanel } from '../../auth/AuthCard.tsx'
 import { BUTTON } from '../../components/button-classes.ts'
 import { Card } from '../../components/Card.tsx'
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx'
-import { Modal } from '../../components/Modal.tsx'
-import { ModalActions } from '../../components/ModalActions.tsx'
 import { INPUT, TextField } from '../../components/TextField.tsx'
 import { showToast } from '../../components/toast-store.ts'
 import { noteAuditedAction } from './audit-refresh.ts'
+import { FormModal, RoleSelect } from './FormModal.tsx'
 import { LoadStatus, useLoaded } from './use-loaded.tsx'
 import { addUser, changeUser, deleteUser, listUsers } from './users-api.ts'
 
@@ -204,7 +202,6 @@ function UserRow({
 
 /** Username, password and role. */
 function AddUserModal({ onAdded, onClose }: { onAdded: () => void; onClose: () => void }) {
-  const formId = useId()
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [role, setRole] = useState<Role>('viewer')
@@ -232,79 +229,50 @@ function AddUserModal({ onAdded, onClose }: { onAdded: () => void; onClose: () =
   }
 
   return (
-    <Modal
+    <FormModal
       title="Add user"
       onClose={onClose}
-      dismissible={!busy}
-      footer={
-        <ModalActions
-          onCancel={onClose}
-          busy={busy}
-          formId={formId}
-          submitLabel="Add user"
-          busyLabel="Adding..."
-          icon={<Plus className="size-4" aria-hidden />}
-        />
-      }
+      onSubmit={submit}
+      busy={busy}
+      error={error}
+      submitLabel="Add user"
+      busyLabel="Adding..."
+      icon={<Plus className="size-4" aria-hidden />}
     >
-      <form id={formId} className="flex flex-col gap-4" onSubmit={submit} noValidate>
-        <TextField
-          label="Username"
-          id="new-user-name"
-          data-autofocus
-          autoComplete="off"
-          maxLength={USERNAME_MAX_LENGTH}
-          hint='Letters, digits, ".", "_", "@" and "-".'
-          value={username}
-          disabled={busy}
-          onChange={(event) => {
-            setUsername(event.target.value)
-            setError('')
-          }}
-        />
-        <TextField
-          label="Password"
-          id="new-user-password"
-          type="password"
-          autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-          value={password}
-          disabled={busy}
-          onChange={(event) => {
-            setPassword(event.target.value)
-            setError('')
-          }}
-        />
-        <div className="flex min-w-0 flex-col gap-1">
-          <label
-            htmlFor="new-user-role"
-            className="text-sm font-medium text-gray-700 dark:text-gray-300"
-          >
-            Role
-          </label>
-          <select
-            id="new-user-role"
-            className={INPUT}
-            value={role}
-            disabled={busy}
-            onChange={(event) => setRole(event.target.value as Role)}
-          >
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
-        {error && <ErrorPanel>{error}</ErrorPanel>}
-      </form>
-    </Modal>
+      <TextField
+        label="Username"
+        id="new-user-name"
+        data-autofocus
+        autoComplete="off"
+        maxLength={USERNAME_MAX_LENGTH}
+        hint='Letters, digits, ".", "_", "@" and "-".'
+        value={username}
+        disabled={busy}
+        onChange={(event) => {
+          setUsername(event.target.value)
+          setError('')
+        }}
+      />
+      <TextField
+        label="Password"
+        id="new-user-password"
+        type="password"
+        autoComplete="new-password"
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+        value={password}
+        disabled={busy}
+        onChange={(event) => {
+          setPassword(event.target.value)
+          setError('')
+        }}
+      />
+      <RoleSelect id="new-user-role" value={role} onChange={setRole} disabled={busy} />
+    </FormModal>
   )
 }
 
 /** A new password for another user; their sessions end. */
 function ResetPasswordModal({ user, onClose }: { user: UserView; onClose: () => void }) {
-  const formId = useId()
   const [password, setPassword] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState('')
@@ -328,38 +296,30 @@ function ResetPasswordModal({ user, onClose }: { user: UserView; onClose: () => 
   }
 
   return (
-    <Modal
+    <FormModal
       title={`Reset the password of ${user.username}`}
       onClose={onClose}
-      dismissible={!busy}
-      footer={
-        <ModalActions
-          onCancel={onClose}
-          busy={busy}
-          formId={formId}
-          submitLabel="Reset password"
-          busyLabel="Resetting..."
-          icon={<KeyRound className="size-4" aria-hidden />}
-        />
-      }
+      onSubmit={submit}
+      busy={busy}
+      error={error}
+      submitLabel="Reset password"
+      busyLabel="Resetting..."
+      icon={<KeyRound className="size-4" aria-hidden />}
     >
-      <form id={formId} className="flex flex-col gap-4" onSubmit={submit} noValidate>
-        <TextField
-          label="New password"
-          id="reset-user-password"
-          type="password"
-          data-autofocus
-          autoComplete="new-password"
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters. Their sessions end at once.`}
-          value={password}
-          disabled={busy}
-          onChange={(event) => {
-            setPassword(event.target.value)
-            setError('')
-          }}
-        />
-        {error && <ErrorPanel>{error}</ErrorPanel>}
-      </form>
-    </Modal>
+      <TextField
+        label="New password"
+        id="reset-user-password"
+        type="password"
+        data-autofocus
+        autoComplete="new-password"
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters. Their sessions end at once.`}
+        value={password}
+        disabled={busy}
+        onChange={(event) => {
+          setPassword(event.target.value)
+          setError('')
+        }}
+      />
+    </FormModal>
   )
 }
